@@ -1,0 +1,25 @@
+"""Rules of every game, pure Python. See ../shared/ENGINE.md for the contract."""
+
+from __future__ import annotations
+
+from engine.core import Action, Event, Game, IllegalAction, Outcome, State
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    if game.id in GAMES:
+        raise ValueError(f"game {game.id!r} is registered twice")
+    GAMES[game.id] = game
+    return game
+
+
+def _register_all() -> None:
+    from engine.fox_duet import FoxDuet
+
+    register(FoxDuet())
+
+
+_register_all()
+
+__all__ = ["GAMES", "Action", "Event", "Game", "IllegalAction", "Outcome", "State", "register"]

@@ -1,0 +1,211 @@
+"""The contract of ../shared/ENGINE.md: Game, State, Action, Outcome, IllegalAction.
+
+Subclasses implement the underscored hooks; the public methods here enforce the contract's
+promises once for every game (seat checks, parsing of action text, the state left untouched
+when an action is refused).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+Event = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action a player may not take now; the message is safe to show to that player."""
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """An action, identified by its canonical text (``play dove-7``)."""
+
+    text: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", normalise(self.text))
+
+    def __str__(self) -> str:
+        return self.text
+
+    @classmethod
+    def of(cls, *words: object) -> Action:
+        return cls(" ".join(str(w) for w in words))
+
+    @property
+    def verb(self) -> str:
+        return self.text.split(" ", 1)[0]
+
+    @property
+    def args(self) -> list[str]:
+        return self.text.split(" ")[1:]
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+@dataclass(frozen=True)
+class Outcome:
+    scores: list[int]
+    winners: list[int]
+    details: list[dict] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"scores": list(self.scores), "winners": list(self.winners), "details": copy.deepcopy(self.details)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Outcome:
+        return cls(list(data["scores"]), list(data["winners"]), list(data.get("details", [])))
+
+
+def event(type_: str, visible_to: list[int] | None = None, **data: Any) -> Event:
+    """Build an event dict: data for the bot to word, never a sentence."""
+    return {"type": type_, "visible_to": visible_to, **data}
+
+
+class State:
+    """Base class for a game position. Subclasses implement the ``_`` hooks."""
+
+    game: Game
+    players: int
+    version: int
+
+    # -- the contract ---------------------------------------------------------------------
+    def to_move(self) -> list[int]:
+        if self.outcome() is not None:
+            return []
+        return self._to_move()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if not self._valid_seat(seat) or seat not in self.to_move():
+            return []
+        return self._legal_actions(seat)
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        if not self._valid_seat(seat):
+            raise IllegalAction("There is no such seat in this game.")
+        if self.outcome() is not None:
+            raise IllegalAction("The game is over.")
+        if seat not in self._to_move():
+            raise IllegalAction("It is not your turn.")
+        if isinstance(action, Action):
+            chosen = action
+        elif isinstance(action, str):
+            chosen = Action(action)
+        else:
+            raise IllegalAction("That is not an action.")
+        if chosen not in self._legal_actions(seat):
+            raise IllegalAction(self._explain_illegal(seat, chosen))
+        backup = self.to_dict()
+        try:
+            events = self._apply(seat, chosen)
+        except BaseException:
+            # A legal action must never fail; if one does, leave the state as it was.
+            self._restore(self.game.load(backup))
+            raise
+        self.version += 1
+        return events
+
+    def view(self, seat: int | None) -> dict:
+        if seat is not None and not self._valid_seat(seat):
+            raise ValueError("There is no such seat in this game.")
+        return {
+            "public": self._public_view(),
+            "private": {} if seat is None else self._private_view(seat),
+        }
+
+    def outcome(self) -> Outcome | None:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        data = self._to_dict()
+        data["game"] = self.game.id
+        data["players"] = self.players
+        data["version"] = self.version
+        return data
+
+    # -- helpers for subclasses -------------------------------------------------------------
+    def _valid_seat(self, seat: object) -> bool:
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
+
+    def _restore(self, other: State) -> None:
+        self.__dict__.clear()
+        self.__dict__.update(other.__dict__)
+
+    def _explain_illegal(self, seat: int, action: Action) -> str:
+        return f"“{action.text[:40]}” is not something you can do now."
+
+    # -- hooks -----------------------------------------------------------------------------
+    def _to_move(self) -> list[int]:
+        raise NotImplementedError
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        raise NotImplementedError
+
+    def _public_view(self) -> dict:
+        raise NotImplementedError
+
+    def _private_view(self, seat: int) -> dict:
+        raise NotImplementedError
+
+    def _to_dict(self) -> dict:
+        raise NotImplementedError
+
+
+class Game:
+    """One game's definition: its options, how to set it up, how to load a saved state."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def options(self) -> dict[str, dict]:
+        return {}
+
+    def new(self, players: int, seed: int, options: dict | None = None) -> State:
+        raise NotImplementedError
+
+    def load(self, data: dict) -> State:
+        raise NotImplementedError
+
+    # -- shared validation -----------------------------------------------------------------
+    def check_players(self, players: object) -> int:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError("the player count must be an integer")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}")
+        return players
+
+    def resolve_options(self, options: dict | None) -> dict:
+        """Fill in defaults and refuse unknown options or values."""
+        spec = self.options()
+        given = dict(options or {})
+        unknown = sorted(set(given) - set(spec))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r} for {self.id}")
+        resolved = {}
+        for name, info in spec.items():
+            value = given.get(name, info["default"])
+            if value not in info["choices"]:
+                raise ValueError(f"option {name!r} must be one of {info['choices']}, not {value!r}")
+            resolved[name] = value
+        return resolved
+
+    def check_header(self, data: object) -> dict:
+        """Validate the common part of a saved state."""
+        if not isinstance(data, dict):
+            raise ValueError("a saved state must be a dict")
+        if data.get("game") != self.id:
+            raise ValueError(f"this saved state is for {data.get('game')!r}, not {self.id!r}")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise ValueError("'version' must be a non-negative integer")
+        self.check_players(data.get("players"))
+        return data

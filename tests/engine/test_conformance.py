@@ -1,0 +1,181 @@
+"""The conformance suite of ENGINE.md, run over every registered game, player count and option."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from engine import GAMES, Action, IllegalAction, Outcome
+
+SEEDS = 200
+MAX_STEPS = 5000
+GARBAGE = ["", "   ", "xyzzy", "play", "play nothing-99", "concede now please", "\x00\n", "🦊", "a" * 500]
+
+
+def cases() -> list[tuple[str, int, dict]]:
+    out = []
+    for key, game in GAMES.items():
+        spec = game.options()
+        names = sorted(spec)
+        combos = list(itertools.product(*(spec[n]["choices"] for n in names))) or [()]
+        for players in range(game.min_players, game.max_players + 1):
+            for combo in combos:
+                out.append((key, players, dict(zip(names, combo, strict=True))))
+    return out
+
+
+def ids(case: tuple[str, int, dict]) -> str:
+    key, players, options = case
+    return f"{key}-{players}p-" + "-".join(f"{k}{v}" for k, v in options.items())
+
+
+def private_ids(value: object) -> set[str]:
+    """Ids of the objects in a private view (cards, contracts...): what must not leak."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        if isinstance(value.get("id"), str):
+            found.add(value["id"])
+        for item in value.values():
+            found |= private_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= private_ids(item)
+    return found
+
+
+def check_step(state, game, rng: random.Random) -> None:
+    movers = state.to_move()
+    assert movers, "a running game must have someone to act"
+    for seat in range(state.players):
+        actions = state.legal_actions(seat)
+        if seat in movers:
+            assert actions, f"seat {seat} must act but has no legal action"
+            assert len(set(actions)) == len(actions), "legal actions must be distinct"
+            for a in actions:
+                assert Action(str(a)) == a
+        else:
+            assert actions == []
+    # wrong seat, garbage text: IllegalAction, state unchanged
+    before = state.to_dict()
+    outsider = next((s for s in range(state.players) if s not in movers), None)
+    if outsider is not None:
+        with pytest.raises(IllegalAction):
+            state.apply(outsider, state.legal_actions(movers[0])[0])
+    for text in rng.sample(GARBAGE, 3):
+        with pytest.raises(IllegalAction):
+            state.apply(movers[0], text)
+    for bad_seat in (-1, state.players, "0", None):
+        with pytest.raises(IllegalAction):
+            state.apply(bad_seat, "x")
+    assert state.to_dict() == before
+    # round trip
+    data = json.loads(json.dumps(before))
+    assert game.load(data).to_dict() == before
+    # secrets
+    public_text = json.dumps(state.view(None))
+    assert state.view(None)["private"] == {}
+    for seat in range(state.players):
+        view = state.view(seat)
+        assert view["public"] == state.view(None)["public"]
+        for secret in private_ids(view["private"]):
+            assert f'"{secret}"' not in public_text, f"seat {seat}'s {secret} is in the public view"
+            for other in range(state.players):
+                if other != seat:
+                    assert f'"{secret}"' not in json.dumps(state.view(other)["private"]), (
+                        f"seat {seat}'s {secret} is in seat {other}'s view"
+                    )
+
+
+def play(key: str, players: int, options: dict, seed: int, full_checks: bool) -> tuple[list, object]:
+    game = GAMES[key]
+    state = game.new(players, seed, options)
+    assert state.version == 0
+    rng = random.Random(seed)
+    log = []
+    steps = 0
+    while state.outcome() is None:
+        assert steps < MAX_STEPS, "the game did not finish"
+        if full_checks:
+            check_step(state, game, rng)
+        seat = rng.choice(state.to_move())
+        actions = state.legal_actions(seat)
+        # Conceding ends a game at once; random play that concedes would never reach the end.
+        keep = [a for a in actions if a.verb not in ("concede", "resign")] or actions
+        action = rng.choice(keep)
+        random.seed(rng.random())  # disturb the global generator: the engine must not use it
+        events = state.apply(seat, str(action))
+        json.dumps(events)
+        for e in events:
+            assert "type" in e and "visible_to" in e
+            assert e["visible_to"] is None or all(isinstance(s, int) for s in e["visible_to"])
+        log.append((seat, str(action)))
+        steps += 1
+        assert state.version == steps
+    assert state.to_move() == []
+    for seat in range(players):
+        assert state.legal_actions(seat) == []
+    return log, state
+
+
+@pytest.mark.parametrize("case", cases(), ids=ids)
+def test_random_play_finishes_and_keeps_the_contract(case) -> None:
+    key, players, options = case
+    game = GAMES[key]
+    for seed in range(SEEDS):
+        log, state = play(key, players, options, seed, full_checks=seed < 12)
+        outcome = state.outcome()
+        assert isinstance(outcome, Outcome)
+        assert len(outcome.scores) == players and len(outcome.details) == players
+        assert all(0 <= w < players for w in outcome.winners)
+        json.dumps(outcome.to_dict())
+        if seed < 25:
+            replay = game.new(players, seed, options)
+            for seat, text in log:
+                replay.apply(seat, text)
+            assert replay.to_dict() == state.to_dict(), "replay from the seed must be identical"
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_game_metadata_and_bad_setup(key: str) -> None:
+    game = GAMES[key]
+    assert game.id == key and game.title
+    assert 1 <= game.min_players <= game.max_players
+    for name, info in game.options().items():
+        assert info["default"] in info["choices"], name
+    with pytest.raises(ValueError):
+        game.new(game.max_players + 1, 1)
+    with pytest.raises(ValueError):
+        game.new(game.min_players - 1, 1)
+    with pytest.raises(ValueError):
+        game.new(game.min_players, 1, {"no-such-option": 1})
+    with pytest.raises(ValueError):
+        game.load({"game": "something-else"})
+    with pytest.raises(ValueError):
+        game.load("not a dict")
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_same_seed_same_game_whatever_the_global_random(key: str) -> None:
+    game = GAMES[key]
+    random.seed(1)
+    a = game.new(game.min_players, 42).to_dict()
+    random.seed(2)
+    random.random()
+    b = game.new(game.min_players, 42).to_dict()
+    assert a == b
+    assert game.new(game.min_players, 43).to_dict() != a
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_refused_action_leaves_state_unchanged(key: str) -> None:
+    game = GAMES[key]
+    state = game.new(game.min_players, 7)
+    before = state.to_dict()
+    for text in GARBAGE:
+        with pytest.raises(IllegalAction) as info:
+            state.apply(state.to_move()[0], text)
+        assert str(info.value)
+    assert state.to_dict() == before
