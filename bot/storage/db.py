@@ -1,0 +1,520 @@
+"""The bot's only database: games, seats, the action log and snapshots, in one SQLite file.
+
+One aiosqlite connection per process, in WAL mode so other readers (a backup, the sqlite3
+shell) never block the bot. Every write runs in an explicit ``BEGIN IMMEDIATE`` transaction,
+and an asyncio.Lock keeps two coroutines from interleaving statements on the one connection.
+Reads take the same lock, so they never see another coroutine's uncommitted writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+import aiosqlite
+
+from bot.storage.migrate import migrate
+
+GameStatus = Literal["lobby", "running", "finished", "abandoned"]
+MessageKind = Literal["lobby", "board"]
+
+SNAPSHOT_EVERY = 25
+BUSY_TIMEOUT_MS = 5000
+
+# SQLite writes every timestamp, so all rows share one clock and one format (see 0001_initial).
+_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+_MESSAGE_COLUMNS: dict[str, str] = {"lobby": "lobby_message_id", "board": "board_message_id"}
+_SQLITE_INT = range(-(2**63), 2**63)
+_ACTIVE_IN_CHANNEL = "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
+
+
+class StorageError(Exception):
+    """A request the database cannot carry out; the message is safe to show to a player."""
+
+
+class GameNotFound(StorageError, LookupError):
+    """No game has this id."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has a game in its lobby or running."""
+
+    def __init__(self, channel_id: int, game_id: int) -> None:
+        super().__init__("There is already a game in this channel; finish or abandon it first.")
+        self.channel_id = channel_id
+        self.game_id = game_id
+
+
+class WrongStatus(StorageError):
+    """The game is not in the status this request needs (joining a running game, say)."""
+
+    def __init__(self, game_id: int, status: str, needed: str) -> None:
+        super().__init__(f"This game is {status}; that can only be done while it is {needed}.")
+        self.game_id = game_id
+        self.status = status
+
+
+class AlreadySeated(StorageError):
+    """The player already has a seat in this game."""
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__("You are already seated in this game.")
+        self.game_id = game_id
+        self.user_id = user_id
+
+
+class GameFull(StorageError):
+    """Every seat of the game is taken."""
+
+    def __init__(self, game_id: int, seats: int) -> None:
+        super().__init__(f"This game is full ({seats} players).")
+        self.game_id = game_id
+        self.seats = seats
+
+
+class _StaleVersion(Exception):
+    """Raised inside commit_move to roll its transaction back."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One row of ``games``, JSON columns decoded."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    status: GameStatus
+    options: dict[str, Any]
+    seed: int
+    creator_id: int
+    version: int
+    state: dict[str, Any] | None
+    outcome: dict[str, Any] | None
+    lobby_message_id: int | None
+    board_message_id: int | None
+    board_version: int | None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def active(self) -> bool:
+        """Whether the game still occupies its channel (lobby or running)."""
+        return self.status in ("lobby", "running")
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> GameRow:
+        """Build from a ``SELECT * FROM games`` row."""
+        return cls(
+            id=row["id"],
+            game=row["game"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            status=row["status"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            creator_id=row["creator_id"],
+            version=row["version"],
+            state=_load_json(row["state"]),
+            outcome=_load_json(row["outcome"]),
+            lobby_message_id=row["lobby_message_id"],
+            board_message_id=row["board_message_id"],
+            board_version=row["board_version"],
+            created_at=_parse_time(row["created_at"]),
+            updated_at=_parse_time(row["updated_at"]),
+            finished_at=_parse_time(row["finished_at"]) if row["finished_at"] else None,
+        )
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One row of ``seats``."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    joined_at: datetime
+    display_name: str | None = None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> SeatRow:
+        """Build from a ``SELECT * FROM seats`` row."""
+        return cls(row["game_id"], row["seat"], row["user_id"], _parse_time(row["joined_at"]), row["display_name"])
+
+
+class ActionRow(NamedTuple):
+    """One logged action: the version it produced, the acting seat and the action text."""
+
+    version: int
+    seat: int
+    action: str
+
+
+class Database:
+    """The bot's database; open it with ``await Database.open(path)``."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[Any] | None = None
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Database:
+        """Open (creating if needed) the database file, configure it and migrate it."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            # busy_timeout first: switching to WAL needs a lock another process may hold.
+            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
+                row = await cursor.fetchone()
+            if row is None or row[0].lower() != "wal":
+                raise StorageError(f"{path}: SQLite refused WAL mode (got {row and row[0]!r})")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path)
+
+    async def close(self) -> None:
+        """Wait for the transaction in progress, if any, then close the connection."""
+        async with self._locked():
+            await self._conn.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _locked(self) -> AsyncIterator[aiosqlite.Connection]:
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            # asyncio.Lock is not reentrant: say so rather than hang forever.
+            raise RuntimeError("Database method called inside db.transaction(); use its conn")
+        async with self._lock:
+            self._holder = task
+            try:
+                yield self._conn
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Run the block as one ``BEGIN IMMEDIATE`` transaction: COMMIT on success, else ROLLBACK.
+
+        Use only the yielded connection inside the block; calling another Database method
+        there raises RuntimeError.
+        """
+        async with self._locked() as conn:
+            try:
+                # Inside the try: if we are cancelled while BEGIN waits for another process's
+                # lock, the BEGIN still runs in aiosqlite's thread and must be rolled back.
+                await conn.execute("BEGIN IMMEDIATE")
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException:
+                # Shielded so that a second cancellation cannot leave the transaction open;
+                # rollback() is a no-op if COMMIT went through before we were cancelled.
+                await asyncio.shield(conn.rollback())
+                raise
+
+    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._locked() as conn:
+            return list(await conn.execute_fetchall(sql, tuple(params)))
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        creator_id: int,
+        options: dict[str, Any],
+        seed: int,
+        creator_name: str | None = None,
+    ) -> GameRow:
+        """Open a lobby in the channel with the creator in seat 0; raise ChannelBusy if taken."""
+        if seed not in _SQLITE_INT:
+            raise ValueError("the seed must fit in a signed 64-bit integer")
+        options_json = _dump_json(options)
+        async with self.transaction() as conn:
+            # The partial unique index is the guarantee; this check gives the better error.
+            busy = await _fetchone(conn, _ACTIVE_IN_CHANNEL, (channel_id,))
+            if busy is not None:
+                raise ChannelBusy(channel_id, busy["id"])
+            cursor = await conn.execute(
+                "INSERT INTO games (game, guild_id, channel_id, options, seed, creator_id) VALUES (?, ?, ?, ?, ?, ?)",
+                (game, guild_id, channel_id, options_json, seed, creator_id),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, 0, ?, ?)",
+                (game_id, creator_id, _name(creator_name)),
+            )
+            return await _game(conn, game_id)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """Return the game, or None if there is no such id."""
+        rows = await self._fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
+        return GameRow.from_row(rows[0]) if rows else None
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """Return the channel's game in lobby or running, if any."""
+        rows = await self._fetchall(_ACTIVE_IN_CHANNEL, (channel_id,))
+        return GameRow.from_row(rows[0]) if rows else None
+
+    async def running_games(self) -> list[GameRow]:
+        """Return every running game, oldest first (to resume them at start-up)."""
+        rows = await self._fetchall("SELECT * FROM games WHERE status = 'running' ORDER BY id")
+        return [GameRow.from_row(row) for row in rows]
+
+    async def start_game(self, game_id: int, state: dict[str, Any], seat_order: list[int] | None = None) -> GameRow:
+        """Move a lobby to running with its start state (version 0, snapshotted).
+
+        ``seat_order`` lists every seated user id in the new seat order.
+        """
+        state_json = _dump_json(state)
+        async with self.transaction() as conn:
+            await _require_status(conn, game_id, "lobby")
+            if seat_order is not None:
+                seated = [seat.user_id for seat in await _seats(conn, game_id)]
+                if sorted(seat_order) != sorted(seated):
+                    raise ValueError("seat_order must list every seated player exactly once")
+                await _reseat(conn, game_id, seat_order)
+            await conn.execute(
+                f"UPDATE games SET status = 'running', state = ?, version = 0, updated_at = {_NOW} WHERE id = ?",
+                (state_json, game_id),
+            )
+            await conn.execute(
+                "INSERT INTO snapshots (game_id, version, state) VALUES (?, 0, ?)",
+                (game_id, state_json),
+            )
+            return await _game(conn, game_id)
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        action: str,
+        state: dict[str, Any],
+        outcome: dict[str, Any] | None,
+    ) -> bool:
+        """Log an action and store the state it produced, if the game is still at expected_version.
+
+        Return False, changing nothing, when another move got there first or the game is not
+        running. A non-None ``outcome`` finishes the game.
+        """
+        version = expected_version + 1
+        state_json = _dump_json(state)
+        finish = ""
+        params: list[Any] = [state_json, version]
+        if outcome is not None:
+            finish = f", status = 'finished', outcome = ?, finished_at = {_NOW}"
+            params.append(_dump_json(outcome))
+        params += [game_id, expected_version]
+        try:
+            async with self.transaction() as conn:
+                # The guarded UPDATE goes first: a stale version then simply matches no row,
+                # rather than colliding with the newer move's row in the actions log.
+                cursor = await conn.execute(
+                    f"UPDATE games SET state = ?, version = ?, updated_at = {_NOW}{finish}"
+                    " WHERE id = ? AND version = ? AND status = 'running'",
+                    params,
+                )
+                if cursor.rowcount != 1:
+                    raise _StaleVersion
+                await conn.execute(
+                    "INSERT INTO actions (game_id, version, seat, action) VALUES (?, ?, ?, ?)",
+                    (game_id, version, seat, action),
+                )
+                if version % SNAPSHOT_EVERY == 0:
+                    await conn.execute(
+                        "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                        (game_id, version, state_json),
+                    )
+        except _StaleVersion:
+            return False
+        return True
+
+    async def abandon(self, game_id: int) -> bool:
+        """End a lobby or running game without an outcome; return False if it was already over."""
+        async with self.transaction() as conn:
+            cursor = await conn.execute(
+                f"UPDATE games SET status = 'abandoned', finished_at = {_NOW}, updated_at = {_NOW}"
+                " WHERE id = ? AND status IN ('lobby', 'running')",
+                (game_id,),
+            )
+            if cursor.rowcount == 0:
+                await _status(conn, game_id)  # raises GameNotFound for a bad id
+                return False
+            return True
+
+    async def set_options(self, game_id: int, options: dict[str, Any]) -> GameRow:
+        """Replace the options of a lobby; raise WrongStatus once it has started."""
+        options_json = _dump_json(options)
+        async with self.transaction() as conn:
+            await _require_status(conn, game_id, "lobby")
+            await conn.execute(
+                f"UPDATE games SET options = ?, updated_at = {_NOW} WHERE id = ?", (options_json, game_id)
+            )
+            return await _game(conn, game_id)
+
+    async def set_message(self, game_id: int, kind: MessageKind, message_id: int | None) -> None:
+        """Remember the game's current lobby or board message (not counted as activity)."""
+        column = _MESSAGE_COLUMNS.get(kind)
+        if column is None:
+            raise ValueError(f"unknown message kind {kind!r}; expected 'lobby' or 'board'")
+        await self._update_game(game_id, f"{column} = ?", (message_id,))
+
+    async def set_board(self, game_id: int, message_id: int, version: int) -> None:
+        """Remember the current board message and the state version it shows."""
+        await self._update_game(game_id, "board_message_id = ?, board_version = ?", (message_id, version))
+
+    async def _update_game(self, game_id: int, assignments: str, params: tuple[Any, ...]) -> None:
+        async with self.transaction() as conn:
+            cursor = await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
+            if cursor.rowcount == 0:
+                raise GameNotFound(f"There is no game {game_id}.")
+
+    # -- seats --------------------------------------------------------------------------------
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """Return the game's seats in seat order."""
+        async with self._locked() as conn:
+            return await _seats(conn, game_id)
+
+    async def join(
+        self, game_id: int, user_id: int, *, max_seats: int | None = None, display_name: str | None = None
+    ) -> SeatRow:
+        """Seat the player in the next free seat of a lobby.
+
+        Raise AlreadySeated, WrongStatus if the game is not a lobby, or GameFull when
+        ``max_seats`` seats are already taken.
+        """
+        async with self.transaction() as conn:
+            await _require_status(conn, game_id, "lobby")
+            seats = await _seats(conn, game_id)
+            if any(seat.user_id == user_id for seat in seats):
+                raise AlreadySeated(game_id, user_id)
+            if max_seats is not None and len(seats) >= max_seats:
+                raise GameFull(game_id, max_seats)
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
+                (game_id, len(seats), user_id, _name(display_name)),
+            )
+            row = await _fetchone(conn, "SELECT * FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            assert row is not None
+            return SeatRow.from_row(row)
+
+    async def leave(self, game_id: int, user_id: int) -> bool:
+        """Unseat the player from a lobby, closing the gap; return False if not seated."""
+        async with self.transaction() as conn:
+            await _require_status(conn, game_id, "lobby")
+            cursor = await conn.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            if cursor.rowcount == 0:
+                return False
+            remaining = [seat.user_id for seat in await _seats(conn, game_id)]
+            await _reseat(conn, game_id, remaining)
+            await conn.execute(f"UPDATE games SET updated_at = {_NOW} WHERE id = ?", (game_id,))
+            return True
+
+    # -- history ------------------------------------------------------------------------------
+
+    async def actions(self, game_id: int, after_version: int = 0) -> list[ActionRow]:
+        """Return the logged actions with a version above ``after_version``, in order."""
+        rows = await self._fetchall(
+            "SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ? ORDER BY version",
+            (game_id, after_version),
+        )
+        return [ActionRow(row["version"], row["seat"], row["action"]) for row in rows]
+
+    async def latest_snapshot(self, game_id: int, at_or_before: int | None = None) -> tuple[int, dict[str, Any]] | None:
+        """Return (version, state) of the newest snapshot, at or before a version if given."""
+        sql = "SELECT version, state FROM snapshots WHERE game_id = ?"
+        params: list[Any] = [game_id]
+        if at_or_before is not None:
+            sql += " AND version <= ?"
+            params.append(at_or_before)
+        rows = await self._fetchall(sql + " ORDER BY version DESC LIMIT 1", params)
+        return (rows[0]["version"], json.loads(rows[0]["state"])) if rows else None
+
+
+async def _fetchone(conn: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+    async with conn.execute(sql, tuple(params)) as cursor:
+        return await cursor.fetchone()
+
+
+async def _game(conn: aiosqlite.Connection, game_id: int) -> GameRow:
+    row = await _fetchone(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise GameNotFound(f"There is no game {game_id}.")
+    return GameRow.from_row(row)
+
+
+async def _status(conn: aiosqlite.Connection, game_id: int) -> str:
+    row = await _fetchone(conn, "SELECT status FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise GameNotFound(f"There is no game {game_id}.")
+    return row["status"]
+
+
+async def _require_status(conn: aiosqlite.Connection, game_id: int, needed: GameStatus) -> None:
+    status = await _status(conn, game_id)
+    if status != needed:
+        raise WrongStatus(game_id, status, needed)
+
+
+async def _seats(conn: aiosqlite.Connection, game_id: int) -> list[SeatRow]:
+    rows = await conn.execute_fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+    return [SeatRow.from_row(row) for row in rows]
+
+
+async def _reseat(conn: aiosqlite.Connection, game_id: int, user_ids: list[int]) -> None:
+    """Give ``user_ids`` seats 0..n-1 in that order, keeping each player's joined_at."""
+    row = await _fetchone(conn, "SELECT MAX(seat) FROM seats WHERE game_id = ?", (game_id,))
+    if row is None or row[0] is None:
+        return
+    # SQLite checks the primary key row by row, so first move every seat clear of 0..n-1.
+    await conn.execute("UPDATE seats SET seat = seat + ? WHERE game_id = ?", (max(row[0], len(user_ids)) + 1, game_id))
+    await conn.executemany(
+        "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?",
+        [(seat, game_id, user_id) for seat, user_id in enumerate(user_ids)],
+    )
+
+
+def _name(name: str | None) -> str | None:
+    """A display name as stored: trimmed to Discord's longest, None when blank."""
+    name = (name or "").strip()
+    return name[:100] or None
+
+
+def _dump_json(value: dict[str, Any]) -> str:
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a dict to store as JSON, got {type(value).__name__}")
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _load_json(text: str | None) -> dict[str, Any] | None:
+    return None if text is None else json.loads(text)
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)

@@ -1,0 +1,121 @@
+"""Numbered ``.sql`` migrations, applied in order and tracked by ``PRAGMA user_version``.
+
+A file named ``NNNN_name.sql`` brings the schema from version NNNN-1 to NNNN. Each file runs in
+its own ``BEGIN IMMEDIATE`` transaction together with the new ``user_version``, so a failing
+file leaves the database exactly as it was. Files must not contain transaction control
+(BEGIN, COMMIT, ROLLBACK, SAVEPOINT): the runner owns the transaction.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+_FILE_NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
+_TRANSACTION_CONTROL = re.compile(r"(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE)
+
+
+class MigrationError(RuntimeError):
+    """The migrations on disk, or the database, cannot be brought to the current schema."""
+
+
+class DatabaseTooNew(MigrationError):
+    """The database was written by a newer version of the bot than this one."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One migration file: its number, its name and its SQL text."""
+
+    number: int
+    name: str
+    sql: str
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """Read every migration in ``directory``, refusing bad names, duplicates and gaps."""
+    migrations: list[Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _FILE_NAME.fullmatch(path.name)
+        if match is None:
+            raise MigrationError(f"{path}: a migration must be named NNNN_name.sql")
+        sql = path.read_text(encoding="utf-8")
+        for statement in split_statements(sql):
+            if _TRANSACTION_CONTROL.match(_code(statement)):
+                raise MigrationError(
+                    f"{path}: a migration must not contain transaction control "
+                    "(BEGIN, COMMIT, ROLLBACK, SAVEPOINT): the runner owns the transaction"
+                )
+        migrations.append(Migration(int(match[1]), match[2], sql))
+    migrations.sort(key=lambda migration: migration.number)
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.number < expected:
+            raise MigrationError(f"two migrations in {directory} share number {migration.number:04d}")
+        if migration.number > expected:
+            raise MigrationError(f"migration {expected:04d} is missing from {directory}")
+    return migrations
+
+
+def split_statements(sql: str) -> list[str]:
+    """Split a script into single statements, keeping trigger bodies whole."""
+    statements: list[str] = []
+    pending = ""
+    for piece in sql.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            statements.append(pending)
+            pending = ""
+    statements.append(pending)  # an unfinished tail fails loudly when it runs
+    return [statement for statement in statements if _code(statement).rstrip(";").strip()]
+
+
+def _code(sql: str) -> str:
+    return re.sub(r"--[^\n]*|/\*.*?\*/", "", sql, flags=re.DOTALL).strip()
+
+
+async def user_version(conn: aiosqlite.Connection) -> int:
+    """Return the schema version recorded in the database."""
+    async with conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) -> int:
+    """Apply every migration newer than the database, one transaction each; return the version.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``) with no open transaction.
+    """
+    migrations = load_migrations(directory)
+    known = len(migrations)
+    current = await user_version(conn)
+    if current > known:
+        raise DatabaseTooNew(
+            f"the database is at schema version {current}, but this code only knows versions "
+            f"up to {known}: run a newer version of the bot, or restore a matching backup"
+        )
+    for migration in migrations[current:]:
+        await _apply(conn, migration)
+    return await user_version(conn)
+
+
+async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
+    try:
+        await conn.execute("BEGIN IMMEDIATE")
+        # Another process may have migrated between our check and our write lock.
+        if await user_version(conn) >= migration.number:
+            await conn.execute("ROLLBACK")
+            return
+        for statement in split_statements(migration.sql):
+            await conn.execute(statement)
+        await conn.execute(f"PRAGMA user_version = {migration.number:d}")
+        await conn.execute("COMMIT")
+    except BaseException:
+        await conn.rollback()
+        raise

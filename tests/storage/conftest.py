@@ -1,0 +1,53 @@
+"""Fixtures for the storage tests: a real database file in pytest's tmp_path."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.storage import Database, GameRow
+
+GUILD = 111
+CHANNEL = 222
+ALICE = 1001
+BOB = 1002
+CAROL = 1003
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """Return where the test database lives (its directory does not exist yet)."""
+    return tmp_path / "data" / "meeple.db"
+
+
+@pytest_asyncio.fixture
+async def db(db_path: Path) -> AsyncIterator[Database]:
+    """Open a fresh, migrated database and close it after the test."""
+    database = await Database.open(db_path)
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest_asyncio.fixture
+async def lobby(db: Database) -> GameRow:
+    """Open a lobby created by Alice and joined by Bob."""
+    row = await db.create_game("fox-duet", GUILD, CHANNEL, ALICE, {"variant": "basic"}, seed=42)
+    await db.join(row.id, BOB)
+    return row
+
+
+@pytest_asyncio.fixture
+async def running(db: Database, lobby: GameRow) -> GameRow:
+    """Start the lobby with the state {"step": 0}."""
+    return await db.start_game(lobby.id, {"step": 0})
+
+
+async def play(db: Database, game_id: int, moves: int, start: int = 0) -> None:
+    """Commit ``moves`` moves from version ``start``, alternating seats, state {"step": version}."""
+    for version in range(start + 1, start + moves + 1):
+        assert await db.commit_move(game_id, version - 1, version % 2, f"move {version}", {"step": version}, None)
