@@ -1,0 +1,1 @@
+"""The Discord side of Meeple Post: the only package that awaits."""

@@ -1,0 +1,81 @@
+"""How each game is worded and presented on Discord; the rules stay in ``engine``.
+
+An adapter turns action texts and engine events into sentences (through ``bot.i18n``) and says
+which choices may be shown on the public board. Everything else in ``bot`` is game-agnostic.
+"""
+
+from __future__ import annotations
+
+from engine import Action, Event, Outcome
+
+
+class GameAdapter:
+    """Wording and presentation of one game; subclass per game and register in ``ADAPTERS``."""
+
+    game_id: str = ""
+
+    def action_label(self, action: Action, view: dict, locale: str) -> str:
+        """A button or menu label (at most 80 characters)."""
+        return action.text
+
+    def action_description(self, action: Action, view: dict, locale: str) -> str | None:
+        """A select-menu option's second line, if useful."""
+        return None
+
+    def action_emoji(self, action: Action, view: dict) -> str | None:
+        return None
+
+    def action_is_private(self, action: Action) -> bool:
+        """True when offering this choice in public would reveal hidden information."""
+        return True
+
+    def action_is_dangerous(self, action: Action) -> bool:
+        """True for choices that end the game for everyone (they need a confirmation)."""
+        return action.verb in {"concede", "resign"}
+
+    def describe_event(self, event: Event, names: list[str], locale: str) -> str | None:
+        """One line for the log or the board message, or None when the event is not worth one."""
+        return None
+
+    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+        """What the players who must act are asked to do, for the public board message."""
+        raise NotImplementedError
+
+    def hand_text(self, view: dict, locale: str) -> str:
+        """The private part of a view in words, for the 'My hand' answer and DMs."""
+        return ""
+
+    def start_notice(self, locale: str) -> str | None:
+        """Rules reminder posted when a game starts (e.g. table-talk rules)."""
+        return None
+
+    def outcome_lines(self, outcome: Outcome, names: list[str], locale: str) -> list[str]:
+        raise NotImplementedError
+
+    def option_label(self, name: str, value: object, locale: str) -> str:
+        return f"{name}: {value}"
+
+    def push_events(self) -> set[str]:
+        """Private event types after which the seat gets its hand by DM (a new deal, a gift)."""
+        return set()
+
+
+ADAPTERS: dict[str, GameAdapter] = {}
+
+
+def register(adapter: GameAdapter) -> GameAdapter:
+    ADAPTERS[adapter.game_id] = adapter
+    return adapter
+
+
+def adapter_for(game_id: str) -> GameAdapter:
+    return ADAPTERS[game_id]
+
+
+def _register_all() -> None:
+    from bot.games.fox_duet import FoxDuetAdapter
+
+    register(FoxDuetAdapter())
+
+
+_register_all()

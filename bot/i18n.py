@@ -1,0 +1,43 @@
+"""The one translation layer: every sentence a user reads comes from ``data/i18n/<locale>.json``."""
+
+from __future__ import annotations
+
+import json
+import string
+from functools import cache
+from pathlib import Path
+
+I18N_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+DEFAULT_LOCALE = "en"
+
+
+@cache
+def catalogue(locale: str) -> dict[str, str]:
+    path = I18N_DIR / f"{locale}.json"
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ValueError(f"{path.name}: a translation file maps keys to strings")
+    return data
+
+
+def available_locales() -> list[str]:
+    return sorted(p.stem for p in I18N_DIR.glob("*.json"))
+
+
+def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
+    return key in catalogue(locale) or key in catalogue(DEFAULT_LOCALE)
+
+
+def t(key: str, locale: str | None = None, /, **values: object) -> str:
+    """Translate ``key`` for ``locale`` (falling back to English) and fill in ``{names}``."""
+    loc = (locale or DEFAULT_LOCALE).split("-")[0]
+    template = catalogue(loc).get(key) or catalogue(DEFAULT_LOCALE).get(key)
+    if template is None:
+        raise KeyError(f"no translation for {key!r}")
+    return template.format_map(values)
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}

@@ -1,0 +1,230 @@
+"""The platform's game service: tables, seats and moves, for every registered game.
+
+Cogs and components call this and nothing below it. A move is validated against the engine,
+committed to SQLite in one transaction, and only then reported back. One asyncio lock per game
+plus ``WHERE version = ?`` in the database make two simultaneous clicks apply exactly one move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus
+from engine import GAMES, Event, Game, IllegalAction, State
+
+
+class Refusal(Exception):
+    """A request the platform turns down; ``key`` and ``values`` are worded by the i18n layer."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+@dataclass
+class MoveResult:
+    row: GameRow
+    state: State
+    seat: int
+    action: str
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class StartResult:
+    row: GameRow
+    state: State
+    seats: list[int]
+    events: list[Event] = field(default_factory=list)
+
+
+class GameService:
+    """Create, join, start and play tables; the single path every move goes through."""
+
+    def __init__(self, db: Database, games: Mapping[str, Game] = GAMES) -> None:
+        self.db = db
+        self.games = games
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, State]] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    # -- tables ---------------------------------------------------------------------------
+    def parse_options(self, game_key: str, text: str | None) -> dict:
+        """Read ``level=2 other=x`` into a validated options dict for ``game_key``."""
+        game = self.game(game_key)
+        spec = game.options()
+        given: dict = {}
+        for word in (text or "").replace(",", " ").split():
+            name, sep, raw = word.partition("=")
+            if not sep or name not in spec:
+                raise Refusal("error.bad-option", option=word[:40], game=game.title)
+            choices = spec[name]["choices"]
+            value = next((c for c in choices if str(c).lower() == raw.lower()), None)
+            if value is None:
+                raise Refusal("error.bad-option-value", option=name, choices=", ".join(map(str, choices)))
+            given[name] = value
+        return game.resolve_options(given)
+
+    def game(self, key: str) -> Game:
+        if key not in self.games:
+            raise Refusal("error.unknown-game", game=key[:40])
+        return self.games[key]
+
+    async def create(
+        self, game_key: str, guild_id: int | None, channel_id: int, user_id: int, name: str | None, options: dict
+    ) -> GameRow:
+        game = self.game(game_key)
+        try:
+            options = game.resolve_options(options)
+        except ValueError as exc:
+            raise Refusal("error.bad-options", reason=str(exc)) from exc
+        try:
+            return await self.db.create_game(
+                game_key, guild_id, channel_id, user_id, options, secrets.randbits(63), creator_name=name
+            )
+        except ChannelBusy as exc:
+            raise Refusal("error.channel-busy") from exc
+
+    async def active(self, channel_id: int) -> GameRow:
+        row = await self.db.active_game_in_channel(channel_id)
+        if row is None:
+            raise Refusal("error.no-game-here")
+        return row
+
+    async def get(self, game_id: int) -> GameRow:
+        row = await self.db.get_game(game_id)
+        if row is None:
+            raise Refusal("error.no-such-game")
+        return row
+
+    async def seat_users(self, game_id: int) -> list[int]:
+        return [s.user_id for s in await self.db.seats(game_id)]
+
+    async def join(self, game_id: int, user_id: int, name: str | None = None) -> GameRow:
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row.status != "lobby":
+                raise Refusal("error.not-in-lobby")
+            game = self.game(row.game)
+            try:
+                await self.db.join(game_id, user_id, max_seats=game.max_players, display_name=name)
+            except AlreadySeated as exc:
+                raise Refusal("error.already-seated") from exc
+            except GameFull as exc:
+                raise Refusal("error.table-full", count=game.max_players) from exc
+            except WrongStatus as exc:
+                raise Refusal("error.not-in-lobby") from exc
+            return await self.get(game_id)
+
+    async def leave(self, game_id: int, user_id: int) -> GameRow:
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row.status != "lobby":
+                raise Refusal("error.leave-running")
+            if not await self.db.leave(game_id, user_id):
+                raise Refusal("error.not-seated")
+            if not await self.db.seats(game_id):
+                await self.db.abandon(game_id)
+            return await self.get(game_id)
+
+    async def set_option(self, game_id: int, user_id: int, name: str, raw: str) -> GameRow:
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row.status != "lobby":
+                raise Refusal("error.not-in-lobby")
+            if user_id != row.creator_id:
+                raise Refusal("error.creator-only")
+            chosen = self.parse_options(row.game, f"{name}={raw}")
+            return await self.db.set_options(game_id, {**row.options, name: chosen[name]})
+
+    async def start(self, game_id: int, user_id: int) -> StartResult:
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row.status != "lobby":
+                raise Refusal("error.not-in-lobby")
+            seats = await self.seat_users(game_id)
+            if user_id not in seats:
+                raise Refusal("error.not-seated")
+            game = self.game(row.game)
+            if not game.min_players <= len(seats) <= game.max_players:
+                raise Refusal(
+                    "error.player-count", game=game.title, low=game.min_players, high=game.max_players, count=len(seats)
+                )
+            state = game.new(len(seats), row.seed, row.options)
+            # Set-up events (who deals, the first decree card) are not part of the contract;
+            # a game that keeps them offers them here.
+            events = getattr(state, "setup_events", [])
+            try:
+                row = await self.db.start_game(game_id, state.to_dict())
+            except WrongStatus as exc:
+                raise Refusal("error.not-in-lobby") from exc
+            self._cache[game_id] = (state.version, state)
+            return StartResult(row, state, seats, list(events))
+
+    async def abandon(self, game_id: int) -> GameRow:
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row.status not in ("lobby", "running"):
+                raise Refusal("error.game-over")
+            await self.db.abandon(game_id)
+            self._cache.pop(game_id, None)
+            return await self.get(game_id)
+
+    # -- play -----------------------------------------------------------------------------
+    async def state(self, row: GameRow) -> State:
+        """The current state of a running or finished game (cached by version)."""
+        cached = self._cache.get(row.id)
+        if cached and cached[0] == row.version:
+            return cached[1]
+        if row.state is None:
+            raise Refusal("error.not-started")
+        state = self.game(row.game).load(row.state)
+        self._cache[row.id] = (row.version, state)
+        return state
+
+    async def seat_of(self, row: GameRow, user_id: int) -> int | None:
+        users = await self.seat_users(row.id)
+        return users.index(user_id) if user_id in users else None
+
+    async def act(self, game_id: int, user_id: int, expected_version: int | None, action: str) -> MoveResult:
+        """Apply ``action`` for ``user_id``; refuse strangers, stale boards, wrong turns, illegal moves."""
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row.status == "lobby":
+                raise Refusal("error.not-started")
+            if row.status != "running":
+                raise Refusal("error.game-over")
+            seat = await self.seat_of(row, user_id)
+            if seat is None:
+                raise Refusal("error.not-a-player")
+            if expected_version is not None and expected_version != row.version:
+                raise Refusal("error.stale-board")
+            state = await self.state(row)
+            if seat not in state.to_move():
+                raise Refusal("error.not-your-turn")
+            # Work on a copy so a refused or failed commit leaves the cached state untouched.
+            working = self.game(row.game).load(state.to_dict())
+            try:
+                events = working.apply(seat, action)
+            except IllegalAction as exc:
+                raise Refusal("error.illegal", reason=str(exc)) from exc
+            outcome = working.outcome()
+            ok = await self.db.commit_move(
+                game_id,
+                row.version,
+                seat,
+                str(action),
+                working.to_dict(),
+                outcome.to_dict() if outcome else None,
+            )
+            if not ok:
+                raise Refusal("error.stale-board")
+            self._cache[game_id] = (working.version, working)
+            row = await self.get(game_id)
+            return MoveResult(row, working, seat, str(action), events)

@@ -1,0 +1,57 @@
+"""Configuration comes from the environment and an optional .env file; the token never shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import DEFAULT_DB, load_config, parse_env_file
+
+
+def test_env_file_is_read_with_comments_quotes_and_export(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        '# comment\nexport DISCORD_TOKEN="abc.def"\nMEEPLE_DB=data/x.db  # trailing\n\nMEEPLE_DEV_GUILD=42\n'
+    )
+    config = load_config(env={}, env_file=env)
+    assert config.token == "abc.def"
+    assert str(config.database) == "data/x.db"
+    assert config.dev_guild == 42
+
+
+def test_environment_wins_over_env_file(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=from-file\n")
+    assert load_config(env={"DISCORD_TOKEN": "from-env"}, env_file=env).token == "from-env"
+
+
+def test_defaults_without_anything(tmp_path: Path) -> None:
+    config = load_config(env={}, env_file=tmp_path / "missing")
+    assert config.token is None
+    assert str(config.database) == DEFAULT_DB
+    assert config.dev_guild is None and config.api_base is None
+
+
+def test_bad_dev_guild_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="MEEPLE_DEV_GUILD"):
+        load_config(env={"MEEPLE_DEV_GUILD": "my-server"}, env_file=None)
+
+
+def test_token_never_appears_in_repr() -> None:
+    config = load_config(env={"DISCORD_TOKEN": "super-secret-token"}, env_file=None)
+    assert "super-secret-token" not in repr(config)
+    assert "super-secret-token" not in str(config)
+
+
+def test_parse_env_file_skips_malformed_lines() -> None:
+    assert parse_env_file("not a pair\n=value\nGOOD=1\n") == {"GOOD": "1"}
+
+
+def test_start_without_token_explains_what_to_do(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main([]) == 1
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and ".env" in err and "README.md" in err
