@@ -210,8 +210,7 @@ class FoxDuetAdapter(GameAdapter):
         if outcome.winners:
             parts = ", ".join(f"{k} {v}" for k, v in details.items() if k != "total")
             return [t("fox-duet.outcome.won", locale, score=outcome.scores[0], parts=parts)]
-        reason = details.get("reason", "time")
-        return [t("fox-duet.outcome.lost", locale, reason=t(f"fox-duet.reason.{reason}", locale))]
+        return [t("fox-duet.outcome.lost", locale)]
 
     def option_label(self, name: str, value: object, locale: str) -> str:
         if name == "level":

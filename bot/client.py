@@ -1,0 +1,94 @@
+"""The bot: discord.py client, start-up (database, components, commands) and the error paths."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.flow import Flow, locale_of
+from bot.i18n import t
+from bot.service import GameService, Refusal
+from bot.storage import Database
+from bot.ui import DYNAMIC_ITEMS
+
+log = logging.getLogger("meeple.bot")
+
+
+class MeepleTree(app_commands.CommandTree):
+    """One error path for every slash command and every component."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, Refusal):
+            await self.client.flow.refuse(interaction, original)  # type: ignore[attr-defined]
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            await answer_error(interaction, "error.not-allowed")
+            return
+        log.exception(
+            "command %s failed", interaction.command.qualified_name if interaction.command else "?", exc_info=original
+        )
+        await answer_error(interaction, "error.internal")
+
+
+async def answer_error(interaction: discord.Interaction, key: str) -> None:
+    text = t(key, locale_of(interaction))
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        pass
+
+
+class MeepleBot(commands.Bot):
+    """Meeple Post: hosts board games in Discord channels."""
+
+    def __init__(self, config: Config) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; no message content, no members list
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=MeepleTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.config = config
+        self.db: Database | None = None
+        self.flow: Flow | None = None
+        self._resumed = False
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.config.database)
+        self.flow = Flow(self, GameService(self.db))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.load_extension("bot.cogs.table")
+        if self.config.dev_guild:
+            guild = discord.Object(self.config.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        log.info("commands synced%s", f" to guild {self.config.dev_guild}" if self.config.dev_guild else " globally")
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        if not self._resumed and self.flow is not None:
+            self._resumed = True
+            count = await self.flow.resume_all()
+            log.info("%d running games carry on", count)
+
+    async def on_error(self, event_method: str, /, *args: object, **kwargs: object) -> None:
+        log.exception("unhandled error in %s", event_method)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None

@@ -1,0 +1,192 @@
+"""The ``/table`` command group: everything a channel needs to host a game."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.flow import clip, jump_url, locale_of
+from bot.i18n import t
+from bot.service import Refusal
+from bot.ui import ActButton
+from engine import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import MeepleBot
+
+
+def option_combinations(game_key: str) -> list[str]:
+    spec = GAMES[game_key].options() if game_key in GAMES else {}
+    names = sorted(spec)
+    return [
+        " ".join(f"{n}={v}" for n, v in zip(names, combo, strict=True))
+        for combo in itertools.product(*(spec[n]["choices"] for n in names))
+    ]
+
+
+class TableCog(commands.Cog):
+    """Create, join and play tables of the hosted games."""
+
+    table = app_commands.Group(name="table", description="Host a board game in this channel", guild_only=True)
+
+    def __init__(self, bot: MeepleBot) -> None:
+        self.bot = bot
+
+    @property
+    def flow(self):  # noqa: ANN201 - the bot's Flow
+        return self.bot.flow
+
+    @property
+    def service(self):  # noqa: ANN201
+        return self.bot.flow.service
+
+    @table.command(name="create")
+    @app_commands.describe(game="The game to play", options="Game options, for example level=2 (optional)")
+    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
+    async def create(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+        """Open a new table in this channel; others join with the buttons."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            parsed = self.service.parse_options(game, options)
+            row = await self.service.create(
+                game,
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                interaction.user.display_name,
+                parsed,
+            )
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await self.flow.post_lobby(row)
+        await self.flow.private(interaction, t("lobby.created", locale_of(interaction)))
+
+    @create.autocomplete("options")
+    async def create_options(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "game", None) or ""
+        typed = current.lower().strip()
+        return [app_commands.Choice(name=c, value=c) for c in option_combinations(game) if typed in c][:25]
+
+    @table.command(name="join")
+    async def join(self, interaction: discord.Interaction) -> None:
+        """Take a seat at the table waiting in this channel."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.active(interaction.channel_id)
+            row = await self.service.join(row.id, interaction.user.id, interaction.user.display_name)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await self.flow.refresh_lobby(row)
+        await self.flow.private(interaction, t("lobby.joined", locale_of(interaction)))
+
+    @table.command(name="leave")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Give up your seat at the table before it starts."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.active(interaction.channel_id)
+            row = await self.service.leave(row.id, interaction.user.id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await self.flow.refresh_lobby(row)
+        await self.flow.private(interaction, t("lobby.left", locale_of(interaction)))
+
+    @table.command(name="start")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start the game at this channel's table with the players seated."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.active(interaction.channel_id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await self.flow.start(interaction, row.id)
+
+    @table.command(name="status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show this channel's game privately: the board and whose turn it is."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        try:
+            row = await self.service.active(interaction.channel_id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        if row.status == "lobby":
+            payload = await self.flow.lobby_payload(row)
+            await self.flow.private(interaction, payload["content"])
+            return
+        state = await self.service.state(row)
+        payload = await self.flow.board_payload(row, state, [])
+        url = jump_url(row, row.board_message_id)
+        text = payload["content"] + (("\n" + t("move.board-link", loc, url=url)) if url else "")
+        await interaction.followup.send(
+            clip(text),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+            file=discord.File(io.BytesIO(payload["png"]), filename="board.png"),
+        )
+
+    @table.command(name="hand")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Show your hand privately, with your choices when it is your turn."""
+        try:
+            row = await self.service.active(interaction.channel_id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await self.flow.show_hand(interaction, row.id)
+
+    @table.command(name="concede")
+    async def concede(self, interaction: discord.Interaction) -> None:
+        """Give up this channel's game (asks you to confirm)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        try:
+            row = await self.service.active(interaction.channel_id)
+            if row.status != "running":
+                raise Refusal("error.not-started")
+            seat = await self.service.seat_of(row, interaction.user.id)
+            if seat is None:
+                raise Refusal("error.not-a-player")
+            state = await self.service.state(row)
+            action = next((a for a in state.legal_actions(seat) if a.verb in ("concede", "resign")), None)
+            if action is None:
+                raise Refusal("error.concede-later")
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            ActButton(row.id, state.version, action.text, t("concede.confirm", loc), style=discord.ButtonStyle.danger)
+        )
+        await self.flow.private(interaction, t("concede.ask", loc), view=view)
+
+    @table.command(name="abandon")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        """Close this channel's table without a result (its creator, or a moderator)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.active(interaction.channel_id)
+            perms = interaction.permissions
+            if interaction.user.id != row.creator_id and not perms.manage_channels:
+                raise Refusal("error.abandon-rights")
+            row = await self.service.abandon(row.id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await self.flow.refresh_lobby(row)
+        await self.flow.announce(row, t("game.abandoned", self.flow.locale, user=interaction.user.mention))
+        await self.flow.private(interaction, t("game.abandoned.private", locale_of(interaction)))
+
+
+async def setup(bot: MeepleBot) -> None:
+    await bot.add_cog(TableCog(bot))

@@ -1,0 +1,432 @@
+"""What happens on Discord around each request: defer, call the service, render, post, DM.
+
+Every component and command ends up here; rules live in ``engine`` and storage in
+``bot.storage``. Rendering runs in a worker thread so the event loop never blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+import render
+from bot.games import adapter_for
+from bot.i18n import t
+from bot.service import GameService, MoveResult, Refusal
+from bot.storage import GameRow
+from bot.ui import ActButton, ActSelect, HandButton, LobbyButton, OptionSelect
+from engine import Action, Event, State
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+log = logging.getLogger("meeple.flow")
+
+MESSAGE_LIMIT = 2000
+UPLOAD_LIMIT = 10 * 1024 * 1024
+MAX_BUTTONS = 5
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def locale_of(interaction: discord.Interaction) -> str:
+    return str(interaction.locale.value if interaction.locale else "en")
+
+
+def jump_url(row: GameRow, message_id: int | None) -> str | None:
+    if message_id is None:
+        return None
+    return f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}/{message_id}"
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
+
+
+class Flow:
+    """The bot's behaviour for tables and moves, shared by commands and components."""
+
+    def __init__(self, bot: commands.Bot, service: GameService, locale: str = "en") -> None:
+        self.bot = bot
+        self.service = service
+        self.locale = locale  # public messages; private answers use the clicker's locale
+
+    # -- answering ------------------------------------------------------------------------
+    async def refuse(self, interaction: discord.Interaction, refusal: Refusal, row: GameRow | None = None) -> None:
+        loc = locale_of(interaction)
+        text = t(refusal.key, loc, **refusal.values)
+        if refusal.key == "error.stale-board" and row is not None:
+            url = jump_url(row, row.board_message_id)
+            if url:
+                text += "\n" + t("error.current-board", loc, url=url)
+        await self.private(interaction, text)
+
+    async def private(self, interaction: discord.Interaction, text: str, **kwargs: object) -> None:
+        """Answer only the clicker, whether or not the interaction was deferred."""
+        if interaction.response.is_done():
+            await interaction.followup.send(clip(text), ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(clip(text), ephemeral=True, **kwargs)
+
+    # -- names ----------------------------------------------------------------------------
+    async def names(self, game_id: int) -> list[str]:
+        seats = await self.service.db.seats(game_id)
+        return [s.display_name or t("player.fallback", self.locale, number=s.seat + 1) for s in seats]
+
+    # -- lobby ----------------------------------------------------------------------------
+    async def lobby_payload(self, row: GameRow) -> dict:
+        game = self.service.game(row.game)
+        adapter = adapter_for(row.game)
+        seats = await self.service.db.seats(row.id)
+        loc = self.locale
+        players = "\n".join(f"{s.seat + 1}. <@{s.user_id}>" for s in seats) or t("lobby.nobody", loc)
+        options = ", ".join(adapter.option_label(k, v, loc) for k, v in row.options.items())
+        lines = [
+            t("lobby.title", loc, game=game.title),
+            t("lobby.players", loc, low=game.min_players, high=game.max_players, count=len(seats)),
+            players,
+        ]
+        if options:
+            lines.append(t("lobby.options", loc, options=options))
+        view = discord.ui.View(timeout=None)
+        if row.status == "lobby":
+            lines.append(t("lobby.hint", loc))
+            for name, spec in game.options().items():
+                choices = [
+                    discord.SelectOption(
+                        label=adapter.option_label(name, c, loc)[:100], value=str(c), default=c == row.options.get(name)
+                    )
+                    for c in spec["choices"][:25]
+                ]
+                view.add_item(OptionSelect(row.id, name, choices))
+            for op in ("join", "leave", "start"):
+                view.add_item(LobbyButton(row.id, op, loc))
+        else:
+            lines.append(t(f"lobby.status.{row.status}", loc))
+        return {"content": clip("\n".join(lines)), "view": view, "allowed_mentions": discord.AllowedMentions.none()}
+
+    async def post_lobby(self, row: GameRow) -> None:
+        payload = await self.lobby_payload(row)
+        channel = self.channel(row)
+        message = await channel.send(**payload)
+        await self.service.db.set_message(row.id, "lobby", message.id)
+
+    def channel(self, row: GameRow) -> discord.abc.Messageable:
+        return self.bot.get_channel(row.channel_id) or self.bot.get_partial_messageable(
+            row.channel_id, guild_id=row.guild_id
+        )
+
+    async def announce(self, row: GameRow, text: str) -> None:
+        """A plain public line in the game's channel; mentions never ping here."""
+        try:
+            await self.channel(row).send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("could not post in the channel of game %s: %s", row.id, exc.status)
+
+    async def lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        await interaction.response.defer()
+        try:
+            if op == "join":
+                row = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+            elif op == "leave":
+                row = await self.service.leave(game_id, interaction.user.id)
+            else:
+                await self.start(interaction, game_id)
+                return
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await interaction.edit_original_response(**await self.lobby_payload(row))
+
+    async def set_option(self, interaction: discord.Interaction, game_id: int, name: str, value: str) -> None:
+        await interaction.response.defer()
+        try:
+            row = await self.service.set_option(game_id, interaction.user.id, name, value)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            row = await self.service.db.get_game(game_id)
+        if row is not None:
+            await interaction.edit_original_response(**await self.lobby_payload(row))
+
+    async def start(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Start the table: set up the game, post the first board, push each hand by DM."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            started = await self.service.start(game_id, interaction.user.id)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        row = started.row
+        await self.refresh_lobby(row)
+        adapter = adapter_for(row.game)
+        notice = adapter.start_notice(self.locale)
+        lines = [t("game.started", self.locale, game=self.service.game(row.game).title)]
+        if notice:
+            lines.append(notice)
+        lines.extend(self.public_lines(row.game, started.events, await self.names(row.id)))
+        row = await self.post_board(row, started.state, lines)
+        await self.push_hands(row, started.state, range(started.state.players), reason="game.dm.start")
+        if interaction.message is None or interaction.message.id != row.lobby_message_id:
+            await self.private(interaction, t("game.started.private", locale_of(interaction)))
+
+    async def refresh_lobby(self, row: GameRow) -> None:
+        if row.lobby_message_id is None:
+            return
+        try:
+            channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+            await channel.get_partial_message(row.lobby_message_id).edit(**await self.lobby_payload(row))
+        except discord.HTTPException as exc:
+            log.info("could not update the lobby of game %s: %s", row.id, exc.status)
+
+    # -- the board ------------------------------------------------------------------------
+    async def board_payload(self, row: GameRow, state: State, lines: list[str]) -> dict:
+        adapter = adapter_for(row.game)
+        names = await self.names(row.id)
+        users = await self.service.seat_users(row.id)
+        public_view = state.view(None)
+        png = await asyncio.to_thread(render.render_board, row.game, public_view, names)
+        loc = self.locale
+        body = list(lines)
+        outcome = state.outcome()
+        view = discord.ui.View(timeout=None)
+        if outcome is not None:
+            body.extend(adapter.outcome_lines(outcome, names, loc))
+        else:
+            movers = state.to_move()
+            body.append(adapter.prompt(public_view["public"], [f"<@{users[s]}>" for s in movers], loc))
+            for item in self.public_choices(row, state, public_view):
+                view.add_item(item)
+            view.add_item(HandButton(row.id, loc))
+        return {"content": clip("\n".join(body)), "png": png, "view": view}
+
+    def public_choices(self, row: GameRow, state: State, public_view: dict) -> list[discord.ui.Item]:
+        """Buttons for a decision that hides nothing, shown on the board itself."""
+        adapter = adapter_for(row.game)
+        actions: list[Action] = []
+        for seat in state.to_move():
+            for action in state.legal_actions(seat):
+                if action not in actions and not adapter.action_is_dangerous(action):
+                    actions.append(action)
+        if not actions or len(actions) > 4 * MAX_BUTTONS or any(adapter.action_is_private(a) for a in actions):
+            return []
+        return [
+            ActButton(
+                row.id,
+                state.version,
+                a.text,
+                adapter.action_label(a, public_view, self.locale),
+                emoji=adapter.action_emoji(a, public_view),
+            )
+            for a in actions
+        ]
+
+    async def post_board(self, row: GameRow, state: State, lines: list[str]) -> GameRow:
+        """Post a new board message in the game's channel and remember it as the current one."""
+        payload = await self.board_payload(row, state, lines)
+        message = await self.send_to_channel(row, payload)
+        if message is not None:
+            await self.service.db.set_board(row.id, message.id, state.version)
+        return await self.service.get(row.id)
+
+    async def send_to_channel(self, row: GameRow, payload: dict) -> discord.Message | None:
+        channel = self.channel(row)
+        png: bytes = payload["png"]
+        for attempt in range(3):
+            try:
+                return await channel.send(
+                    content=payload["content"],
+                    file=discord.File(io.BytesIO(png), filename="board.png"),
+                    view=payload["view"],
+                    allowed_mentions=MENTIONS,
+                )
+            except discord.HTTPException as exc:
+                if exc.code == 50083 and attempt == 0:
+                    await self.unarchive(row.channel_id)
+                elif exc.code == 40005 or exc.status == 413:
+                    png = await asyncio.to_thread(render.shrink_png, png, len(png) // 4)
+                else:
+                    log.warning("could not post the board of game %s: %s %s", row.id, exc.status, exc.code)
+                    return None
+        return None
+
+    async def unarchive(self, channel_id: int) -> None:
+        try:
+            thread = await self.bot.fetch_channel(channel_id)
+            if isinstance(thread, discord.Thread) and thread.archived:
+                await thread.edit(archived=False)
+        except discord.HTTPException as exc:
+            log.warning("could not unarchive thread %s: %s", channel_id, exc.status)
+
+    # -- private information --------------------------------------------------------------
+    async def hand_payload(self, row: GameRow, state: State, seat: int, loc: str) -> tuple[str, bytes]:
+        adapter = adapter_for(row.game)
+        names = await self.names(row.id)
+        view = state.view(seat)
+        png = await asyncio.to_thread(render.render_hand, row.game, view, names, seat)
+        return adapter.hand_text(view, loc), png
+
+    async def push_hands(self, row: GameRow, state: State, seats: object, reason: str, lines: list[str] = ()) -> None:
+        """DM each seat its private view; name in the channel (never the content) who could not get it."""
+        users = await self.service.seat_users(row.id)
+        game = self.service.game(row.game)
+        refused: list[int] = []
+        for seat in seats:  # type: ignore[attr-defined]
+            text, png = await self.hand_payload(row, state, seat, self.locale)
+            header = t(
+                reason,
+                self.locale,
+                game=game.title,
+                url=jump_url(row, row.board_message_id) or "",
+                channel=row.channel_id,
+                server=self.server_name(row),
+            )
+            content = clip("\n".join([header, *lines, text]))
+            try:
+                user = self.bot.get_user(users[seat]) or await self.bot.fetch_user(users[seat])
+                await user.send(content, file=discord.File(io.BytesIO(png), filename="hand.png"))
+            except discord.Forbidden:
+                refused.append(users[seat])
+            except discord.HTTPException as exc:
+                log.warning("could not DM a player of game %s: %s", row.id, exc.status)
+                refused.append(users[seat])
+        if refused:
+            channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+            mentions = ", ".join(f"<@{u}>" for u in refused)
+            try:
+                await channel.send(t("game.dm-failed", self.locale, players=mentions), allowed_mentions=MENTIONS)
+            except discord.HTTPException as exc:
+                log.warning("could not post the DM notice of game %s: %s", row.id, exc.status)
+
+    def server_name(self, row: GameRow) -> str:
+        guild = self.bot.get_guild(row.guild_id) if row.guild_id else None
+        return guild.name if guild else t("game.dm.server-unknown", self.locale)
+
+    def choices_view(self, row: GameRow, state: State, seat: int, loc: str) -> discord.ui.View | None:
+        """The seat's choices as buttons (a few) or a menu (many), bound to the current version."""
+        adapter = adapter_for(row.game)
+        view_ = state.view(seat)
+        actions = [a for a in state.legal_actions(seat) if not adapter.action_is_dangerous(a)]
+        if not actions:
+            return None
+        view = discord.ui.View(timeout=None)
+        if len(actions) <= MAX_BUTTONS:
+            for a in actions:
+                view.add_item(
+                    ActButton(
+                        row.id,
+                        state.version,
+                        a.text,
+                        adapter.action_label(a, view_, loc),
+                        style=discord.ButtonStyle.primary,
+                        emoji=adapter.action_emoji(a, view_),
+                    )
+                )
+        else:
+            options = [
+                discord.SelectOption(
+                    label=adapter.action_label(a, view_, loc)[:100],
+                    value=a.text,
+                    description=(adapter.action_description(a, view_, loc) or None),
+                    emoji=adapter.action_emoji(a, view_),
+                )
+                for a in actions[:25]
+            ]
+            view.add_item(ActSelect(row.id, state.version, options, placeholder=t("choices.placeholder", loc)))
+        return view
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        try:
+            row = await self.service.get(game_id)
+            seat = await self.service.seat_of(row, interaction.user.id)
+            if seat is None:
+                raise Refusal("error.spectator-hand")
+            state = await self.service.state(row)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        text, png = await self.hand_payload(row, state, seat, loc)
+        lines = [text]
+        view = None
+        if row.status == "running" and seat in state.to_move():
+            lines.append(t("choices.your-turn", loc))
+            view = self.choices_view(row, state, seat, loc)
+        elif row.status == "running":
+            lines.append(t("choices.not-your-turn", loc))
+        kwargs: dict = {"file": discord.File(io.BytesIO(png), filename="hand.png")}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.followup.send(clip("\n".join(lines)), ephemeral=True, **kwargs)
+
+    # -- moves ----------------------------------------------------------------------------
+    async def act(self, interaction: discord.Interaction, game_id: int, version: int | None, action: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        try:
+            result = await self.service.act(game_id, interaction.user.id, version, action)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, await self.service.db.get_game(game_id))
+            return
+        row = await self.after_move(result)
+        adapter = adapter_for(row.game)
+        lines = [
+            t("move.done", loc, action=adapter.action_label(Action(result.action), result.state.view(result.seat), loc))
+        ]
+        view = None
+        if result.seat in result.state.to_move():
+            lines.append(t("choices.still-your-turn", loc))
+            view = self.choices_view(row, result.state, result.seat, loc)
+        url = jump_url(row, row.board_message_id)
+        if url:
+            lines.append(t("move.board-link", loc, url=url))
+        await interaction.followup.send(clip("\n".join(lines)), ephemeral=True, **({"view": view} if view else {}))
+
+    def public_lines(self, game: str, events: list[Event], names: list[str]) -> list[str]:
+        adapter = adapter_for(game)
+        lines = []
+        for event in events:
+            if event.get("visible_to") is None:
+                line = adapter.describe_event(event, names, self.locale)
+                if line:
+                    lines.append(line)
+        return lines
+
+    async def after_move(self, result: MoveResult) -> GameRow:
+        """Post the new board with what happened, and DM whoever received private information."""
+        row = result.row
+        names = await self.names(row.id)
+        adapter = adapter_for(row.game)
+        row = await self.post_board(row, result.state, self.public_lines(row.game, result.events, names))
+        pushed = adapter.push_events()
+        by_seat: dict[int, list[str]] = {}
+        for event in result.events:
+            seats = event.get("visible_to")
+            if seats is not None and event["type"] in pushed:
+                for seat in seats:
+                    line = adapter.describe_event(event, names, self.locale)
+                    by_seat.setdefault(seat, [])
+                    if line:
+                        by_seat[seat].append(line)
+        for seat, lines in sorted(by_seat.items()):
+            await self.push_hands(row, result.state, [seat], reason="game.dm.update", lines=lines)
+        return row
+
+    # -- start-up -------------------------------------------------------------------------
+    async def resume_all(self) -> int:
+        """Carry on every running game: re-post any board that a crash kept from being posted."""
+        count = 0
+        for row in await self.service.db.running_games():
+            try:
+                state = await self.service.state(row)
+            except (Refusal, ValueError) as exc:
+                log.error("game %s cannot be loaded: %s", row.id, exc)
+                continue
+            count += 1
+            if row.board_version != row.version:
+                await self.post_board(row, state, [t("game.resumed", self.locale)])
+        return count

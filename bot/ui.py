@@ -1,0 +1,171 @@
+"""Persistent components: every button and menu is a ``DynamicItem`` whose custom id carries the
+game id (and the state version where a stale click must be refused), so they keep working
+after a restart. Callbacks stay thin: they hand over to ``bot.flow``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+
+if TYPE_CHECKING:
+    from bot.flow import Flow
+
+PREFIX = "mp"
+CUSTOM_ID_LIMIT = 100
+
+
+def flow_of(interaction: discord.Interaction) -> Flow:
+    return interaction.client.flow  # type: ignore[attr-defined]
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mp:lobby:(?P<gid>\d+):(?P<op>join|leave|start)"
+):
+    """Join, Leave and Start on a lobby message."""
+
+    def __init__(self, game_id: int, op: str, locale: str | None = None) -> None:
+        styles = {
+            "join": discord.ButtonStyle.primary,
+            "leave": discord.ButtonStyle.secondary,
+            "start": discord.ButtonStyle.success,
+        }
+        super().__init__(
+            discord.ui.Button(
+                label=t(f"lobby.button.{op}", locale), style=styles[op], custom_id=f"{PREFIX}:lobby:{game_id}:{op}"
+            )
+        )
+        self.game_id = game_id
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> LobbyButton:
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await flow_of(interaction).lobby_button(interaction, self.game_id, self.op)
+
+
+class OptionSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"mp:opt:(?P<gid>\d+):(?P<name>[a-z0-9_-]{1,40})"
+):
+    """A lobby menu for one game option; only the table's creator may change it."""
+
+    def __init__(self, game_id: int, name: str, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{PREFIX}:opt:{game_id}:{name}", options=options or [discord.SelectOption(label="-")]
+            )
+        )
+        self.game_id = game_id
+        self.name = name
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any
+    ) -> OptionSelect:
+        return cls(int(match["gid"]), match["name"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        await flow_of(interaction).set_option(interaction, self.game_id, self.name, values[0] if values else "")
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:hand:(?P<gid>\d+)"):
+    """'My hand': the clicker's private view and, on their turn, their choices. Works at any time."""
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("board.button.hand", locale),
+                emoji="\N{PLAYING CARD BLACK JOKER}",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:hand:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> HandButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await flow_of(interaction).show_hand(interaction, self.game_id)
+
+
+class ActButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mp:act:(?P<gid>\d+):(?P<ver>\d+):(?P<action>[^:]{1,80})"
+):
+    """One action of the engine, valid only at the state version it was offered at."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        action: str,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or action)[:80],
+                style=style,
+                emoji=emoji,
+                custom_id=act_custom_id(game_id, version, action),
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> ActButton:
+        return cls(int(match["gid"]), int(match["ver"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await flow_of(interaction).act(interaction, self.game_id, self.version, self.action)
+
+
+class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mp:pick:(?P<gid>\d+):(?P<ver>\d+)"):
+    """A menu of actions (up to 25) whose values are the actions' texts."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{PREFIX}:pick:{game_id}:{version}",
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-")],
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any) -> ActSelect:
+        return cls(int(match["gid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not values:
+            return
+        await flow_of(interaction).act(interaction, self.game_id, self.version, values[0])
+
+
+def act_custom_id(game_id: int, version: int, action: str) -> str:
+    custom_id = f"{PREFIX}:act:{game_id}:{version}:{action}"
+    if len(custom_id) > CUSTOM_ID_LIMIT or ":" in action:
+        raise ValueError(f"action text too long or malformed for a custom id: {action!r}")
+    return custom_id
+
+
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, ActButton, ActSelect)

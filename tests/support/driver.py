@@ -1,0 +1,85 @@
+"""Drive Meeple Post through the emulator the way people do: read messages, press buttons."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from emulator.emulator import Emulator
+from emulator.state import Channel, Message, User
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def is_board(message: Message) -> bool:
+    return any(a.filename == "board.png" for a in message.attachments)
+
+
+def mentioned(message: Message) -> list[int]:
+    return [int(m) for m in MENTION.findall(message.content)]
+
+
+def action_buttons(message: Message) -> list[dict]:
+    return [b for b in message.buttons() if str(b.get("custom_id", "")).startswith("mp:act:")]
+
+
+def labels(message: Message) -> list[str]:
+    """Every visible label of a message's components (buttons and menu options)."""
+    found = [str(b.get("label", "")) for b in message.buttons()]
+    for select in message.selects():
+        found += [str(o.get("label", "")) for o in select.get("options", [])]
+        found += [str(o.get("description", "") or "") for o in select.get("options", [])]
+    return found
+
+
+@dataclass
+class Table:
+    """Two or more users playing in one channel, choosing at random among what they are offered."""
+
+    emu: Emulator
+    channel: Channel
+    users: list[User]
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+    moves: int = 0
+
+    def user(self, user_id: int) -> User:
+        return next(u for u in self.users if u.id == user_id)
+
+    def boards(self) -> list[Message]:
+        return [m for m in self.emu.messages(self.channel) if is_board(m)]
+
+    def board(self) -> Message:
+        boards = self.boards()
+        assert boards, "no board has been posted"
+        return boards[-1]
+
+    def finished(self) -> bool:
+        board = self.board()
+        return not board.buttons()
+
+    async def play_one(self) -> Message:
+        """Make the next move: a public button on the board, or a choice from 'My hand'."""
+        board = self.board()
+        movers = mentioned(board)
+        assert movers, f"the board mentions nobody to act: {board.content!r}"
+        user = self.user(movers[0])
+        public = action_buttons(board)
+        if public:
+            button = self.rng.choice(public)
+            result = await self.emu.click(user, board, custom_id=button["custom_id"])
+        else:
+            hand = await self.emu.click(user, board, label="My hand")
+            panel = (await hand.followups(1, timeout=10))[0]
+            buttons = action_buttons(panel)
+            if buttons:
+                result = await self.emu.click(user, panel, custom_id=self.rng.choice(buttons)["custom_id"])
+            else:
+                menu = panel.selects()
+                assert menu, f"'My hand' offered no choice on the user's turn: {panel.content!r}"
+                value = self.rng.choice(menu[0]["options"])["value"]
+                result = await self.emu.select(user, panel, menu[0]["custom_id"], [value])
+        answer = (await result.followups(1, timeout=10))[0]
+        assert answer.content.startswith("Done"), answer.content
+        self.moves += 1
+        return answer
