@@ -96,11 +96,13 @@ async def test_whole_game_with_a_restart_in_the_middle(emu, world, config_for) -
         await join_and_start(emu, world, lobby)
         game_id = (await bot.db.active_game_in_channel(world.channel.id)).id
         assert "Table talk" in table.board().content
-        for _ in range(40):
+        # A loss needs 5 overshoots (5 tricks) and a win 12 gems: 8 moves is always mid-game.
+        for _ in range(8):
             await table.play_one()
             assert_no_hand_shown(table.board(), await hidden_cards(bot, game_id))
     # A restart: a new bot process-equivalent, the same database file, the old messages.
     async with running(emu, MeepleBot(config)) as bot:
+        assert not table.finished()
         for _ in range(400):
             if table.finished():
                 break
