@@ -18,8 +18,8 @@ Meeple Post needs a Discord bot token to connect to Discord.
      and copy its token (Bot > Reset Token).
   2. Put it in a file named .env beside README.md:   DISCORD_TOKEN=your-token-here
      (or export DISCORD_TOKEN in your shell).
-  3. Invite the bot with the link described in README.md ("Invite the bot"), then run the
-     start command again.
+  3. Invite the bot to your server with the link in README.md (section "Create the Discord
+     application and invite the bot"), then run the start command again.
 """
 
 

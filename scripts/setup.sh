@@ -17,11 +17,14 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=".venv/.installed-${extra:-base}"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  if [ -n "$extra" ]; then
-    .venv/bin/python -m pip install --quiet -e ".[${extra}]"
-  else
-    .venv/bin/python -m pip install --quiet -e .
+  echo "Installing Meeple Post and its dependencies into .venv (first run only)..." >&2
+  target="."
+  [ -n "$extra" ] && target=".[${extra}]"
+  if ! { .venv/bin/python -m pip install --upgrade pip && .venv/bin/python -m pip install -e "$target"; } \
+      > .venv/install.log 2>&1; then
+    tail -n 30 .venv/install.log >&2
+    echo "Installation failed; the whole log is in .venv/install.log" >&2
+    exit 1
   fi
   touch "$stamp"
 fi
