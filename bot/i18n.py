@@ -1,4 +1,8 @@
-"""The one translation layer: every sentence a user reads comes from ``data/i18n/<locale>.json``."""
+"""The one translation layer: every sentence a user reads comes from ``data/i18n/``.
+
+A locale's catalogue is ``data/i18n/<locale>.json`` (the platform's sentences) merged with every
+``data/i18n/<locale>/*.json`` (one file per game, keys prefixed with the game id).
+"""
 
 from __future__ import annotations
 
@@ -13,13 +17,19 @@ DEFAULT_LOCALE = "en"
 
 @cache
 def catalogue(locale: str) -> dict[str, str]:
-    path = I18N_DIR / f"{locale}.json"
-    if not path.is_file():
-        return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-        raise ValueError(f"{path.name}: a translation file maps keys to strings")
-    return data
+    merged: dict[str, str] = {}
+    paths = [I18N_DIR / f"{locale}.json", *sorted((I18N_DIR / locale).glob("*.json"))]
+    for path in paths:
+        if not path.is_file():
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+            raise ValueError(f"{path.name}: a translation file maps keys to strings")
+        twice = sorted(set(data) & set(merged))
+        if twice:
+            raise ValueError(f"{path.name}: key {twice[0]!r} is defined twice")
+        merged.update(data)
+    return merged
 
 
 def available_locales() -> list[str]:
