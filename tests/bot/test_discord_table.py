@@ -8,10 +8,10 @@ import random
 from PIL import Image
 
 from bot.client import MeepleBot
-from bot.games.fox_duet import card_name
 from emulator.testing import running
 from engine import GAMES
-from tests.support.driver import Table, action_buttons, is_board, labels, mentioned
+from tests.support.driver import Table, action_buttons, is_board, mentioned
+from tests.support.secrets import assert_no_hand_shown, hidden_fox_cards
 
 
 async def open_table(emu, world, options: str | None = None):
@@ -35,35 +35,9 @@ async def join_and_start(emu, world, lobby) -> None:
 
 
 async def hidden_cards(bot: MeepleBot, game_id: int) -> list[str]:
-    """Names of every card now in a hand that the rules keep secret, as the bot words them.
-
-    Replays the stored log: a decree card taken into a hand by the fox was face up on the
-    table, so it is public; everything else in a hand is secret.
-    """
     row = await bot.db.get_game(game_id)
-    state = GAMES["fox-duet"].new(2, row.seed, row.options)
-    events = list(getattr(state, "setup_events", []))
-    for entry in await bot.db.actions(game_id):
-        events += state.apply(entry.seat, entry.action)
-    revealed = {
-        event[key]["id"]
-        for event in events
-        if event["visible_to"] is None
-        for key in ("decree", "old", "new")
-        if isinstance(event.get(key), dict)
-    }
-    return [
-        card_name(card, "en")
-        for seat in range(state.players)
-        for card in state.view(seat)["private"]["hand"]
-        if card["id"] not in revealed
-    ]
-
-
-def assert_no_hand_shown(message, hidden: list[str]) -> None:
-    text = " ".join([message.content, *labels(message)])
-    for name in hidden:
-        assert name not in text, f"{name} (in a hand) is shown in the channel: {text!r}"
+    log = [(entry.seat, entry.action) for entry in await bot.db.actions(game_id)]
+    return hidden_fox_cards(row.seed, row.options, log)
 
 
 async def test_slash_command_creates_a_lobby_and_autocompletes_options(emu, world, config_for) -> None:

@@ -80,6 +80,7 @@ class Table:
                 value = self.rng.choice(menu[0]["options"])["value"]
                 result = await self.emu.select(user, panel, menu[0]["custom_id"], [value])
         answer = (await result.followups(1, timeout=10))[0]
+        assert not result.errors, f"Discord refused the bot's answer: {result.errors}"
         assert answer.content.startswith("Done"), answer.content
         self.moves += 1
         return answer

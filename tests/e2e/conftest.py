@@ -1,0 +1,128 @@
+"""The real bot as its own process, started the way the README's start command starts it.
+
+`./scripts/start` sets up the virtualenv and runs `python -m bot`; here the test's interpreter
+(already set up by `./scripts/test`) runs `python -m bot` with the configuration in its
+environment, pointed at the loopback emulator through `DISCORD_API_BASE`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from emulator.emulator import Emulator
+from emulator.testing import FAST, World, assert_clean, make_world
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class BotProcess:
+    """Start, stop gracefully, or kill hard the bot process; its log is kept in a file."""
+
+    def __init__(self, emu: Emulator, world: World, tmp: Path) -> None:
+        self.emu = emu
+        self.world = world
+        self.database = tmp / "meeple.db"
+        self.log_path = tmp / "bot.log"
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MEEPLE_"))}
+        env.update(
+            DISCORD_TOKEN=self.emu.bot_token,
+            DISCORD_API_BASE=self.emu.base_url,
+            MEEPLE_DB=str(self.database),
+            MEEPLE_DEV_GUILD=str(self.world.guild.id),
+            MEEPLE_LOG_LEVEL="INFO",
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    async def start(self) -> None:
+        identified = self.emu.gateway.identify_count
+        with self.log_path.open("a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bot"], cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT
+            )
+        self.starts += 1
+        await self.emu.wait_until(
+            lambda: self.emu.gateway.identify_count > identified and self.emu.gateway.connected,
+            timeout=30,
+            what="the bot process to connect",
+        )
+        await self.emu.wait_until(lambda: self.emu.commands(self.world.guild), timeout=10, what="commands synced")
+
+    def kill(self) -> None:
+        """Stop the process at once, as a crash or a power cut would (no clean shutdown)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+        self.process = None
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
+
+    def query(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+        """Read the bot's database from outside, as a second process would (WAL allows it)."""
+        conn = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            conn.close()
+
+
+@pytest_asyncio.fixture
+async def emu() -> AsyncIterator[Emulator]:
+    async with Emulator(**FAST) as instance:
+        yield instance
+        assert_clean(instance)
+
+
+@pytest.fixture
+def world(emu: Emulator) -> World:
+    return make_world(emu)
+
+
+@pytest_asyncio.fixture
+async def bot(emu: Emulator, world: World, tmp_path: Path, request) -> AsyncIterator[BotProcess]:
+    process = BotProcess(emu, world, tmp_path)
+    await process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+        await asyncio.sleep(0)
+        log = process.log()
+        if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
+            print(log[-5000:])
+        assert emu.bot_token not in log, "the token appeared in the bot's log"
+        assert "Traceback" not in log, f"the bot logged an error:\n{log[-3000:]}"
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

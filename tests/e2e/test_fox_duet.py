@@ -1,0 +1,158 @@
+"""The Fox in the Forest Duet end to end: the bot process, discord.py's real HTTP and gateway
+code, and the loopback emulator; users only read messages and press buttons."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+from tests.e2e.conftest import BotProcess
+from tests.support.driver import Table, action_buttons, is_board, mentioned
+from tests.support.secrets import assert_no_hand_shown, hidden_fox_cards
+
+
+async def open_and_start(emu, world) -> None:
+    created = await emu.slash(world.alice, world.channel, "table create", {"game": "fox-duet"})
+    assert "table is open" in (await created.final_message()).content
+    lobby = emu.last_message(world.channel)
+    await (await emu.click(world.bob, lobby, label="Join")).response()
+    await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob in the lobby")
+    await (await emu.click(world.alice, lobby, label="Start")).response()
+    await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
+
+
+def game_row(bot: BotProcess):
+    rows = bot.query("SELECT * FROM games ORDER BY id DESC LIMIT 1")
+    return rows[0]
+
+
+def hidden_now(bot: BotProcess) -> list[str]:
+    row = game_row(bot)
+    log = [
+        (r["seat"], r["action"])
+        for r in bot.query("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY version", (row["id"],))
+    ]
+    return hidden_fox_cards(row["seed"], json.loads(row["options"]), log)
+
+
+def assert_channel_never_showed_a_hand(emu, world, shown: dict[int, list[str]]) -> None:
+    for message in emu.messages(world.channel):
+        if message.id in shown:
+            assert_no_hand_shown(message, shown[message.id])
+
+
+async def test_two_users_play_a_whole_game_and_nothing_secret_reaches_the_channel(emu, world, bot) -> None:
+    await open_and_start(emu, world)
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(11))
+    shown: dict[int, list[str]] = {table.board().id: hidden_now(bot)}
+    while not table.finished():
+        await table.play_one()
+        shown[table.board().id] = hidden_now(bot)
+        assert table.moves < 500
+    assert_channel_never_showed_a_hand(emu, world, shown)
+    row = game_row(bot)
+    assert row["status"] == "finished" and json.loads(row["outcome"])["scores"]
+    assert ("Team score" in table.board().content) or ("Game over" in table.board().content)
+    assert len(emu.dms(world.alice)) >= 1 and len(emu.dms(world.bob)) >= 1
+
+
+async def test_a_third_user_is_refused_and_nothing_changes(emu, world, bot) -> None:
+    carol = emu.add_user("carol", global_name="Carol")
+    emu.add_member(world.guild, carol)
+    await open_and_start(emu, world)
+    board = Table(emu, world.channel, [world.alice, world.bob]).board()
+    peek = await emu.click(carol, board, label="My hand")
+    answer = (await peek.followups(1))[0]
+    assert answer.ephemeral and "not playing in this game" in answer.content and not answer.attachments
+    joined = await emu.slash(carol, world.channel, "table join")
+    assert "no longer taking players" in (await joined.final_message()).content
+    assert game_row(bot)["version"] == 0
+
+
+async def test_a_click_on_an_old_board_is_refused(emu, world, bot) -> None:
+    await open_and_start(emu, world)
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(3))
+    while not action_buttons(table.board()):  # play until a board carries public choices
+        await table.play_one()
+    old = table.board()
+    await table.play_one()
+    version = game_row(bot)["version"]
+    user = table.user(mentioned(old)[0])
+    late = await emu.click(user, old, custom_id=action_buttons(old)[0]["custom_id"])
+    answer = (await late.followups(1))[0]
+    assert answer.ephemeral and "out of date" in answer.content and str(table.board().id) in answer.content
+    assert game_row(bot)["version"] == version
+
+
+async def test_two_simultaneous_clicks_apply_exactly_one_move(emu, world, bot) -> None:
+    await open_and_start(emu, world)
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(4))
+    user = table.user(mentioned(table.board())[0])
+    panel = (await (await emu.click(user, table.board(), label="My hand")).followups(1))[0]
+    menu = panel.selects()[0]
+    first, second = menu["options"][0]["value"], menu["options"][1]["value"]
+    a, b = await asyncio.gather(
+        emu.select(user, panel, menu["custom_id"], [first]), emu.select(user, panel, menu["custom_id"], [second])
+    )
+    answers = [(await a.followups(1))[0].content, (await b.followups(1))[0].content]
+    assert sum(text.startswith("Done") for text in answers) == 1
+    assert sum("out of date" in text for text in answers) == 1
+    assert game_row(bot)["version"] == 1
+    assert len(bot.query("SELECT * FROM actions")) == 1
+
+
+async def test_the_bot_killed_hard_mid_game_carries_on_and_old_buttons_work(emu, world, bot) -> None:
+    await open_and_start(emu, world)
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(6))
+    for _ in range(8):
+        await table.play_one()
+    version = game_row(bot)["version"]
+    bot.kill()
+    await bot.start()
+    assert game_row(bot)["version"] == version
+    board = table.board()  # posted by the killed process: its buttons must still work
+    await table.play_one()
+    assert table.board().id != board.id
+    assert game_row(bot)["version"] == version + 1
+    while not table.finished():
+        await table.play_one()
+    assert game_row(bot)["status"] == "finished"
+
+
+async def test_closed_dms_get_a_public_notice_and_my_hand_still_works(emu, world, bot) -> None:
+    emu.faults.dm_closed(world.bob)
+    await open_and_start(emu, world)
+    notice = await emu.wait_for_message(world.channel, lambda m: "could not send a direct message" in m.content)
+    assert f"<@{world.bob.id}>" in notice.content and not notice.attachments
+    assert_no_hand_shown(notice, hidden_now(bot))
+    assert emu.dms(world.bob) == [] and len(emu.dms(world.alice)) == 1
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(8))
+    bob_moves = 0
+    while bob_moves < 3 and not table.finished():
+        if mentioned(table.board())[0] == world.bob.id:
+            bob_moves += 1
+        await table.play_one()
+    assert bob_moves == 3
+
+
+async def test_a_rate_limited_upload_is_waited_out(emu, world, bot) -> None:
+    await open_and_start(emu, world)
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(9))
+    rule = emu.faults.rate_limit(f"POST /channels/{world.channel.id}/messages", times=1, retry_after=0.5)
+    boards = len(table.boards())
+    await table.play_one()
+    assert rule.hits == 1
+    assert len(table.boards()) == boards + 1
+    await table.play_one()
+
+
+async def test_a_dropped_gateway_resumes_and_play_goes_on(emu, world, bot) -> None:
+    await open_and_start(emu, world)
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(10))
+    await table.play_one()
+    await emu.drop_gateway()
+    await emu.wait_for_resume()
+    for _ in range(4):
+        await table.play_one()
+    assert game_row(bot)["version"] >= 5

@@ -1,0 +1,38 @@
+"""What a channel must never show: the cards in players' hands that the rules keep secret."""
+
+from __future__ import annotations
+
+from bot.games.fox_duet import card_name
+from engine import GAMES
+from tests.support.driver import labels
+
+
+def hidden_fox_cards(seed: int, options: dict, log: list[tuple[int, str]]) -> list[str]:
+    """Names (as the bot words them) of every card now in a hand that the rules keep secret.
+
+    Replays the game: a decree card taken into a hand by the fox lay face up on the table, so
+    it is public; everything else in a hand is secret.
+    """
+    state = GAMES["fox-duet"].new(2, seed, options)
+    events = list(getattr(state, "setup_events", []))
+    for seat, action in log:
+        events += state.apply(seat, action)
+    revealed = {
+        event[key]["id"]
+        for event in events
+        if event["visible_to"] is None
+        for key in ("decree", "old", "new")
+        if isinstance(event.get(key), dict)
+    }
+    return [
+        card_name(card, "en")
+        for seat in range(state.players)
+        for card in state.view(seat)["private"]["hand"]
+        if card["id"] not in revealed
+    ]
+
+
+def assert_no_hand_shown(message, hidden: list[str]) -> None:
+    text = " ".join([message.content, *labels(message)])
+    for name in hidden:
+        assert name not in text, f"{name} (in a hand) is shown in the channel: {text!r}"
