@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -11,11 +12,14 @@ from discord.ext import commands
 from bot.config import Config
 from bot.flow import Flow, locale_of
 from bot.i18n import t
+from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
 from bot.storage import Database
 from bot.ui import DYNAMIC_ITEMS
 
 log = logging.getLogger("meeple.bot")
+
+TICK_SECONDS = 60
 
 
 class MeepleTree(app_commands.CommandTree):
@@ -49,7 +53,7 @@ async def answer_error(interaction: discord.Interaction, key: str) -> None:
 class MeepleBot(commands.Bot):
     """Meeple Post: hosts board games in Discord channels."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, clock: Clock = system_clock) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no message content, no members list
         super().__init__(
@@ -60,15 +64,20 @@ class MeepleBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.config = config
+        self.clock = clock
         self.db: Database | None = None
         self.flow: Flow | None = None
+        self.scheduler: Scheduler | None = None
         self._resumed = False
+        self._ticker: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
         self.flow = Flow(self, GameService(self.db))
+        self.scheduler = Scheduler(self.flow, self.clock)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.load_extension("bot.cogs.table")
+        await self.load_extension("bot.cogs.meeple")
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -83,11 +92,21 @@ class MeepleBot(commands.Bot):
             self._resumed = True
             count = await self.flow.resume_all()
             log.info("%d running games carry on", count)
+            self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")
+
+    async def _tick_forever(self) -> None:
+        """Reminders and time limits, checked every minute."""
+        while not self.is_closed():
+            await asyncio.sleep(TICK_SECONDS)
+            if self.scheduler is not None:
+                await self.scheduler.tick()
 
     async def on_error(self, event_method: str, /, *args: object, **kwargs: object) -> None:
         log.exception("unhandled error in %s", event_method)
 
     async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
         await super().close()
         if self.db is not None:
             await self.db.close()

@@ -16,9 +16,10 @@ import discord
 import render
 from bot.games import adapter_for
 from bot.i18n import t
+from bot.results import ranks
 from bot.service import GameService, MoveResult, Refusal
-from bot.storage import GameRow
-from bot.ui import ActButton, ActSelect, HandButton, LobbyButton, OptionSelect
+from bot.storage import GameRow, async_play
+from bot.ui import ActButton, ActSelect, HandButton, LobbyButton, OptionSelect, SnoozeButton
 from engine import Action, Event, State
 
 if TYPE_CHECKING:
@@ -396,12 +397,31 @@ class Flow:
                     lines.append(line)
         return lines
 
-    async def after_move(self, result: MoveResult) -> GameRow:
+    def action_words(self, row: GameRow, result: MoveResult, action: Action) -> str:
+        """An action as players read it (from the acting seat's point of view after the move)."""
+        return adapter_for(row.game).action_label(action, result.state.view(result.seat), self.locale)
+
+    async def after_move(
+        self, result: MoveResult, before: list[str] = (), forfeited: set[int] = frozenset()
+    ) -> GameRow:
         """Post the new board with what happened, and DM whoever received private information."""
         row = result.row
+        outcome = result.state.outcome()
+        if outcome is not None:
+            users = await self.service.seat_users(row.id)
+            places = ranks(outcome, forfeited)
+            await async_play.record_results(
+                self.service.db,
+                row,
+                [
+                    (seat, users[seat], outcome.scores[seat], places[seat], seat in outcome.winners, seat in forfeited)
+                    for seat in range(len(users))
+                ],
+            )
         names = await self.names(row.id)
         adapter = adapter_for(row.game)
-        row = await self.post_board(row, result.state, self.public_lines(row.game, result.events, names))
+        lines = [*before, *self.public_lines(row.game, result.events, names)]
+        row = await self.post_board(row, result.state, lines)
         pushed = adapter.push_events()
         by_seat: dict[int, list[str]] = {}
         for event in result.events:
@@ -415,6 +435,44 @@ class Flow:
         for seat, lines in sorted(by_seat.items()):
             await self.push_hands(row, result.state, [seat], reason="game.dm.update", lines=lines)
         return row
+
+    # -- reminders ------------------------------------------------------------------------
+    async def remind(self, row: GameRow, users: list[int], key: str, snooze: bool = False, **values: object) -> None:
+        """Nudge waiting players in the game's channel, with a link to the board."""
+        url = jump_url(row, row.board_message_id) or ""
+        mentions = " ".join(f"<@{u}>" for u in users)
+        text = t(key, self.locale, players=mentions, url=url, game=self.service.game(row.game).title, **values)
+        view = discord.ui.View(timeout=None)
+        if snooze:
+            view.add_item(SnoozeButton(row.id, row.version, self.locale))
+        try:
+            await self.channel(row).send(clip(text), view=view, allowed_mentions=MENTIONS)
+        except discord.HTTPException as exc:
+            if exc.code == 50083:
+                await self.unarchive(row.channel_id)
+                await self.channel(row).send(clip(text), view=view, allowed_mentions=MENTIONS)
+            else:
+                log.warning("could not remind the players of game %s: %s", row.id, exc.status)
+
+    async def snooze(self, interaction: discord.Interaction, game_id: int, version: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        try:
+            row = await self.service.get(game_id)
+            seat = await self.service.seat_of(row, interaction.user.id)
+            if seat is None:
+                raise Refusal("error.not-a-player")
+            if row.status != "running" or row.version != version:
+                raise Refusal("snooze.too-late")
+            state = await self.service.state(row)
+            if seat not in state.to_move():
+                raise Refusal("snooze.not-waiting")
+            if not await async_play.snooze(self.service.db, game_id, version):
+                raise Refusal("snooze.too-late")
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await self.private(interaction, t("snooze.done", loc))
 
     # -- start-up -------------------------------------------------------------------------
     async def resume_all(self) -> int:

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus
+from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play
 from engine import GAMES, Event, Game, IllegalAction, State
 
 
@@ -23,6 +23,15 @@ class Refusal(Exception):
         super().__init__(key)
         self.key = key
         self.values = values
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Chosen at creation: reminder interval (None: the server's default), time limit, consequence."""
+
+    reminder_hours: int | None = None
+    time_limit_hours: int | None = None  # None: the server's default; 0: no limit
+    timeout_action: str | None = None
 
 
 @dataclass
@@ -77,7 +86,14 @@ class GameService:
         return self.games[key]
 
     async def create(
-        self, game_key: str, guild_id: int | None, channel_id: int, user_id: int, name: str | None, options: dict
+        self,
+        game_key: str,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str | None,
+        options: dict,
+        timing: Timing | None = None,
     ) -> GameRow:
         game = self.game(game_key)
         try:
@@ -85,11 +101,19 @@ class GameService:
         except ValueError as exc:
             raise Refusal("error.bad-options", reason=str(exc)) from exc
         try:
-            return await self.db.create_game(
+            row = await self.db.create_game(
                 game_key, guild_id, channel_id, user_id, options, secrets.randbits(63), creator_name=name
             )
         except ChannelBusy as exc:
             raise Refusal("error.channel-busy") from exc
+        timing = timing or Timing()
+        settings = await async_play.guild_settings(self.db, guild_id) if guild_id else None
+        limit = timing.time_limit_hours
+        if limit is None and settings is not None:
+            limit = settings.time_limit_hours
+        action = timing.timeout_action or (settings.timeout_action if settings else None) or "auto"
+        await async_play.set_timing(self.db, row.id, timing.reminder_hours, limit or None, action)
+        return await self.get(row.id)
 
     async def active(self, channel_id: int) -> GameRow:
         row = await self.db.active_game_in_channel(channel_id)

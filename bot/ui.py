@@ -161,6 +161,31 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mp:pick:(?
         await flow_of(interaction).act(interaction, self.game_id, self.version, values[0])
 
 
+class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:snooze:(?P<gid>\d+):(?P<ver>\d+)"):
+    """On a reminder: no more reminders for this turn (the time limit, if any, still runs)."""
+
+    def __init__(self, game_id: int, version: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("reminder.button.snooze", locale),
+                emoji="\N{SLEEPING SYMBOL}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:snooze:{game_id}:{version}",
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any
+    ) -> SnoozeButton:
+        return cls(int(match["gid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await flow_of(interaction).snooze(interaction, self.game_id, self.version)
+
+
 def act_custom_id(game_id: int, version: int, action: str) -> str:
     custom_id = f"{PREFIX}:act:{game_id}:{version}:{action}"
     if len(custom_id) > CUSTOM_ID_LIMIT or ":" in action:
@@ -168,4 +193,4 @@ def act_custom_id(game_id: int, version: int, action: str) -> str:
     return custom_id
 
 
-DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, ActButton, ActSelect)
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, ActButton, ActSelect, SnoozeButton)

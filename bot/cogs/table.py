@@ -12,7 +12,8 @@ from discord.ext import commands
 
 from bot.flow import clip, jump_url, locale_of
 from bot.i18n import t
-from bot.service import Refusal
+from bot.service import Refusal, Timing
+from bot.storage import async_play
 from bot.ui import ActButton
 from engine import GAMES
 
@@ -46,12 +47,40 @@ class TableCog(commands.Cog):
         return self.bot.flow.service
 
     @table.command(name="create")
-    @app_commands.describe(game="The game to play", options="Game options, for example level=2 (optional)")
-    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
-    async def create(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+    @app_commands.describe(
+        game="The game to play",
+        options="Game options, for example level=2 (optional)",
+        reminders="Remind a waiting player every this many hours (default: the server's, else 24)",
+        time_limit="Time allowed per move (default: the server's, else none)",
+        on_timeout="What happens when the time limit runs out (default: a legal move is made for them)",
+    )
+    @app_commands.choices(
+        game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()],
+        time_limit=[
+            app_commands.Choice(name="No limit", value=0),
+            app_commands.Choice(name="1 day per move", value=24),
+            app_commands.Choice(name="3 days per move", value=72),
+            app_commands.Choice(name="7 days per move", value=168),
+        ],
+        on_timeout=[
+            app_commands.Choice(name="Make a legal move for them", value="auto"),
+            app_commands.Choice(name="Skip their turn where the rules allow", value="skip"),
+            app_commands.Choice(name="They forfeit the game", value="forfeit"),
+        ],
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: str | None = None,
+        reminders: app_commands.Range[int, 1, 168] | None = None,
+        time_limit: int | None = None,
+        on_timeout: str | None = None,
+    ) -> None:
         """Open a new table in this channel; others join with the buttons."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
+            await self.check_creator_role(interaction)
             parsed = self.service.parse_options(game, options)
             row = await self.service.create(
                 game,
@@ -60,12 +89,22 @@ class TableCog(commands.Cog):
                 interaction.user.id,
                 interaction.user.display_name,
                 parsed,
+                Timing(reminders, time_limit, on_timeout),
             )
         except Refusal as refusal:
             await self.flow.refuse(interaction, refusal)
             return
         await self.flow.post_lobby(row)
         await self.flow.private(interaction, t("lobby.created", locale_of(interaction)))
+
+    async def check_creator_role(self, interaction: discord.Interaction) -> None:
+        """Refuse when the server keeps table creation to a role the user lacks (moderators pass)."""
+        settings = await async_play.guild_settings(self.service.db, interaction.guild_id)
+        role = settings.creator_role_id
+        if role is None or interaction.permissions.manage_guild:
+            return
+        if not any(r.id == role for r in getattr(interaction.user, "roles", [])):
+            raise Refusal("error.creator-role", role=role)
 
     @create.autocomplete("options")
     async def create_options(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

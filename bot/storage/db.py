@@ -104,6 +104,13 @@ class GameRow:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    reminder_hours: int | None = None
+    time_limit_hours: int | None = None
+    timeout_action: str | None = None
+    reminded_version: int | None = None
+    reminders_sent: int = 0
+    snoozed_version: int | None = None
+    warned_version: int | None = None
 
     @property
     def active(self) -> bool:
@@ -131,6 +138,13 @@ class GameRow:
             created_at=_parse_time(row["created_at"]),
             updated_at=_parse_time(row["updated_at"]),
             finished_at=_parse_time(row["finished_at"]) if row["finished_at"] else None,
+            reminder_hours=row["reminder_hours"],
+            time_limit_hours=row["time_limit_hours"],
+            timeout_action=row["timeout_action"],
+            reminded_version=row["reminded_version"],
+            reminders_sent=row["reminders_sent"],
+            snoozed_version=row["snoozed_version"],
+            warned_version=row["warned_version"],
         )
 
 
@@ -232,6 +246,10 @@ class Database:
                 # rollback() is a no-op if COMMIT went through before we were cancelled.
                 await asyncio.shield(conn.rollback())
                 raise
+
+    async def query(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Run a read-only query and return its rows (for modules that add their own tables)."""
+        return await self._fetchall(sql, params)
 
     async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         async with self._locked() as conn:

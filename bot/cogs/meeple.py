@@ -1,0 +1,222 @@
+"""The ``/meeple`` command group: you and your server, across every table."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.flow import clip, jump_url, locale_of
+from bot.i18n import t
+from bot.service import Refusal
+from bot.storage import async_play as store
+from engine import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import MeepleBot
+
+VACATION_DAYS_PER_YEAR = 21
+LIST_LIMIT = 20
+
+
+class MeepleCog(commands.Cog):
+    """Your games, your record, your vacations; the server's tables and settings."""
+
+    meeple = app_commands.Group(name="meeple", description="Your games across tables, and this server's settings")
+
+    def __init__(self, bot: MeepleBot) -> None:
+        self.bot = bot
+
+    @property
+    def flow(self):  # noqa: ANN201 - the bot's Flow
+        return self.bot.flow
+
+    @property
+    def db(self):  # noqa: ANN201
+        return self.bot.flow.service.db
+
+    @meeple.command(name="games")
+    async def games(self, interaction: discord.Interaction) -> None:
+        """List the games waiting for your move, longest-waiting first, with links."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        now = self.bot.clock()
+        waiting, others = [], []
+        for row in await store.games_of(self.db, interaction.user.id):
+            state = await self.flow.service.state(row)
+            seat = await self.flow.service.seat_of(row, interaction.user.id)
+            hours = max(0, round((now - row.updated_at).total_seconds() / 3600))
+            line = t(
+                "mine.line", loc, game=GAMES[row.game].title, url=jump_url(row, row.board_message_id) or "", hours=hours
+            )
+            (waiting if seat in state.to_move() else others).append(line)
+        if not waiting and not others:
+            await self.flow.private(interaction, t("mine.none", loc))
+            return
+        lines = [t("mine.waiting", loc, count=len(waiting)), *waiting[:LIST_LIMIT]]
+        if others:
+            lines += [t("mine.others", loc, count=len(others)), *others[:LIST_LIMIT]]
+        await self.flow.private(interaction, "\n".join(lines))
+
+    @meeple.command(name="list")
+    @app_commands.guild_only()
+    async def list_tables(self, interaction: discord.Interaction) -> None:
+        """List this server's open tables and running games."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        rows = await store.games_in_guild(self.db, interaction.guild_id)
+        if not rows:
+            await self.flow.private(interaction, t("list.none", loc))
+            return
+        lines = [t("list.title", loc, count=len(rows))]
+        for row in rows[:LIST_LIMIT]:
+            players = ", ".join(f"<@{u}>" for u in await self.flow.service.seat_users(row.id))
+            message = row.board_message_id or row.lobby_message_id
+            lines.append(
+                t(
+                    f"list.line.{row.status}",
+                    loc,
+                    game=GAMES[row.game].title,
+                    channel=row.channel_id,
+                    players=players,
+                    url=jump_url(row, message) or "",
+                )
+            )
+        await self.flow.private(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+
+    @meeple.command(name="record")
+    @app_commands.describe(player="Whose record to show (default: yours)")
+    async def record(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        """Show a player's finished games per game: played, won, best score."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        who = player or interaction.user
+        results = await store.results_of(self.db, who.id)
+        if not results:
+            await self.flow.private(
+                interaction, t("record.none", loc, player=who.mention), allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
+        played = Counter(r.game for r in results)
+        won = Counter(r.game for r in results if r.won)
+        lines = [t("record.title", loc, player=who.mention, count=len(results))]
+        for game, count in played.most_common():
+            best = max(r.score for r in results if r.game == game)
+            lines.append(
+                t(
+                    "record.line",
+                    loc,
+                    game=GAMES[game].title if game in GAMES else game,
+                    played=count,
+                    won=won[game],
+                    best=best,
+                )
+            )
+        await self.flow.private(interaction, clip("\n".join(lines)), allowed_mentions=discord.AllowedMentions.none())
+
+    @meeple.command(name="vacation")
+    @app_commands.describe(
+        days=f"How many days to pause your clock (0 ends a vacation; at most {VACATION_DAYS_PER_YEAR} days a year)"
+    )
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 21]) -> None:
+        """Pause your reminders and time limits in every game while you are away."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        now = self.bot.clock()
+        if days == 0:
+            ended = await store.end_vacation(self.db, interaction.user.id, now)
+            await self.flow.private(interaction, t("vacation.ended" if ended else "vacation.none", loc))
+            return
+        year_ago = now - timedelta(days=365)
+        used = timedelta()
+        for start, end in await store.vacations(self.db, interaction.user.id):
+            if end > year_ago:
+                used += min(end, now) - max(start, year_ago) if start < now else timedelta()
+        left = VACATION_DAYS_PER_YEAR - used.days
+        try:
+            if any(start <= now < end for start, end in await store.vacations(self.db, interaction.user.id)):
+                raise Refusal("vacation.already")
+            if days > left:
+                raise Refusal("vacation.too-long", left=max(0, left), limit=VACATION_DAYS_PER_YEAR)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await store.add_vacation(self.db, interaction.user.id, now, now + timedelta(days=days))
+        await self.flow.private(interaction, t("vacation.started", loc, days=days, left=left - days))
+
+    @meeple.command(name="settings")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(
+        reminders="Default hours between reminders for new tables",
+        time_limit="Default time limit per move for new tables (0: none)",
+        on_timeout="Default consequence when the time limit runs out",
+        idle_days="Close tables untouched for this many days",
+        creator_role="Only members with this role may create tables (leave empty to keep; see 'everyone')",
+        everyone="Let everyone create tables again (removes the creator role)",
+    )
+    @app_commands.choices(
+        time_limit=[
+            app_commands.Choice(name="No limit", value=0),
+            app_commands.Choice(name="1 day per move", value=24),
+            app_commands.Choice(name="3 days per move", value=72),
+            app_commands.Choice(name="7 days per move", value=168),
+        ],
+        on_timeout=[
+            app_commands.Choice(name="Make a legal move for them", value="auto"),
+            app_commands.Choice(name="Skip their turn where the rules allow", value="skip"),
+            app_commands.Choice(name="They forfeit the game", value="forfeit"),
+        ],
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        reminders: app_commands.Range[int, 1, 168] | None = None,
+        time_limit: int | None = None,
+        on_timeout: str | None = None,
+        idle_days: app_commands.Range[int, 1, 365] | None = None,
+        creator_role: discord.Role | None = None,
+        everyone: bool | None = None,
+    ) -> None:
+        """Show or change this server's defaults (Manage Server)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        if not interaction.permissions.manage_guild:
+            await self.flow.refuse(interaction, Refusal("settings.rights"))
+            return
+        changes: dict[str, object] = {}
+        if reminders is not None:
+            changes["reminder_hours"] = reminders
+        if time_limit is not None:
+            changes["time_limit_hours"] = time_limit or None
+        if on_timeout is not None:
+            changes["timeout_action"] = on_timeout
+        if idle_days is not None:
+            changes["idle_days"] = idle_days
+        if creator_role is not None:
+            changes["creator_role_id"] = creator_role.id
+        if everyone:
+            changes["creator_role_id"] = None
+        if changes:
+            current = await store.update_guild_settings(self.db, interaction.guild_id, **changes)
+        else:
+            current = await store.guild_settings(self.db, interaction.guild_id)
+        none = t("settings.none", loc)
+        text = t(
+            "settings.show",
+            loc,
+            reminders=current.reminder_hours or 24,
+            limit=t("settings.hours", loc, hours=current.time_limit_hours) if current.time_limit_hours else none,
+            action=t(f"timeout.{current.timeout_action or 'auto'}", loc),
+            idle=current.idle_days,
+            role=f"<@&{current.creator_role_id}>" if current.creator_role_id else t("settings.everyone", loc),
+        )
+        await self.flow.private(interaction, text, allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: MeepleBot) -> None:
+    await bot.add_cog(MeepleCog(bot))

@@ -1,0 +1,180 @@
+"""Keeping async games moving: reminders, time limits and idle tables, on an injectable clock.
+
+Every minute the bot calls ``Scheduler.tick()``. Waiting time is measured from the game's last
+change (``updated_at``, written by SQLite at every move), minus the waiting players' declared
+vacations. Reminders go out every ``reminder_hours`` (the game's, else the server's, else 24),
+escalating, at most ``REMINDER_CAP`` per turn, unless snoozed; a time limit warns once, then
+applies its consequence. Tests replace the clock and call ``tick()`` themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot.i18n import t
+from bot.service import Refusal
+from bot.storage import GameRow
+from bot.storage import async_play as store
+from engine import Action, State
+
+if TYPE_CHECKING:
+    from bot.flow import Flow
+
+log = logging.getLogger("meeple.scheduler")
+
+DEFAULT_REMINDER_HOURS = 24
+REMINDER_CAP = 3
+WARN_BEFORE = timedelta(hours=24)
+GIVE_UP_VERBS = ("concede", "resign")
+SKIP_VERBS = ("pass", "skip")
+
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def overlap(start: datetime, end: datetime, spans: list[tuple[datetime, datetime]]) -> timedelta:
+    """How much of [start, end) the spans cover (spans may overlap each other)."""
+    total = timedelta()
+    cursor = start
+    for span_start, span_end in sorted(spans):
+        lo, hi = max(span_start, cursor), min(span_end, end)
+        if hi > lo:
+            total += hi - lo
+            cursor = hi
+    return total
+
+
+def automatic_action(row: GameRow, state: State, seat: int, mode: str) -> tuple[Action, str]:
+    """The action the bot takes for a player out of time, and how it was chosen.
+
+    ``forfeit`` uses the game's own concede/resign action when the rules have one; ``skip`` a
+    pass when the rules allow one; otherwise (and for ``auto``) a legal move chosen at random,
+    reproducibly from the game's seed and version.
+    """
+    actions = state.legal_actions(seat)
+    if mode == "forfeit":
+        for action in actions:
+            if action.verb in GIVE_UP_VERBS:
+                return action, "forfeit"
+    if mode == "skip":
+        for action in actions:
+            if action.verb in SKIP_VERBS:
+                return action, "skip"
+    playable = [a for a in actions if a.verb not in GIVE_UP_VERBS] or actions
+    chooser = random.Random(f"{row.seed}:{row.version}:{seat}")
+    return chooser.choice(playable), "auto"
+
+
+class Scheduler:
+    """Reminders, time limits and idle tables for every running game."""
+
+    def __init__(self, flow: Flow, clock: Clock = system_clock) -> None:
+        self.flow = flow
+        self.clock = clock
+        self._lock = asyncio.Lock()
+
+    @property
+    def db(self):  # noqa: ANN201 - the bot's Database
+        return self.flow.service.db
+
+    async def tick(self) -> None:
+        """Look at every running game once; never let one game's trouble stop the others."""
+        async with self._lock:
+            now = self.clock()
+            for row in await self.db.running_games():
+                try:
+                    await self.check(row, now)
+                except Exception:
+                    log.exception("scheduler failed on game %s", row.id)
+
+    async def waited(self, row: GameRow, users: list[int], now: datetime) -> dict[int, timedelta]:
+        """How long each waiting user has been waited for, their vacations left out."""
+        since = row.updated_at
+        result = {}
+        for user in users:
+            spans = await store.vacations(self.db, user)
+            result[user] = max(timedelta(), now - since - overlap(since, now, spans))
+        return result
+
+    async def check(self, row: GameRow, now: datetime) -> None:
+        settings = await store.guild_settings(self.db, row.guild_id) if row.guild_id else None
+        if settings and now - row.updated_at >= timedelta(days=settings.idle_days):
+            await self.close_idle(row, settings.idle_days)
+            return
+        state = await self.flow.service.state(row)
+        seats = state.to_move()
+        users = await self.flow.service.seat_users(row.id)
+        waiting = await self.waited(row, [users[s] for s in seats], now)
+        if not waiting:
+            return
+        # A time limit is fixed when the table is created (the server's default is copied then).
+        limit_hours = row.time_limit_hours
+        if limit_hours:
+            limit = timedelta(hours=limit_hours)
+            late = [s for s in seats if waiting[users[s]] >= limit]
+            if late:
+                await self.time_out(row, state, late[0], row.timeout_action or "auto")
+                return
+            warn_at = limit - min(WARN_BEFORE, limit / 4)
+            due = [users[s] for s in seats if waiting[users[s]] >= warn_at]
+            if due and row.warned_version != row.version:
+                if await store.mark_warned(self.db, row.id, row.version):
+                    left = limit - max(waiting[u] for u in due)
+                    await self.flow.remind(
+                        row,
+                        due,
+                        "reminder.warning",
+                        hours=max(1, round(left.total_seconds() / 3600)),
+                        action=t(f"timeout.{row.timeout_action or 'auto'}", self.flow.locale),
+                    )
+        await self.remind(row, seats, users, waiting, settings)
+
+    async def remind(
+        self,
+        row: GameRow,
+        seats: list[int],
+        users: list[int],
+        waiting: dict[int, timedelta],
+        settings: store.GuildSettings | None,
+    ) -> None:
+        if row.snoozed_version == row.version:
+            return
+        hours = row.reminder_hours or (settings.reminder_hours if settings else None) or DEFAULT_REMINDER_HOURS
+        interval = timedelta(hours=hours)
+        sent = row.reminders_sent if row.reminded_version == row.version else 0
+        if sent >= REMINDER_CAP:
+            return
+        due = [users[s] for s in seats if waiting[users[s]] >= interval * (sent + 1)]
+        if not due:
+            return
+        if await store.record_reminder(self.db, row.id, row.version, sent + 1):
+            waited_hours = round(max(waiting[u] for u in due).total_seconds() / 3600)
+            await self.flow.remind(row, due, f"reminder.{sent + 1}", hours=waited_hours, snooze=True)
+
+    async def time_out(self, row: GameRow, state: State, seat: int, mode: str) -> None:
+        users = await self.flow.service.seat_users(row.id)
+        action, how = automatic_action(row, state, seat, mode)
+        try:
+            result = await self.flow.service.act(row.id, users[seat], row.version, action.text)
+        except Refusal as refusal:
+            log.info("time-out move on game %s was refused: %s", row.id, refusal.key)
+            return
+        line = t(
+            f"timeout.applied.{how}",
+            self.flow.locale,
+            player=f"<@{users[seat]}>",
+            action=self.flow.action_words(row, result, action),
+        )
+        await self.flow.after_move(result, before=[line], forfeited={seat} if how == "forfeit" else set())
+
+    async def close_idle(self, row: GameRow, days: int) -> None:
+        await self.flow.service.abandon(row.id)
+        await self.flow.announce(row, t("game.idle-closed", self.flow.locale, days=days))

@@ -1,0 +1,199 @@
+"""Storage for async play: reminder bookkeeping, server settings, vacations and results.
+
+Functions over an open ``Database``; every write is one transaction. Times passed in are aware
+datetimes; they are stored in the same text form SQLite writes for its own timestamps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.storage.db import Database, GameRow
+
+TIMEOUT_ACTIONS = ("auto", "skip", "forfeit")
+SETTING_FIELDS = ("reminder_hours", "time_limit_hours", "timeout_action", "creator_role_id", "use_threads", "idle_days")
+
+
+def stamp(moment: datetime) -> str:
+    """``2026-11-22T11:18:18.399Z``: the form of every timestamp in the database."""
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def parse_stamp(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    reminder_hours: int | None = None
+    time_limit_hours: int | None = None
+    timeout_action: str | None = None
+    creator_role_id: int | None = None
+    use_threads: bool = False
+    idle_days: int = 30
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    game_id: int
+    seat: int
+    user_id: int
+    game: str
+    score: int
+    rank: int
+    won: bool
+    forfeited: bool
+    finished_at: datetime
+
+
+async def set_timing(
+    db: Database, game_id: int, reminder_hours: int | None, time_limit_hours: int | None, timeout_action: str | None
+) -> None:
+    """Store a game's reminder interval, time limit and time-out consequence."""
+    if timeout_action is not None and timeout_action not in TIMEOUT_ACTIONS:
+        raise ValueError(f"timeout_action must be one of {TIMEOUT_ACTIONS}")
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE games SET reminder_hours = ?, time_limit_hours = ?, timeout_action = ? WHERE id = ?",
+            (reminder_hours, time_limit_hours, timeout_action, game_id),
+        )
+
+
+async def record_reminder(db: Database, game_id: int, version: int, sent: int) -> bool:
+    """Note that ``sent`` reminders went out for the wait at ``version``; False if the game moved on."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE games SET reminded_version = ?, reminders_sent = ? WHERE id = ? AND version = ?",
+            (version, sent, game_id, version),
+        )
+        return cursor.rowcount == 1
+
+
+async def snooze(db: Database, game_id: int, version: int) -> bool:
+    """Stop reminders for the wait at ``version``; False if the game has moved on."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE games SET snoozed_version = ? WHERE id = ? AND version = ? AND status = 'running'",
+            (version, game_id, version),
+        )
+        return cursor.rowcount == 1
+
+
+async def mark_warned(db: Database, game_id: int, version: int) -> bool:
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE games SET warned_version = ? WHERE id = ? AND version = ?", (version, game_id, version)
+        )
+        return cursor.rowcount == 1
+
+
+async def guild_settings(db: Database, guild_id: int) -> GuildSettings:
+    rows = await db.query("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    if not rows:
+        return GuildSettings(guild_id)
+    row = rows[0]
+    return GuildSettings(
+        guild_id,
+        row["reminder_hours"],
+        row["time_limit_hours"],
+        row["timeout_action"],
+        row["creator_role_id"],
+        bool(row["use_threads"]),
+        row["idle_days"],
+    )
+
+
+async def update_guild_settings(db: Database, guild_id: int, **values: object) -> GuildSettings:
+    """Change some of a server's settings; the others keep their values."""
+    unknown = sorted(set(values) - set(SETTING_FIELDS))
+    if unknown:
+        raise ValueError(f"unknown setting {unknown[0]!r}")
+    if values.get("timeout_action") not in (None, *TIMEOUT_ACTIONS):
+        raise ValueError(f"timeout_action must be one of {TIMEOUT_ACTIONS}")
+    async with db.transaction() as conn:
+        await conn.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+        for name, value in values.items():
+            stored = int(value) if isinstance(value, bool) else value
+            await conn.execute(f"UPDATE guild_settings SET {name} = ? WHERE guild_id = ?", (stored, guild_id))
+    return await guild_settings(db, guild_id)
+
+
+async def add_vacation(db: Database, user_id: int, starts: datetime, ends: datetime) -> None:
+    if ends <= starts:
+        raise ValueError("a vacation must end after it starts")
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+            (user_id, stamp(starts), stamp(ends)),
+        )
+
+
+async def end_vacation(db: Database, user_id: int, now: datetime) -> bool:
+    """Cut short any vacation running at ``now``; True if there was one."""
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE vacations SET ends_at = ? WHERE user_id = ? AND starts_at <= ? AND ends_at > ?",
+            (stamp(now), user_id, stamp(now), stamp(now)),
+        )
+        return cursor.rowcount > 0
+
+
+async def vacations(db: Database, user_id: int) -> list[tuple[datetime, datetime]]:
+    rows = await db.query("SELECT starts_at, ends_at FROM vacations WHERE user_id = ? ORDER BY starts_at", (user_id,))
+    return [(parse_stamp(r["starts_at"]), parse_stamp(r["ends_at"])) for r in rows]
+
+
+async def record_results(db: Database, row: GameRow, results: list[tuple[int, int, int, int, bool, bool]]) -> None:
+    """Store each seat's (seat, user_id, score, rank, won, forfeited) for a finished game, once."""
+    finished = stamp(row.finished_at or datetime.now(UTC))
+    async with db.transaction() as conn:
+        await conn.executemany(
+            "INSERT OR IGNORE INTO results (game_id, seat, user_id, game, score, rank, won, forfeited, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (row.id, seat, user, row.game, score, rank, int(won), int(forfeited), finished)
+                for seat, user, score, rank, won, forfeited in results
+            ],
+        )
+
+
+async def results_of(db: Database, user_id: int) -> list[ResultRow]:
+    rows = await db.query("SELECT * FROM results WHERE user_id = ? ORDER BY finished_at DESC", (user_id,))
+    return [
+        ResultRow(
+            r["game_id"],
+            r["seat"],
+            r["user_id"],
+            r["game"],
+            r["score"],
+            r["rank"],
+            bool(r["won"]),
+            bool(r["forfeited"]),
+            parse_stamp(r["finished_at"]),
+        )
+        for r in rows
+    ]
+
+
+async def games_of(db: Database, user_id: int, statuses: tuple[str, ...] = ("running",)) -> list[GameRow]:
+    """Games in which the user holds a seat, with one of ``statuses``."""
+    marks = ", ".join("?" for _ in statuses)
+    rows = await db.query(
+        f"SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({marks})"
+        " ORDER BY g.updated_at",
+        (user_id, *statuses),
+    )
+    return [GameRow.from_row(r) for r in rows]
+
+
+async def games_in_guild(
+    db: Database, guild_id: int, statuses: tuple[str, ...] = ("lobby", "running")
+) -> list[GameRow]:
+    marks = ", ".join("?" for _ in statuses)
+    rows = await db.query(
+        f"SELECT * FROM games WHERE guild_id = ? AND status IN ({marks}) ORDER BY updated_at", (guild_id, *statuses)
+    )
+    return [GameRow.from_row(r) for r in rows]
