@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import dataclasses
+import errno
 import logging
+import os
 import sys
+from pathlib import Path
 
 import discord
 import yarl
 
-from bot.config import Config, load_config
+from bot.config import Config, load_config, parse_env_file
 
 NO_TOKEN = """\
 Meeple Post needs a Discord bot token to connect to Discord.
@@ -21,6 +26,74 @@ Meeple Post needs a Discord bot token to connect to Discord.
   3. Invite the bot to your server with the link in README.md (section "Create the Discord
      application and invite the bot"), then run the start command again.
 """
+
+
+SANDBOX_READY = """\
+Meeple Post is running in the local sandbox (no DISCORD_TOKEN is set).
+
+    Open  {url}  in your browser.
+
+A stand-in Discord runs on this machine with four people (Alice, Bob, Carol, Dave) in the server
+"Meeple Hall": play as one, switch to another, or open a second tab. The real bot is connected to
+it and stores its games in {database}. Press Ctrl+C to stop.
+
+Note: to host games on a real Discord server instead of this sandbox:
+{no_token}"""
+
+
+def sandbox_port(argv: list[str] | None) -> int:
+    """The sandbox page's port: --port, else MEEPLE_SANDBOX_PORT (environment or .env), else the default."""
+    from sandbox import DEFAULT_PORT
+
+    env_file = Path(".env")
+    values = parse_env_file(env_file.read_text(encoding="utf-8")) if env_file.is_file() else {}
+    values.update(os.environ)
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Start Meeple Post.")
+    default = (values.get("MEEPLE_SANDBOX_PORT") or "").strip() or str(DEFAULT_PORT)
+    if not default.isdigit() or not 0 < int(default) < 65536:
+        raise ValueError("MEEPLE_SANDBOX_PORT must be a port number (1-65535)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(default),
+        help="port of the local sandbox page when no DISCORD_TOKEN is set (default %(default)s)",
+    )
+    return parser.parse_args(argv).port
+
+
+async def run_sandbox(config: Config, port: int) -> int:
+    """No token: start a loopback Discord, the real bot against it, then the sandbox page."""
+    from sandbox import Sandbox
+
+    sandbox = Sandbox()
+    await sandbox.start_discord()
+    bot_config = dataclasses.replace(config, token=sandbox.bot_token, api_base=sandbox.api_base, dev_guild=None)
+    bot = asyncio.create_task(run(bot_config), name="meeple-bot")
+    try:
+        ready = asyncio.create_task(sandbox.wait_for_bot())
+        await asyncio.wait({bot, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if bot.done():
+            ready.cancel()
+            bot.result()
+            return 1
+        ready.result()
+        try:
+            url = await sandbox.start_web(port=port)
+        except OSError as exc:
+            why = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror
+            print(
+                f"The sandbox cannot listen on 127.0.0.1:{port}: {why}. Choose another port, for example:\n"
+                f"    ./scripts/start --port {port + 1}    (or MEEPLE_SANDBOX_PORT={port + 1})",
+                file=sys.stderr,
+            )
+            return 1
+        print(SANDBOX_READY.format(url=url, database=config.database, no_token=NO_TOKEN), flush=True)
+        await bot
+        return 0
+    finally:
+        bot.cancel()
+        await asyncio.gather(bot, return_exceptions=True)
+        await sandbox.stop()
 
 
 def configure_api_base(config: Config) -> None:
@@ -47,13 +120,16 @@ async def run(config: Config) -> None:
 def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config()
+        port = sandbox_port(argv)
     except ValueError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not config.token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 1
+        try:
+            return asyncio.run(run_sandbox(config, port))
+        except KeyboardInterrupt:
+            return 0
     try:
         asyncio.run(run(config))
     except discord.LoginFailure:
