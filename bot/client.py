@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.flow import Flow, locale_of
+from bot.history_ui import HISTORY_ITEMS
 from bot.i18n import t
 from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
@@ -68,14 +69,13 @@ class MeepleBot(commands.Bot):
         self.db: Database | None = None
         self.flow: Flow | None = None
         self.scheduler: Scheduler | None = None
-        self._resumed = False
         self._ticker: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
         self.flow = Flow(self, GameService(self.db))
         self.scheduler = Scheduler(self.flow, self.clock)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS)
         await self.load_extension("bot.cogs.table")
         await self.load_extension("bot.cogs.meeple")
         if self.config.dev_guild:
@@ -85,14 +85,13 @@ class MeepleBot(commands.Bot):
         else:
             await self.tree.sync()
         log.info("commands synced%s", f" to guild {self.config.dev_guild}" if self.config.dev_guild else " globally")
+        # Before the gateway connects, so no player's click can race the recovery.
+        count = await self.flow.resume_all()
+        log.info("%d running games carry on", count)
+        self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
-        if not self._resumed and self.flow is not None:
-            self._resumed = True
-            count = await self.flow.resume_all()
-            log.info("%d running games carry on", count)
-            self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")
 
     async def _tick_forever(self) -> None:
         """Reminders and time limits, checked every minute."""

@@ -54,6 +54,8 @@ class Flow:
         self.bot = bot
         self.service = service
         self.locale = locale  # public messages; private answers use the clicker's locale
+        self._tasks: set[asyncio.Task] = set()  # background work (replays) kept alive until done
+        self._board_locks: dict[int, asyncio.Lock] = {}
 
     # -- answering ------------------------------------------------------------------------
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, row: GameRow | None = None) -> None:
@@ -202,6 +204,9 @@ class Flow:
             for item in self.public_choices(row, state, public_view):
                 view.add_item(item)
             view.add_item(HandButton(row.id, loc))
+        from bot.history_ui import log_button  # the history module builds on this one
+
+        view.add_item(log_button(row.id, loc))
         return {"content": clip("\n".join(body)), "png": png, "view": view}
 
     def public_choices(self, row: GameRow, state: State, public_view: dict) -> list[discord.ui.Item]:
@@ -226,12 +231,26 @@ class Flow:
         ]
 
     async def post_board(self, row: GameRow, state: State, lines: list[str]) -> GameRow:
-        """Post a new board message in the game's channel and remember it as the current one."""
-        payload = await self.board_payload(row, state, lines)
-        message = await self.send_to_channel(row, payload)
-        if message is not None:
-            await self.service.db.set_board(row.id, message.id, state.version)
-        return await self.service.get(row.id)
+        """Post a new board message in the game's channel and remember it as the current one.
+
+        Boards of one game are posted one at a time and in version order: a board that a newer
+        one has already replaced is not posted at all.
+        """
+        async with self._board_locks.setdefault(row.id, asyncio.Lock()):
+            current = await self.service.get(row.id)
+            if current.board_version is not None and current.board_version >= state.version:
+                return current
+            payload = await self.board_payload(row, state, lines)
+            message = await self.send_to_channel(row, payload)
+            if message is not None:
+                await self.service.db.set_board(row.id, message.id, state.version)
+                if state.outcome() is not None:
+                    from bot.history_ui import attach_replay
+
+                    task = asyncio.create_task(attach_replay(self, row, message), name=f"replay-{row.id}")
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+            return await self.service.get(row.id)
 
     async def send_to_channel(self, row: GameRow, payload: dict) -> discord.Message | None:
         channel = self.channel(row)

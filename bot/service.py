@@ -121,6 +121,20 @@ class GameService:
             raise Refusal("error.no-game-here")
         return row
 
+    async def active_or_last(self, channel_id: int) -> GameRow:
+        """The channel's current game, else its most recently started one (for logs and history)."""
+        row = await self.db.active_game_in_channel(channel_id)
+        if row is None:
+            rows = await self.db.query(
+                "SELECT id FROM games WHERE channel_id = ? AND state IS NOT NULL ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
+            if rows:
+                row = await self.db.get_game(rows[0]["id"])
+        if row is None:
+            raise Refusal("error.no-game-here")
+        return row
+
     async def get(self, game_id: int) -> GameRow:
         row = await self.db.get_game(game_id)
         if row is None:

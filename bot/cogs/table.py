@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.flow import clip, jump_url, locale_of
+from bot.history_ui import show_log, show_past_board
 from bot.i18n import t
 from bot.service import Refusal, Timing
 from bot.storage import async_play
@@ -183,6 +184,29 @@ class TableCog(commands.Cog):
             await self.flow.refuse(interaction, refusal)
             return
         await self.flow.show_hand(interaction, row.id)
+
+    @table.command(name="log")
+    async def log(self, interaction: discord.Interaction) -> None:
+        """Read this channel's game log privately (your own secrets included), page by page."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.active_or_last(interaction.channel_id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await show_log(self.flow, interaction, row.id, None, edit=False)
+
+    @table.command(name="history")
+    @app_commands.describe(step="After how many moves (default: now); then browse with the buttons")
+    async def history(self, interaction: discord.Interaction, step: app_commands.Range[int, 0] | None = None) -> None:
+        """See the board as it stood at any past step of this channel's game, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.active_or_last(interaction.channel_id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await show_past_board(self.flow, interaction, row.id, step, edit=False)
 
     @table.command(name="concede")
     async def concede(self, interaction: discord.Interaction) -> None:

@@ -55,8 +55,9 @@ class Table:
         return boards[-1]
 
     def finished(self) -> bool:
+        """A finished game's board offers no choices and no hand, only its log."""
         board = self.board()
-        return not board.buttons()
+        return not any(b.get("label") == "My hand" for b in board.buttons()) and not action_buttons(board)
 
     async def play_one(self) -> Message:
         """Make the next move: a public button on the board, or a choice from 'My hand'."""

@@ -1,0 +1,79 @@
+"""A game's past, rebuilt from its seed and action log: the log in words, old boards, replays.
+
+The engine is deterministic, so replaying the stored actions from the seed gives every past
+position and every event exactly as it happened; nothing but the log needs to be stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.games import adapter_for
+from bot.storage import Database, GameRow
+from engine import GAMES, Event, State
+
+LOG_PAGE_LINES = 15
+
+
+@dataclass(frozen=True)
+class Step:
+    """One entry of the log: the version it produced, who acted, what, and what followed."""
+
+    version: int
+    seat: int | None
+    action: str | None
+    events: list[Event]
+
+
+async def steps(db: Database, row: GameRow) -> list[Step]:
+    """Every step of the game, set-up first (version 0)."""
+    state, setup = start_state(row, len(await db.seats(row.id)))
+    result = [Step(0, None, None, setup)]
+    for entry in await db.actions(row.id):
+        result.append(Step(entry.version, entry.seat, entry.action, state.apply(entry.seat, entry.action)))
+    return result
+
+
+def start_state(row: GameRow, players: int) -> tuple[State, list[Event]]:
+    state = GAMES[row.game].new(players, row.seed, row.options)
+    return state, list(getattr(state, "setup_events", []))
+
+
+async def state_at(db: Database, row: GameRow, version: int) -> State:
+    """The position as it stood after ``version`` actions (from the nearest snapshot)."""
+    game = GAMES[row.game]
+    snapshot = await db.latest_snapshot(row.id, at_or_before=version)
+    if snapshot is None:
+        state, _ = start_state(row, len(await db.seats(row.id)))
+        start = 0
+    else:
+        start, data = snapshot
+        state = game.load(data)
+    for entry in await db.actions(row.id, after_version=start):
+        if entry.version > version:
+            break
+        state.apply(entry.seat, entry.action)
+    return state
+
+
+def log_lines(row: GameRow, all_steps: list[Step], names: list[str], viewer: int | None, locale: str) -> list[str]:
+    """The log in words for ``viewer`` (a seat, or None for a spectator): public events, plus
+    that seat's own private ones."""
+    adapter = adapter_for(row.game)
+    lines = []
+    for step in all_steps:
+        for event in step.events:
+            seen = event.get("visible_to")
+            if seen is not None and (viewer is None or viewer not in seen):
+                continue
+            line = adapter.describe_event(event, names, locale)
+            if line:
+                lines.append(f"`{step.version:>3}` {line}")
+    return lines
+
+
+def page_of(lines: list[str], page: int) -> tuple[list[str], int, int]:
+    """One page of the log (the last page when ``page`` is past the end), its number, the count."""
+    pages = max(1, -(-len(lines) // LOG_PAGE_LINES))
+    page = min(max(page, 1), pages)
+    return lines[(page - 1) * LOG_PAGE_LINES : page * LOG_PAGE_LINES], page, pages

@@ -1,0 +1,164 @@
+"""The game log in words and past boards, browsed with first / back / forward / last buttons."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+
+import render
+from bot import history
+from bot.flow import Flow, clip, locale_of
+from bot.i18n import t
+from bot.service import Refusal
+from bot.storage import GameRow
+from bot.ui import flow_of
+from render.replay import replay_animation
+
+log = logging.getLogger("meeple.history")
+
+OPEN = "z"
+
+
+def log_button(game_id: int, loc: str) -> LogPage:
+    """The board's 'Log' button: opens the log's last page privately."""
+    item = LogPage(game_id, 0, OPEN, t("history.button.log", loc))
+    item.item.emoji = "\N{SCROLL}"
+    return item
+
+
+class LogPage(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:log:(?P<gid>\d+):(?P<page>\d+):(?P<tag>[a-z])"):
+    """A page of the log (the tag only keeps the four buttons' custom ids distinct)."""
+
+    def __init__(self, game_id: int, page: int, tag: str, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or tag,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"mp:log:{game_id}:{page}:{tag}",
+            )
+        )
+        self.game_id, self.page, self.tag = game_id, page, tag
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> LogPage:
+        return cls(int(match["gid"]), int(match["page"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.tag == OPEN:  # the board's "Log" button: a new private message, not an edit
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await show_log(flow_of(interaction), interaction, self.game_id, None, edit=False)
+            return
+        await interaction.response.defer()
+        await show_log(flow_of(interaction), interaction, self.game_id, self.page, edit=True)
+
+
+class PastBoard(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mp:past:(?P<gid>\d+):(?P<ver>\d+):(?P<tag>[a-z])"
+):
+    """The board as it stood after a given number of moves."""
+
+    def __init__(self, game_id: int, version: int, tag: str, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or tag,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"mp:past:{game_id}:{version}:{tag}",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> PastBoard:
+        return cls(int(match["gid"]), int(match["ver"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await show_past_board(flow_of(interaction), interaction, self.game_id, self.version, edit=True)
+
+
+def pager(make: type, game_id: int, current: int, last: int, first: int, loc: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    targets = [
+        ("a", first, "history.first"),
+        ("b", current - 1, "history.back"),
+        ("c", current + 1, "history.forward"),
+        ("d", last, "history.last"),
+    ]
+    for tag, target, key in targets:
+        disabled = target < first or target > last or target == current
+        view.add_item(make(game_id, max(first, min(target, last)), tag, t(key, loc), disabled))
+    return view
+
+
+async def viewer_seat(flow: Flow, row: GameRow, user_id: int) -> int | None:
+    return await flow.service.seat_of(row, user_id)
+
+
+async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, page: int | None, edit: bool) -> None:
+    """The log for the clicker: public events, plus the clicker's own private ones."""
+    loc = locale_of(interaction)
+    try:
+        row = await flow.service.get(game_id)
+        if row.state is None:
+            raise Refusal("error.not-started")
+    except Refusal as refusal:
+        await flow.refuse(interaction, refusal)
+        return
+    seat = await viewer_seat(flow, row, interaction.user.id)
+    lines = history.log_lines(row, await history.steps(flow.service.db, row), await flow.names(row.id), seat, loc)
+    shown, number, pages = history.page_of(lines, page if page is not None else 10**9)
+    text = clip("\n".join([t("history.log-title", loc, page=number, pages=pages), *shown]))
+    view = pager(LogPage, game_id, number, pages, 1, loc)
+    if edit:
+        await interaction.edit_original_response(content=text, view=view)
+    else:
+        await interaction.followup.send(text, view=view, ephemeral=True)
+
+
+async def show_past_board(
+    flow: Flow, interaction: discord.Interaction, game_id: int, version: int | None, edit: bool
+) -> None:
+    loc = locale_of(interaction)
+    try:
+        row = await flow.service.get(game_id)
+        if row.state is None:
+            raise Refusal("error.not-started")
+    except Refusal as refusal:
+        await flow.refuse(interaction, refusal)
+        return
+    step = row.version if version is None else max(0, min(version, row.version))
+    state = await history.state_at(flow.service.db, row, step)
+    png = await asyncio.to_thread(render.render_board, row.game, state.view(None), await flow.names(row.id))
+    text = t("history.board-title", loc, step=step, last=row.version)
+    view = pager(PastBoard, game_id, step, row.version, 0, loc)
+    file = discord.File(io.BytesIO(png), filename="board.png")
+    if edit:
+        await interaction.edit_original_response(content=text, attachments=[file], view=view)
+    else:
+        await interaction.followup.send(text, file=file, view=view, ephemeral=True)
+
+
+async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> None:
+    """Add an animated replay of the whole game to its final board message."""
+    try:
+        publics = []
+        state, _ = history.start_state(row, len(await flow.service.db.seats(row.id)))
+        publics.append(state.view(None)["public"])
+        for entry in await flow.service.db.actions(row.id):
+            state.apply(entry.seat, entry.action)
+            publics.append(state.view(None)["public"])
+        names = await flow.names(row.id)
+        data, extension = await asyncio.to_thread(replay_animation, row.game, publics, names)
+        replay = discord.File(io.BytesIO(data), filename=f"replay.{extension}")
+        await message.edit(attachments=[*message.attachments, replay])
+    except discord.HTTPException as exc:
+        log.warning("could not attach the replay of game %s: %s %s", row.id, exc.status, exc.code)
+
+
+HISTORY_ITEMS = (LogPage, PastBoard)
