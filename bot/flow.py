@@ -19,7 +19,7 @@ from bot.i18n import t
 from bot.results import ranks
 from bot.service import GameService, MoveResult, Refusal
 from bot.storage import GameRow, async_play
-from bot.ui import ActButton, ActSelect, HandButton, LobbyButton, OptionSelect, SnoozeButton
+from bot.ui import ActButton, ActSelect, GameButton, HandButton, LobbyButton, OptionSelect, SnoozeButton, UndoButton
 from engine import Action, Event, State
 
 if TYPE_CHECKING:
@@ -198,6 +198,7 @@ class Flow:
         view = discord.ui.View(timeout=None)
         if outcome is not None:
             body.extend(adapter.outcome_lines(outcome, names, loc))
+            view.add_item(GameButton(row.id, "rematch", loc))
         else:
             movers = state.to_move()
             body.append(adapter.prompt(public_view["public"], [f"<@{users[s]}>" for s in movers], loc))
@@ -400,7 +401,9 @@ class Flow:
         view = None
         if result.seat in result.state.to_move():
             lines.append(t("choices.still-your-turn", loc))
-            view = self.choices_view(row, result.state, result.seat, loc)
+            view = self.choices_view(row, result.state, result.seat, loc) or discord.ui.View(timeout=None)
+            if self.service.undoable(row.game, result.seat, result.state, result.events) and len(view.children) < 25:
+                view.add_item(UndoButton(row.id, result.state.version, loc))
         url = jump_url(row, row.board_message_id)
         if url:
             lines.append(t("move.board-link", loc, url=url))
@@ -454,6 +457,51 @@ class Flow:
         for seat, lines in sorted(by_seat.items()):
             await self.push_hands(row, result.state, [seat], reason="game.dm.update", lines=lines)
         return row
+
+    # -- undo, resign, seats, rematch ------------------------------------------------------
+    async def undo(self, interaction: discord.Interaction, game_id: int, version: int | None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        try:
+            result = await self.service.undo(game_id, interaction.user.id, version)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, await self.service.db.get_game(game_id))
+            return
+        row = result.row
+        label = self.action_words(row, result, Action(result.action))
+        line = t("undo.public", self.locale, player=f"<@{interaction.user.id}>", action=label)
+        row = await self.post_board(row, result.state, [line])
+        view = self.choices_view(row, result.state, result.seat, loc)
+        await interaction.followup.send(
+            t("undo.done", loc, action=label), ephemeral=True, **({"view": view} if view else {})
+        )
+
+    async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            result = await self.service.resign(game_id, interaction.user.id)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        line = t("resign.public", self.locale, player=f"<@{interaction.user.id}>")
+        await self.after_move(result, before=[line], forfeited={result.seat})
+        await self.private(interaction, t("resign.done", locale_of(interaction)))
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.rematch(game_id, interaction.user.id)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await self.post_lobby(row)
+        await self.private(interaction, t("rematch.done", locale_of(interaction)))
+
+    async def seat_changed(self, row: GameRow, seat: int, new_user: int, key: str, **values: object) -> None:
+        """Announce a seat's new player and send them the seat's private information."""
+        await self.announce(row, t(key, self.locale, new=f"<@{new_user}>", **values))
+        state = await self.service.state(row)
+        await self.push_hands(row, state, [seat], reason="game.dm.seat")
 
     # -- reminders ------------------------------------------------------------------------
     async def remind(self, row: GameRow, users: list[int], key: str, snooze: bool = False, **values: object) -> None:

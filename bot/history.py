@@ -9,10 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.games import adapter_for
+from bot.i18n import t
 from bot.storage import Database, GameRow
-from engine import GAMES, Event, State
+from engine import GAMES, Action, Event, State
 
 LOG_PAGE_LINES = 15
+
+
+def apply_logged(state: State, seat: int, text: str) -> list[Event]:
+    """Apply one entry of a stored log: ``resign`` is the out-of-turn extension, the rest actions."""
+    return state.resign(seat) if text == "resign" else state.apply(seat, text)
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,7 @@ async def steps(db: Database, row: GameRow) -> list[Step]:
     state, setup = start_state(row, len(await db.seats(row.id)))
     result = [Step(0, None, None, setup)]
     for entry in await db.actions(row.id):
-        result.append(Step(entry.version, entry.seat, entry.action, state.apply(entry.seat, entry.action)))
+        result.append(Step(entry.version, entry.seat, entry.action, apply_logged(state, entry.seat, entry.action)))
     return result
 
 
@@ -52,13 +58,20 @@ async def state_at(db: Database, row: GameRow, version: int) -> State:
     for entry in await db.actions(row.id, after_version=start):
         if entry.version > version:
             break
-        state.apply(entry.seat, entry.action)
+        apply_logged(state, entry.seat, entry.action)
     return state
 
 
-def log_lines(row: GameRow, all_steps: list[Step], names: list[str], viewer: int | None, locale: str) -> list[str]:
-    """The log in words for ``viewer`` (a seat, or None for a spectator): public events, plus
-    that seat's own private ones."""
+def log_lines(
+    row: GameRow,
+    all_steps: list[Step],
+    names: list[str],
+    viewer: int | None,
+    locale: str,
+    undone: list[tuple[int, int, str]] = (),
+) -> list[str]:
+    """The log in words for ``viewer`` (a seat, or None for a spectator): public events, that
+    seat's own private ones, and the moves taken back, marked where they were made."""
     adapter = adapter_for(row.game)
     lines = []
     for step in all_steps:
@@ -69,6 +82,11 @@ def log_lines(row: GameRow, all_steps: list[Step], names: list[str], viewer: int
             line = adapter.describe_event(event, names, locale)
             if line:
                 lines.append(f"`{step.version:>3}` {line}")
+        for version, seat, text in undone:
+            if version == step.version + 1:
+                label = adapter.action_label(Action(text), {"public": {}, "private": {}}, locale)
+                who = names[seat] if 0 <= seat < len(names) else "?"
+                lines.append(f"`{version:>3}` " + t("history.undone", locale, name=who, action=label))
     return lines
 
 

@@ -14,7 +14,7 @@ from bot import history
 from bot.flow import Flow, clip, locale_of
 from bot.i18n import t
 from bot.service import Refusal
-from bot.storage import GameRow
+from bot.storage import GameRow, seats_and_undo
 from bot.ui import flow_of
 from render.replay import replay_animation
 
@@ -111,7 +111,9 @@ async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, p
         await flow.refuse(interaction, refusal)
         return
     seat = await viewer_seat(flow, row, interaction.user.id)
-    lines = history.log_lines(row, await history.steps(flow.service.db, row), await flow.names(row.id), seat, loc)
+    undone = await seats_and_undo.undone(flow.service.db, row.id)
+    all_steps = await history.steps(flow.service.db, row)
+    lines = history.log_lines(row, all_steps, await flow.names(row.id), seat, loc, undone)
     shown, number, pages = history.page_of(lines, page if page is not None else 10**9)
     text = clip("\n".join([t("history.log-title", loc, page=number, pages=pages), *shown]))
     view = pager(LogPage, game_id, number, pages, 1, loc)
@@ -151,7 +153,7 @@ async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> N
         state, _ = history.start_state(row, len(await flow.service.db.seats(row.id)))
         publics.append(state.view(None)["public"])
         for entry in await flow.service.db.actions(row.id):
-            state.apply(entry.seat, entry.action)
+            history.apply_logged(state, entry.seat, entry.action)
             publics.append(state.view(None)["public"])
         names = await flow.names(row.id)
         data, extension = await asyncio.to_thread(replay_animation, row.game, publics, names)

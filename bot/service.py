@@ -12,7 +12,8 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play
+from bot import history
+from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play, seats_and_undo
 from engine import GAMES, Event, Game, IllegalAction, State
 
 
@@ -229,6 +230,98 @@ class GameService:
     async def seat_of(self, row: GameRow, user_id: int) -> int | None:
         users = await self.seat_users(row.id)
         return users.index(user_id) if user_id in users else None
+
+    async def running_seat(self, game_id: int, user_id: int) -> tuple[GameRow, int, State]:
+        row = await self.get(game_id)
+        if row.status == "lobby":
+            raise Refusal("error.not-started")
+        if row.status != "running":
+            raise Refusal("error.game-over")
+        seat = await self.seat_of(row, user_id)
+        if seat is None:
+            raise Refusal("error.not-a-player")
+        return row, seat, await self.state(row)
+
+    def undoable(self, game_key: str, seat: int, state: State, events: list[Event]) -> bool:
+        """Whether ``seat`` may take back the move that produced ``events`` (BGA's rule)."""
+        revealing = self.game(game_key).revealing_events
+        if revealing is None or seat not in state.to_move():
+            return False
+        return all(e.get("visible_to") is None and e["type"] not in revealing for e in events)
+
+    async def undo(self, game_id: int, user_id: int, expected_version: int | None = None) -> MoveResult:
+        """Take back the player's own last move, while it is still their turn and it revealed nothing."""
+        async with self.lock(game_id):
+            row, seat, state = await self.running_seat(game_id, user_id)
+            if expected_version is not None and expected_version != row.version:
+                raise Refusal("error.stale-board")
+            if row.version == 0:
+                raise Refusal("error.undo-nothing")
+            last = (await self.db.actions(game_id, after_version=row.version - 1))[0]
+            if last.seat != seat:
+                raise Refusal("error.undo-not-yours")
+            if seat not in state.to_move():
+                raise Refusal("error.undo-turn-over")
+            before = await history.state_at(self.db, row, row.version - 1)
+            probe = self.game(row.game).load(before.to_dict())
+            events = history.apply_logged(probe, seat, last.action)
+            if not self.undoable(row.game, seat, state, events):
+                raise Refusal("error.undo-revealed")
+            if not await seats_and_undo.undo_last(self.db, game_id, row.version, before.to_dict()):
+                raise Refusal("error.stale-board")
+            self._cache[game_id] = (before.version, before)
+            return MoveResult(await self.get(game_id), before, seat, last.action, [])
+
+    async def resign(self, game_id: int, user_id: int) -> MoveResult:
+        """The player leaves for good: the game ends with them last (the rules rank the others)."""
+        async with self.lock(game_id):
+            row, seat, state = await self.running_seat(game_id, user_id)
+            if not self.game(row.game).supports_resign():
+                raise Refusal("error.resign-unsupported")
+            working = self.game(row.game).load(state.to_dict())
+            events = working.resign(seat)
+            outcome = working.outcome()
+            ok = await self.db.commit_move(
+                game_id, row.version, seat, "resign", working.to_dict(), outcome.to_dict() if outcome else None
+            )
+            if not ok:
+                raise Refusal("error.stale-board")
+            self._cache[game_id] = (working.version, working)
+            return MoveResult(await self.get(game_id), working, seat, "resign", events)
+
+    async def hand_over(self, game_id: int, from_user: int, to_user: int, name: str | None) -> tuple[GameRow, int]:
+        """Give a seat to someone who is not playing in this game."""
+        async with self.lock(game_id):
+            row, seat, _ = await self.running_seat(game_id, from_user)
+            if not await seats_and_undo.replace_seat(self.db, game_id, seat, to_user, name):
+                raise Refusal("error.already-playing")
+            return await self.get(game_id), seat
+
+    async def vote_abandon(self, game_id: int, user_id: int) -> tuple[GameRow, int, int]:
+        """Count a player's vote to abandon; all seated players agreeing ends the game."""
+        async with self.lock(game_id):
+            row, _, state = await self.running_seat(game_id, user_id)
+            votes = await seats_and_undo.vote_abandon(self.db, game_id, user_id)
+            if votes >= state.players:
+                await self.db.abandon(game_id)
+                self._cache.pop(game_id, None)
+            return await self.get(game_id), votes, state.players
+
+    async def rematch(self, game_id: int, user_id: int) -> GameRow:
+        """A new table in the same channel, the same players seated in the same order, same options."""
+        old = await self.get(game_id)
+        if old.status != "finished":
+            raise Refusal("error.rematch-not-over")
+        seats = await self.db.seats(game_id)
+        if user_id not in [s.user_id for s in seats]:
+            raise Refusal("error.not-a-player")
+        timing = Timing(old.reminder_hours, old.time_limit_hours or 0, old.timeout_action)
+        row = await self.create(
+            old.game, old.guild_id, old.channel_id, seats[0].user_id, seats[0].display_name, old.options, timing
+        )
+        for seat in seats[1:]:
+            await self.db.join(row.id, seat.user_id, display_name=seat.display_name)
+        return await self.get(row.id)
 
     async def act(self, game_id: int, user_id: int, expected_version: int | None, action: str) -> MoveResult:
         """Apply ``action`` for ``user_id``; refuse strangers, stale boards, wrong turns, illegal moves."""

@@ -186,6 +186,47 @@ class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:snoo
         await flow_of(interaction).snooze(interaction, self.game_id, self.version)
 
 
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:undo:(?P<gid>\d+):(?P<ver>\d+)"):
+    """Take back the move just made (only while it is still the player's turn)."""
+
+    def __init__(self, game_id: int, version: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("undo.button", locale),
+                emoji="\N{LEFTWARDS ARROW WITH HOOK}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:undo:{game_id}:{version}",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> UndoButton:
+        return cls(int(match["gid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await flow_of(interaction).undo(interaction, self.game_id, self.version)
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:(?P<op>resign|rematch):(?P<gid>\d+)"):
+    """Resign (after /table resign asks to confirm) and Rematch (on a finished game's board)."""
+
+    def __init__(self, game_id: int, op: str, locale: str | None = None) -> None:
+        style = discord.ButtonStyle.danger if op == "resign" else discord.ButtonStyle.success
+        super().__init__(
+            discord.ui.Button(label=t(f"{op}.button", locale), style=style, custom_id=f"{PREFIX}:{op}:{game_id}")
+        )
+        self.game_id, self.op = game_id, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> GameButton:
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        flow = flow_of(interaction)
+        await (flow.resign if self.op == "resign" else flow.rematch)(interaction, self.game_id)
+
+
 def act_custom_id(game_id: int, version: int, action: str) -> str:
     custom_id = f"{PREFIX}:act:{game_id}:{version}:{action}"
     if len(custom_id) > CUSTOM_ID_LIMIT or ":" in action:
@@ -193,4 +234,4 @@ def act_custom_id(game_id: int, version: int, action: str) -> str:
     return custom_id
 
 
-DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, ActButton, ActSelect, SnoozeButton)
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, ActButton, ActSelect, SnoozeButton, UndoButton, GameButton)

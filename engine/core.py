@@ -120,6 +120,27 @@ class State:
     def outcome(self) -> Outcome | None:
         raise NotImplementedError
 
+    # -- extensions (docs/ENGINE-EXTENSIONS.md) ---------------------------------------------
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` leaves the game for good, at any time: the game ends with that seat last
+        and the others ranked by the rules. Counts as an action (``version`` goes up) and is
+        logged as the text ``resign``. Games without such a rule refuse it."""
+        if not self._valid_seat(seat):
+            raise IllegalAction("There is no such seat in this game.")
+        if self.outcome() is not None:
+            raise IllegalAction("The game is over.")
+        backup = self.to_dict()
+        try:
+            events = self._resign(seat)
+        except BaseException:
+            self._restore(self.game.load(backup))
+            raise
+        self.version += 1
+        return events
+
+    def _resign(self, seat: int) -> list[Event]:
+        raise IllegalAction("This game has no rule for resigning.")
+
     def to_dict(self) -> dict:
         data = self._to_dict()
         data["game"] = self.game.id
@@ -165,9 +186,16 @@ class Game:
     title: str
     min_players: int
     max_players: int
+    # Extension: the event types that show a hidden card or a random outcome. An action that
+    # caused one of these, or any private event, can never be undone. None: the game does not
+    # say, so no action of it can be undone.
+    revealing_events: frozenset[str] | None = None
 
     def options(self) -> dict[str, dict]:
         return {}
+
+    def supports_resign(self) -> bool:
+        return type(self.new(self.min_players, 0))._resign is not State._resign
 
     def new(self, players: int, seed: int, options: dict | None = None) -> State:
         raise NotImplementedError

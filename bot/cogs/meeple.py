@@ -158,6 +158,7 @@ class MeepleCog(commands.Cog):
         idle_days="Close tables untouched for this many days",
         creator_role="Only members with this role may create tables (leave empty to keep; see 'everyone')",
         everyone="Let everyone create tables again (removes the creator role)",
+        threads="Give every new game its own thread",
     )
     @app_commands.choices(
         time_limit=[
@@ -181,6 +182,7 @@ class MeepleCog(commands.Cog):
         idle_days: app_commands.Range[int, 1, 365] | None = None,
         creator_role: discord.Role | None = None,
         everyone: bool | None = None,
+        threads: bool | None = None,
     ) -> None:
         """Show or change this server's defaults (Manage Server)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -201,6 +203,8 @@ class MeepleCog(commands.Cog):
             changes["creator_role_id"] = creator_role.id
         if everyone:
             changes["creator_role_id"] = None
+        if threads is not None:
+            changes["use_threads"] = threads
         if changes:
             current = await store.update_guild_settings(self.db, interaction.guild_id, **changes)
         else:
@@ -214,6 +218,7 @@ class MeepleCog(commands.Cog):
             action=t(f"timeout.{current.timeout_action or 'auto'}", loc),
             idle=current.idle_days,
             role=f"<@&{current.creator_role_id}>" if current.creator_role_id else t("settings.everyone", loc),
+            threads=t("settings.yes" if current.use_threads else "settings.no", loc),
         )
         await self.flow.private(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 

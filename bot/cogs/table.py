@@ -15,7 +15,7 @@ from bot.history_ui import show_log, show_past_board
 from bot.i18n import t
 from bot.service import Refusal, Timing
 from bot.storage import async_play
-from bot.ui import ActButton
+from bot.ui import ActButton, GameButton
 from engine import GAMES
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ class TableCog(commands.Cog):
         reminders="Remind a waiting player every this many hours (default: the server's, else 24)",
         time_limit="Time allowed per move (default: the server's, else none)",
         on_timeout="What happens when the time limit runs out (default: a legal move is made for them)",
+        thread="Give the game its own thread (default: the server's setting)",
     )
     @app_commands.choices(
         game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()],
@@ -77,16 +78,18 @@ class TableCog(commands.Cog):
         reminders: app_commands.Range[int, 1, 168] | None = None,
         time_limit: int | None = None,
         on_timeout: str | None = None,
+        thread: bool | None = None,
     ) -> None:
         """Open a new table in this channel; others join with the buttons."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             await self.check_creator_role(interaction)
             parsed = self.service.parse_options(game, options)
+            channel_id = await self.game_channel(interaction, game, thread)
             row = await self.service.create(
                 game,
                 interaction.guild_id,
-                interaction.channel_id,
+                channel_id,
                 interaction.user.id,
                 interaction.user.display_name,
                 parsed,
@@ -97,6 +100,27 @@ class TableCog(commands.Cog):
             return
         await self.flow.post_lobby(row)
         await self.flow.private(interaction, t("lobby.created", locale_of(interaction)))
+
+    async def game_channel(self, interaction: discord.Interaction, game: str, thread: bool | None) -> int:
+        """The channel the game lives in: this one, or a new thread of it."""
+        if thread is None:
+            thread = (await async_play.guild_settings(self.service.db, interaction.guild_id)).use_threads
+        channel = interaction.channel
+        if not thread or not isinstance(channel, discord.TextChannel):
+            return interaction.channel_id
+        name = t(
+            "thread.name",
+            locale_of(interaction),
+            game=self.service.game(game).title,
+            player=interaction.user.display_name,
+        )[:100]
+        try:
+            created = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except discord.HTTPException as exc:
+            raise Refusal("error.thread-failed") from exc
+        return created.id
 
     async def check_creator_role(self, interaction: discord.Interaction) -> None:
         """Refuse when the server keeps table creation to a role the user lacks (moderators pass)."""
@@ -232,6 +256,80 @@ class TableCog(commands.Cog):
             ActButton(row.id, state.version, action.text, t("concede.confirm", loc), style=discord.ButtonStyle.danger)
         )
         await self.flow.private(interaction, t("concede.ask", loc), view=view)
+
+    @table.command(name="undo")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """Take back your last move, while it is still your turn and it revealed nothing."""
+        try:
+            row = await self.service.active(interaction.channel_id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await self.flow.undo(interaction, row.id, None)
+
+    @table.command(name="resign")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        """Leave this channel's game for good, ranked last (asks you to confirm)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.active(interaction.channel_id)
+            await self.service.running_seat(row.id, interaction.user.id)
+            if not self.service.game(row.game).supports_resign():
+                raise Refusal("error.resign-unsupported")
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(GameButton(row.id, "resign", locale_of(interaction)))
+        await self.flow.private(interaction, t("resign.ask", locale_of(interaction)), view=view)
+
+    @table.command(name="handover")
+    @app_commands.describe(member="Who takes your seat (they must not be playing in this game)")
+    async def handover(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Hand your seat in this channel's game to someone else."""
+        await self.change_seat(interaction, interaction.user, member, "seat.handed")
+
+    @table.command(name="replace")
+    @app_commands.describe(player="The player to replace", member="Who takes the seat")
+    async def replace(self, interaction: discord.Interaction, player: discord.Member, member: discord.Member) -> None:
+        """Give a player's seat to someone else (moderators: Manage Channels)."""
+        if not interaction.permissions.manage_channels:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.flow.refuse(interaction, Refusal("error.replace-rights"))
+            return
+        await self.change_seat(interaction, player, member, "seat.replaced")
+
+    async def change_seat(
+        self, interaction: discord.Interaction, old: discord.abc.User, new: discord.Member, key: str
+    ) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            if new.bot:
+                raise Refusal("error.seat-bot")
+            row = await self.service.active(interaction.channel_id)
+            row, seat = await self.service.hand_over(row.id, old.id, new.id, new.display_name)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        await self.flow.seat_changed(row, seat, new.id, key, old=old.mention, mod=interaction.user.mention)
+        await self.flow.private(interaction, t("seat.done", locale_of(interaction), new=new.mention))
+
+    @table.command(name="vote-abandon")
+    async def vote_abandon(self, interaction: discord.Interaction) -> None:
+        """Vote to abandon this channel's game; it ends when every player has voted."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await self.service.active(interaction.channel_id)
+            row, votes, players = await self.service.vote_abandon(row.id, interaction.user.id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return
+        key = "vote.abandoned" if row.status == "abandoned" else "vote.counted"
+        await self.flow.announce(
+            row, t(key, self.flow.locale, player=interaction.user.mention, votes=votes, players=players)
+        )
+        await self.flow.private(interaction, t("vote.done", locale_of(interaction)))
 
     @table.command(name="abandon")
     async def abandon(self, interaction: discord.Interaction) -> None:

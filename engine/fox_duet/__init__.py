@@ -16,6 +16,10 @@ class FoxDuet(Game):
     title = "The Fox in the Forest Duet"
     min_players = 2
     max_players = 2
+    # Playing a card, trading one onto the decree or dealing shows cards; a gift is secret.
+    revealing_events = frozenset(
+        {"starting player", "deal", "card played", "decree swapped", "gift chosen", "gift exchanged", "round ended"}
+    )
 
     def options(self) -> dict[str, dict]:
         return {"level": {"choices": [1, 2, 3], "default": 1}}

@@ -432,6 +432,10 @@ class FoxDuetState(State):
         self.phase, self.pending = "over", {}
         return [event("game won", None, score=details["total"], round=self.round, trick=self.trick, details=details)]
 
+    def _resign(self, seat: int) -> list[Event]:
+        # In a co-operative game one player leaving ends it for the team, as conceding does.
+        return self._lose("conceded", conceded_by=seat)
+
     def _lose(self, reason: str, conceded_by: int | None = None) -> list[Event]:
         self.result = {"won": False, "reason": reason, "score": 0, "round": self.round, "details": {}}
         self.phase, self.pending = "over", {}
