@@ -1,0 +1,40 @@
+"""Noctiluca: dive for glowing dice and fill jars, for 2 to 4 players, or alone against the storm.
+
+Rules as implemented: docs/rules/noctiluca.md. Content: data/noctiluca/.
+"""
+
+from __future__ import annotations
+
+from engine.core import Game
+from engine.noctiluca.state import NoctilucaState
+
+__all__ = ["Noctiluca", "NoctilucaState"]
+
+
+class Noctiluca(Game):
+    id = "noctiluca"
+    title = "Noctiluca"
+    min_players = 1
+    max_players = 4
+
+    def new(self, players: int, seed: int, options: dict | None = None) -> NoctilucaState:
+        self.check_players(players)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("the seed must be an integer")
+        self.resolve_options(options)
+        from engine.noctiluca.setup import new_game
+
+        state = NoctilucaState(self, players)
+        new_game(state, seed)
+        return state
+
+    def load(self, data: dict) -> NoctilucaState:
+        from engine.noctiluca.persist import state_from_dict
+
+        self.check_header(data)
+        try:
+            return state_from_dict(self, data)
+        except ValueError:
+            raise
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ValueError(f"this saved state is damaged: {type(exc).__name__}: {exc}") from exc

@@ -1,0 +1,98 @@
+"""Final scoring: majorities, token values, jar points, favourites, leftovers, tie-breaks, solo."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core import Event, event
+from engine.noctiluca import content
+from engine.noctiluca.content import BACK_VALUE, JAR_COLOURS, JARS
+
+if TYPE_CHECKING:
+    from engine.noctiluca.state import NoctilucaState
+
+STORM = "storm"
+
+
+def majorities(counts: dict, remaining: int) -> dict:
+    """Who takes the remaining tokens of one colour, face down (1 point each).
+
+    ``counts`` maps each contender to the number of tokens it holds (not their value). The
+    single leader takes them all; tied leaders share them equally and the rest are discarded.
+    Nobody with tokens of the colour: nobody takes any.
+    """
+    top = max(counts.values(), default=0)
+    if top == 0 or remaining == 0:
+        return {who: 0 for who in counts}
+    leaders = [who for who, n in counts.items() if n == top]
+    share = remaining // len(leaders)
+    return {who: (share if who in leaders else 0) for who in counts}
+
+
+def score(s: NoctilucaState) -> dict:
+    """The final scoring of every seat (and, solo, of the storm), part by part."""
+    contenders: list = list(range(s.players)) + ([STORM] if s.solo else [])
+
+    def held(who) -> list[list]:
+        return s.storm["tokens"] if who == STORM else s.tokens[who]
+
+    extra = {who: 0 for who in contenders}
+    by_colour = {}
+    for colour in JAR_COLOURS:
+        counts = {who: sum(1 for c, _ in held(who) if c == colour) for who in contenders}
+        taken = majorities(counts, len(s.stacks[colour]))
+        by_colour[colour] = {str(who): n for who, n in taken.items()}
+        for who, n in taken.items():
+            extra[who] += n * BACK_VALUE
+    details = []
+    scores = []
+    for seat in range(s.players):
+        tokens = sum(v for _, v in s.tokens[seat])
+        jars = sum(JARS[j].points for j in s.delivered[seat])
+        favourite = sum(1 for j in s.delivered[seat] for c in JARS[j].slots if c == s.favourites[seat])
+        leftovers = sum(1 for j in s.jars[seat] for d in j["dice"] if d is not None) // 2
+        parts = {
+            "majorities": extra[seat],
+            "tokens": tokens,
+            "jar points": jars,
+            "favourite": favourite,
+            "leftovers": leftovers,
+        }
+        if s.solo:
+            parts["storm tokens"] = -(sum(v for _, v in s.storm["tokens"]) + extra[STORM])
+            parts["storm dice"] = -len(s.storm["dice"])
+        total = sum(parts.values())
+        details.append(
+            {
+                **parts,
+                "total": total,
+                "delivered jars": len(s.delivered[seat]),
+                "favourite colour": s.favourites[seat],
+            }
+        )
+        scores.append(total)
+    if s.solo:
+        winners = [0] if scores[0] >= 1 else []
+    else:
+        best = max(scores)
+        tied = [seat for seat in range(s.players) if scores[seat] == best]
+        most = max(len(s.delivered[seat]) for seat in tied)
+        winners = [seat for seat in tied if len(s.delivered[seat]) == most]
+    return {"scores": scores, "winners": winners, "details": details, "majorities": by_colour}
+
+
+def finish(s: NoctilucaState) -> list[Event]:
+    s.result = score(s)
+    s.phase, s.pending = "over", {}
+    return [
+        event("round ended", None, round=s.round),
+        event(
+            "final scores",
+            None,
+            scores=list(s.result["scores"]),
+            winners=list(s.result["winners"]),
+            details=[dict(d) for d in s.result["details"]],
+            majorities=s.result["majorities"],
+            favourites=[content.FAVOURITE_BY_COLOUR[c]["colour"] for c in s.favourites],
+        ),
+    ]

@@ -1,0 +1,530 @@
+"""Noctiluca: the pool, the jars and the storm, drawn from ``view(seat)``.
+
+The board: on the left the hexagonal pool (every die with its colour and face, the shores
+numbered 1-12 with their pawns, the island, the last dive outlined; solo: the sections, their
+numbers and the storm's arrow); on the right the piles' top jars, the token stacks and one
+panel per player (jars with filled and empty slots, tokens, delivered jars). The hand: the
+secret favourite, the jars being chosen and the seat's own jars.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    RGB,
+    GameRenderer,
+    Palette,
+    draw_centred,
+    draw_runs,
+    fitted,
+    font,
+    paste_sprite,
+    seat_name,
+    shade,
+    shadowed_box,
+    supersampled,
+    vertical_gradient,
+)
+
+GAME_ID = "noctiluca"
+BOARD_BUDGET = 600_000
+HAND_BUDGET = 300_000
+
+# --- layout (pixels) --------------------------------------------------------------------------
+W, H = 1600, 900
+HEX = 76  # centre to corner of a pool hex (pointy top)
+POOL_CENTRE = (452, 456)
+DIE = 38
+DIE_GAP = 42
+SHORE_R = 30
+RIGHT_X0 = 900
+RIGHT_X1 = W - 20
+TOP_H = 214
+JAR_W, JAR_H = 168, 96
+HAND_W, HAND_H = 1400, 700
+
+# --- look -------------------------------------------------------------------------------------
+SEA_TOP: RGB = (10, 26, 56)
+SEA_BOTTOM: RGB = (4, 12, 30)
+WATER: RGB = (22, 58, 104)
+WATER_EDGE: RGB = (60, 120, 180)
+DIVE_EDGE: RGB = (255, 236, 120)
+ISLAND: RGB = (214, 190, 120)
+ISLAND_GREEN: RGB = (70, 140, 80)
+SHORE_FILL: RGB = (222, 204, 150)
+PANEL: RGB = (20, 40, 72)
+PANEL_EDGE: RGB = (70, 110, 160)
+TEXT: RGB = Palette.TEXT
+MUTED: RGB = (160, 180, 210)
+GOOD: RGB = Palette.GOOD
+DICE: dict[str, RGB] = {
+    "orange": (244, 134, 28),
+    "green": (56, 176, 72),
+    "purple": (150, 78, 206),
+    "blue": (40, 118, 232),
+}
+JAR_COLOURS: dict[str, RGB] = {"gold": (220, 176, 46), "brown": (150, 98, 56), "red": (196, 52, 52)}
+SEAT_COLOURS: list[RGB] = [(250, 250, 250), (255, 222, 64), (255, 120, 170), (90, 230, 230)]
+SECTION_TINT: dict[str, RGB] = {"purple": (54, 36, 88), "teal": (14, 70, 78), "amber": (84, 62, 18)}
+STORM_EDGE: RGB = (255, 110, 110)
+
+
+# --- geometry ---------------------------------------------------------------------------------
+def hex_centre(q: int, r: int) -> tuple[float, float]:
+    cx, cy = POOL_CENTRE
+    return cx + HEX * math.sqrt(3) * (q + r / 2), cy + HEX * 1.5 * r
+
+
+def hex_corners(centre: tuple[float, float], size: float) -> list[tuple[float, float]]:
+    x, y = centre
+    return [
+        (x + size * math.cos(math.radians(60 * i - 90)), y + size * math.sin(math.radians(60 * i - 90)))
+        for i in range(6)
+    ]
+
+
+def dice_offsets(count: int) -> list[tuple[float, float]]:
+    """Where up to 5 dice sit in a hex: rows of 3 and 2 (or 2 and 2), centred."""
+    rows = {1: [1], 2: [2], 3: [2, 1], 4: [2, 2], 5: [3, 2]}[count] if count else []
+    out = []
+    for i, n in enumerate(rows):
+        y = (i - (len(rows) - 1) / 2) * DIE_GAP
+        for k in range(n):
+            out.append(((k - (n - 1) / 2) * DIE_GAP, y))
+    return out
+
+
+# --- sprites ----------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def die_sprite(colour: str, face: int, size: int = DIE) -> Image.Image:
+    """A rounded die of its colour showing its face as a big digit."""
+
+    def paint(draw: ImageDraw.ImageDraw, s: float) -> None:
+        base = DICE[colour]
+        draw.rounded_rectangle((1 * s, 1 * s, (size - 1) * s, (size - 1) * s), radius=8 * s, fill=shade(base, 0.55))
+        draw.rounded_rectangle((1 * s, 1 * s, (size - 3) * s, (size - 3) * s), radius=8 * s, fill=base)
+        fnt = font(round(size * 0.72 * s), True)
+        draw.text(
+            ((size - 2) / 2 * s, (size - 2) / 2 * s),
+            str(face),
+            font=fnt,
+            fill=(255, 255, 255),
+            anchor="mm",
+            stroke_width=round(2 * s),
+            stroke_fill=(20, 20, 30),
+        )
+
+    return supersampled((size, size), paint)
+
+
+@lru_cache(maxsize=16)
+def pawn_sprite(colour: RGB, size: int = 40) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, s: float) -> None:
+        edge = (20, 20, 30)
+        draw.ellipse(
+            (size * 0.3 * s, 2 * s, size * 0.7 * s, size * 0.42 * s), fill=colour, outline=edge, width=round(2 * s)
+        )
+        draw.polygon(
+            [(size * 0.5 * s, size * 0.3 * s), (size * 0.85 * s, (size - 3) * s), (size * 0.15 * s, (size - 3) * s)],
+            fill=colour,
+            outline=edge,
+            width=round(2 * s),
+        )
+
+    return supersampled((size, size), paint)
+
+
+@lru_cache(maxsize=4)
+def sea(size: tuple[int, int]) -> Image.Image:
+    return vertical_gradient(size, SEA_TOP, SEA_BOTTOM)
+
+
+# --- the pool ---------------------------------------------------------------------------------
+def draw_pool(image: Image.Image, public: Mapping[str, Any]) -> None:
+    draw = ImageDraw.Draw(image)
+    solo = public["solo"]
+    dive = public.get("last_dive")
+    dive_spaces = set(dive["spaces"]) if dive else set()
+    pending = public.get("pending", {})
+    chosen_path: set[int] = set()
+    if "shore" in pending and "path" in pending:
+        chosen_path = set(public["shores"][pending["shore"] - 1]["paths"][pending["path"]])
+    storm = public.get("storm")
+    for space in public["spaces"]:
+        c = hex_centre(space["q"], space["r"])
+        fill = SECTION_TINT[space["section"]] if solo else WATER
+        draw.polygon(hex_corners(c, HEX - 2), fill=fill, outline=WATER_EDGE, width=3)
+    # outlines on top: the last dive in yellow, the path being chosen in white
+    for space in public["spaces"]:
+        c = hex_centre(space["q"], space["r"])
+        if space["id"] in chosen_path:
+            draw.polygon(hex_corners(c, HEX - 5), outline=(255, 255, 255), width=6)
+        elif space["id"] in dive_spaces:
+            draw.polygon(hex_corners(c, HEX - 5), outline=DIVE_EDGE, width=5)
+        if solo:
+            draw.text(
+                (c[0], c[1] - HEX + 22), str(space["number"]), font=font(22, True), fill=(235, 235, 255), anchor="mm"
+            )
+            if storm and storm.get("last") and storm["last"]["space"] == space["id"]:
+                draw.polygon(hex_corners(c, HEX - 8), outline=STORM_EDGE, width=4)
+        for (dx, dy), die in zip(dice_offsets(len(space["dice"])), space["dice"], strict=True):
+            paste_sprite(image, die_sprite(die["colour"], die["face"]), (c[0] + dx, c[1] + dy + (6 if solo else 0)))
+    # the island
+    ic = hex_centre(0, 0)
+    draw.polygon(hex_corners(ic, HEX - 2), fill=(40, 110, 150))
+    draw.ellipse((ic[0] - 48, ic[1] - 40, ic[0] + 48, ic[1] + 40), fill=ISLAND)
+    draw.ellipse((ic[0] - 30, ic[1] - 26, ic[0] + 24, ic[1] + 14), fill=ISLAND_GREEN)
+    if solo and storm:
+        draw_arrow(draw, ic, storm["arrow"], public)
+    else:
+        draw_centred(
+            draw, (ic[0] - 40, ic[1] + 14, ic[0] + 40, ic[1] + 38), f"R{public['round']}", 20, (40, 30, 10), True
+        )
+    # shores
+    for shore in public["shores"]:
+        c = hex_centre(shore["q"], shore["r"])
+        highlighted = (dive and dive["shore"] == shore["id"]) or pending.get("shore") == shore["id"]
+        edge = DIVE_EDGE if highlighted else (120, 100, 60)
+        draw.ellipse(
+            (c[0] - SHORE_R, c[1] - SHORE_R, c[0] + SHORE_R, c[1] + SHORE_R),
+            fill=SHORE_FILL,
+            outline=edge,
+            width=5 if highlighted else 2,
+        )
+        pawn = shore["pawn"]
+        if pawn is None:
+            draw.text(c, str(shore["id"]), font=font(28, True), fill=(40, 30, 10), anchor="mm")
+        else:
+            colour = SEAT_COLOURS[pawn["seat"] % 4] if not solo or pawn["round"] == public["round"] else (150, 150, 160)
+            paste_sprite(image, pawn_sprite(colour), (c[0], c[1] - 4))
+            draw.text(
+                (c[0] + 24, c[1] + 22),
+                str(shore["id"]),
+                font=font(20, True),
+                fill=(255, 255, 255),
+                anchor="mm",
+                stroke_width=3,
+                stroke_fill=(0, 0, 0),
+            )
+
+
+def draw_arrow(draw: ImageDraw.ImageDraw, centre: tuple[float, float], section: str, public: Mapping[str, Any]) -> None:
+    """The storm's arrow on the island, pointing at the middle of its section."""
+    xs = [hex_centre(s["q"], s["r"]) for s in public["spaces"] if s["section"] == section]
+    tx = sum(x for x, _ in xs) / len(xs) - centre[0]
+    ty = sum(y for _, y in xs) / len(xs) - centre[1]
+    length = math.hypot(tx, ty) or 1
+    ux, uy = tx / length, ty / length
+    tip = (centre[0] + ux * 56, centre[1] + uy * 56)
+    tail = (centre[0] - ux * 30, centre[1] - uy * 30)
+    draw.line((tail, tip), fill=(20, 20, 30), width=12)
+    draw.line((tail, tip), fill=(240, 240, 250), width=7)
+    px, py = -uy, ux
+    head = [
+        (tip[0] + ux * 16, tip[1] + uy * 16),
+        (tip[0] + px * 14, tip[1] + py * 14),
+        (tip[0] - px * 14, tip[1] - py * 14),
+    ]
+    draw.polygon(head, fill=(240, 240, 250), outline=(20, 20, 30))
+
+
+# --- jars and tokens --------------------------------------------------------------------------
+def draw_jar(image: Image.Image, box: tuple[float, float], jar: Mapping[str, Any], scale: float = 1.0) -> None:
+    """A jar card: its colour and name, points, and one circle per slot (filled with a die or empty)."""
+    draw = ImageDraw.Draw(image)
+    x, y = box
+    w, h = JAR_W * scale, JAR_H * scale
+    colour = JAR_COLOURS[jar["colour"]]
+    draw.rounded_rectangle(
+        (x, y, x + w, y + h), radius=round(12 * scale), fill=shade(colour, 0.45), outline=colour, width=3
+    )
+    draw.rounded_rectangle((x, y, x + w, y + 30 * scale), radius=round(12 * scale), fill=colour)
+    name = jar["id"].replace("-", " ").title()
+    draw.text(
+        (x + 10 * scale, y + 15 * scale), name, font=font(round(20 * scale), True), fill=(20, 16, 10), anchor="lm"
+    )
+    if jar["points"]:
+        draw.text(
+            (x + w - 10 * scale, y + 15 * scale),
+            f"+{jar['points']}",
+            font=font(round(20 * scale), True),
+            fill=(20, 16, 10),
+            anchor="rm",
+        )
+    slots = jar["slots"]
+    dice = jar.get("dice") or [None] * len(slots)
+    r = 12 * scale
+    per_row = 3 if len(slots) > 4 else len(slots)
+    rows = [slots[:per_row], slots[per_row:]] if len(slots) > per_row else [slots]
+    gap = 2 * r + 10 * scale
+    k = 0
+    for row_i, row in enumerate(rows):
+        cy = y + 30 * scale + (h - 30 * scale) * (row_i + 1) / (len(rows) + 1)
+        for i, c in enumerate(row):
+            cx = x + w / 2 + (i - (len(row) - 1) / 2) * gap
+            d = dice[k]
+            if d is None:
+                draw.ellipse(
+                    (cx - r, cy - r, cx + r, cy + r), fill=shade(colour, 0.3), outline=DICE[c], width=round(4 * scale)
+                )
+            else:
+                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DICE[c], outline=(255, 255, 255), width=2)
+                draw.text(
+                    (cx, cy),
+                    str(d["face"]),
+                    font=font(round(17 * scale), True),
+                    fill=(255, 255, 255),
+                    anchor="mm",
+                    stroke_width=2,
+                    stroke_fill=(20, 20, 30),
+                )
+            k += 1
+
+
+def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: str, value: int, r: int = 17) -> None:
+    x, y = centre
+    fill = JAR_COLOURS[colour]
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(250, 245, 230), width=2)
+    draw.text(
+        (x, y),
+        str(value),
+        font=font(round(r * 1.15), True),
+        fill=(255, 255, 255),
+        anchor="mm",
+        stroke_width=2,
+        stroke_fill=(30, 20, 10),
+    )
+
+
+# --- the right-hand side ----------------------------------------------------------------------
+def draw_top(image: Image.Image, public: Mapping[str, Any]) -> None:
+    draw = ImageDraw.Draw(image)
+    box = (RIGHT_X0, 14, RIGHT_X1, 14 + TOP_H)
+    shadowed_box(image, box, 18, PANEL, PANEL_EDGE)
+    x0, y0 = box[0] + 18, box[1] + 12
+    direction = "clockwise" if public["direction"] == "clockwise" else "anticlockwise"
+    title = f"Round {public['round']} of 2 · play goes {direction} · box lid {public['lid_total']} dice"
+    shown, fnt = fitted(title, box[2] - box[0] - 36, 24, True)
+    draw.text((x0, y0 + 12), shown, font=fnt, fill=TEXT, anchor="lm")
+    # token stacks: the top value and how many are left
+    sx = x0
+    for colour in ("gold", "brown", "red"):
+        stack = public["stacks"][colour]
+        if stack:
+            draw_token(draw, (sx + 20, y0 + 56), colour, stack[0], 19)
+            draw.text((sx + 46, y0 + 56), f"×{len(stack)}", font=font(22, True), fill=TEXT, anchor="lm")
+        else:
+            draw.text((sx, y0 + 56), "empty", font=font(20), fill=MUTED, anchor="lm")
+        sx += 110
+    if public["solo"]:
+        draw_storm(image, public, (sx + 10, y0 + 36, box[2] - 16, box[3] - 10))
+        draw.text((x0, y0 + 96), f"Jar deck: {public['deck_size']} cards", font=font(22, True), fill=TEXT, anchor="lm")
+        return
+    draw.text((sx + 20, y0 + 56), "Piles (top jar):", font=font(20), fill=MUTED, anchor="lm")
+    if public["phase"] == "keep":
+        note = f"{public['deck_size']} jars wait: the 4 piles are dealt once everyone has kept 2 jars."
+        shown, fnt = fitted(note, box[2] - box[0] - 36, 22)
+        draw.text((x0, y0 + 130), shown, font=fnt, fill=MUTED, anchor="lm")
+    for i, pile in enumerate(public["piles"]):
+        px = x0 + i * (JAR_W * 0.92 + 8)
+        py = y0 + 86
+        if pile["top"]:
+            draw_jar(image, (px, py), pile["top"], 0.92)
+        else:
+            draw.rounded_rectangle(
+                (px, py, px + JAR_W * 0.92, py + JAR_H * 0.92), radius=12, outline=PANEL_EDGE, width=2
+            )
+            draw_centred(draw, (px, py, px + JAR_W * 0.92, py + JAR_H * 0.92), "empty", 20, MUTED)
+        draw.text(
+            (px + JAR_W * 0.46, py + JAR_H * 0.92 + 12),
+            f"{i + 1} · {pile['size']} left",
+            font=font(17, True),
+            fill=MUTED,
+            anchor="mm",
+        )
+
+
+def draw_storm(image: Image.Image, public: Mapping[str, Any], box: tuple[float, float, float, float]) -> None:
+    draw = ImageDraw.Draw(image)
+    storm = public["storm"]
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=14, fill=(34, 30, 60), outline=(150, 140, 220), width=2)
+    width = draw_runs(
+        draw,
+        (x0 + 12, y0 + 18),
+        [("Storm → ", TEXT), (storm["arrow"], shade(SECTION_TINT[storm["arrow"]], 1.45))],
+        font(21, True),
+    )
+    turning = "↻" if storm["turning"] == "clockwise" else "↺"
+    draw.text((x0 + 18 + width, y0 + 18), turning, font=font(24, True), fill=TEXT, anchor="lm")
+    dice = storm["dice"]
+    draw.text(
+        (x0 + 12, y0 + 50), f"{len(dice)} dice (−{len(dice)})", font=font(20, True), fill=(255, 170, 170), anchor="lm"
+    )
+    tx = x0 + 24
+    for tok in storm["tokens"][-12:]:
+        draw_token(draw, (tx, y0 + 90), tok["colour"], tok["value"], 15)
+        tx += 34
+        if tx > x1 - 20:
+            break
+    last = storm.get("last")
+    if last:
+        text = f"Last: rolled {last['roll']} in {last['section']}, {len(last['removed'])} dice swept"
+        shown, fnt = fitted(text, x1 - x0 - 24, 18)
+        draw.text((x0 + 12, y1 - 18), shown, font=fnt, fill=MUTED, anchor="lm")
+
+
+def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+    draw = ImageDraw.Draw(image)
+    n = public["players"]
+    top = 14 + TOP_H + 14
+    height = (H - 14 - top - 10 * (n - 1)) / n
+    height = min(height, 300)
+    movers = set(public.get("to_move", []))
+    for seat in range(n):
+        info = public["seats"][seat]
+        y0 = top + seat * (height + 10)
+        box = (RIGHT_X0, y0, RIGHT_X1, y0 + height)
+        edge = DIVE_EDGE if seat in movers else PANEL_EDGE
+        draw.rounded_rectangle(box, radius=16, fill=PANEL, outline=edge, width=4 if seat in movers else 2)
+        colour = SEAT_COLOURS[seat % 4]
+        paste_sprite(image, pawn_sprite(colour, 34), (box[0] + 26, y0 + 26))
+        marker = " ①" if seat == public["first"] and n > 1 else ""
+        label = f"{seat_name(names, seat)}{marker} · pawns {info['pawns']} · delivered {len(info['delivered'])}"
+        shown, fnt = fitted(label, 420, 24, True)
+        draw.text((box[0] + 50, y0 + 24), shown, font=fnt, fill=TEXT, anchor="lm")
+        # tokens, right of the name
+        tx = box[0] + 500
+        for tok in info["tokens"][:8]:
+            draw_token(draw, (tx, y0 + 24), tok["colour"], tok["value"], 16)
+            tx += 32
+        if len(info["tokens"]) > 8:
+            draw.text((tx, y0 + 24), f"+{len(info['tokens']) - 8}", font=font(18, True), fill=TEXT, anchor="lm")
+        if info.get("favourite"):
+            draw.text(
+                (box[2] - 14, y0 + 56),
+                f"favourite: {info['favourite']}",
+                font=font(18, True),
+                fill=DICE[info["favourite"]],
+                anchor="rm",
+            )
+        scale = min(1.3, (height - 56) / JAR_H)
+        jx = box[0] + 16
+        for jar in info["jars"]:
+            draw_jar(image, (jx, y0 + 46), jar, scale)
+            jx += JAR_W * scale + 10
+        draw_delivered(draw, (jx + 10, y0 + 46, box[2] - 12, box[3] - 8), info["delivered"])
+        if public["phase"] == "keep":
+            chosen = public["pending"]["chosen"][seat]
+            text = "has kept 2 jars (secret until all have chosen)" if chosen else "is choosing 2 of 3 jars in secret…"
+            draw.text((box[0] + 50, y0 + 70), text, font=font(22), fill=GOOD if chosen else MUTED, anchor="lm")
+
+
+def draw_delivered(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], jars: Sequence) -> None:
+    """Delivered jars as small cards of their colour with their points and slot count."""
+    x0, y0, x1, y1 = box
+    if not jars:
+        return
+    draw.text((x0, y0 + 8), "delivered", font=font(16, True), fill=MUTED, anchor="lm")
+    x, y = x0, y0 + 22
+    for jar in jars:
+        if x + 40 > x1:
+            x, y = x0, y + 50
+        if y + 44 > y1 + 4:
+            break
+        colour = JAR_COLOURS[jar["colour"]]
+        draw.rounded_rectangle((x, y, x + 38, y + 44), radius=7, fill=colour, outline=(250, 245, 230), width=2)
+        draw.text((x + 19, y + 14), f"+{jar['points']}", font=font(16, True), fill=(20, 16, 10), anchor="mm")
+        draw.text((x + 19, y + 32), f"{len(jar['slots'])}●", font=font(14, True), fill=(20, 16, 10), anchor="mm")
+        x += 44
+
+
+def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+    """A strip under the pool: what the last dive took, or what is being passed."""
+    draw = ImageDraw.Draw(image)
+    pending = public.get("pending", {})
+    text = ""
+    if public["phase"] == "store":
+        dice = ", ".join(f"{d['colour']} {d['face']}" for d in pending["hand"])
+        text = f"{seat_name(names, public['current'])} still stores: {dice}"
+    elif public["phase"] == "pass":
+        dice = ", ".join(f"{d['colour']} {d['face']}" for d in pending["dice"])
+        text = f"Passed to {seat_name(names, pending['receiver'])}: {dice}"
+    elif public.get("last_dive"):
+        dive = public["last_dive"]
+        taken = ", ".join(f"{d['colour']}" for d in dive["taken"]) or "nothing"
+        who = seat_name(names, dive["seat"])
+        text = f"Last dive: {who}, shore {dive['shore']}, {dive['path']} path, {dive['number']}s: {taken}"
+    if public["phase"] == "over" and public.get("result"):
+        res = public["result"]
+        text = "Final: " + " · ".join(f"{seat_name(names, s, 12)} {sc}" for s, sc in enumerate(res["scores"]))
+    if text:
+        shown, fnt = fitted(text, 860, 22, True)
+        draw.text((20, H - 22), shown, font=fnt, fill=TEXT, anchor="lm")
+
+
+def board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+    image = sea((W, H)).copy()
+    draw_pool(image, public)
+    draw_top(image, public)
+    draw_players(image, public, names)
+    draw_status(image, public, names)
+    return image
+
+
+# --- the hand ---------------------------------------------------------------------------------
+def hand(public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+    image = sea((HAND_W, HAND_H)).copy()
+    draw = ImageDraw.Draw(image)
+    draw.text((30, 36), f"{seat_name(names, seat)}: your secrets", font=font(34, True), fill=TEXT, anchor="lm")
+    fav = private.get("favourite")
+    box = (30, 80, 380, HAND_H - 30)
+    shadowed_box(image, box, 22, PANEL, PANEL_EDGE)
+    if fav:
+        colour = DICE[fav["colour"]]
+        draw.text(((box[0] + box[2]) / 2, box[1] + 36), "Favourite", font=font(28, True), fill=MUTED, anchor="mm")
+        cx, cy = (box[0] + box[2]) / 2, box[1] + 230
+        for i in range(5):
+            a = math.radians(72 * i - 90)
+            paste_sprite(image, die_sprite(fav["colour"], 1 + i, 56), (cx + 90 * math.cos(a), cy + 90 * math.sin(a)))
+        draw.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), fill=colour, outline=(255, 255, 255), width=4)
+        draw_centred(draw, (box[0] + 10, cy + 130, box[2] - 10, cy + 180), fav["colour"].upper(), 44, colour, True)
+        draw_centred(draw, (box[0] + 10, cy + 190, box[2] - 10, cy + 230), "1 point per slot of this", 22, TEXT)
+        draw_centred(draw, (box[0] + 10, cy + 222, box[2] - 10, cy + 262), "colour on delivered jars", 22, TEXT)
+    x0 = 410
+    hand_jars = private.get("hand") or []
+    y = 90
+    if hand_jars:
+        title = "Dealt jars: keep two" if public.get("phase") == "keep" else "Drawn jars: keep one"
+        kept = private.get("kept") or []
+        if kept:
+            title = "Your secret pick (waiting for the others)"
+        draw.text((x0, y + 10), title, font=font(28, True), fill=TEXT, anchor="lm")
+        for i, jar in enumerate(hand_jars):
+            jx = x0 + i * (JAR_W * 1.6 + 24)
+            draw_jar(image, (jx, y + 40), jar, 1.6)
+            if jar["id"] in kept:
+                draw.rounded_rectangle(
+                    (jx - 6, y + 34, jx + JAR_W * 1.6 + 6, y + 46 + JAR_H * 1.6), radius=20, outline=DIVE_EDGE, width=6
+                )
+                draw.text(
+                    (jx + JAR_W * 0.8, y + 70 + JAR_H * 1.6), "kept", font=font(24, True), fill=DIVE_EDGE, anchor="mm"
+                )
+        y += 60 + JAR_H * 1.6 + 50
+    own = public["seats"][seat]["jars"] if public.get("seats") else []
+    if own:
+        draw.text((x0, y + 10), "Your jars", font=font(28, True), fill=TEXT, anchor="lm")
+        for i, jar in enumerate(own):
+            draw_jar(image, (x0 + i * (JAR_W * 1.6 + 24), y + 40), jar, 1.6)
+    elif not hand_jars:
+        draw.text((x0, y + 10), "No jar in front of you.", font=font(28, True), fill=MUTED, anchor="lm")
+    return image
+
+
+RENDERER = GameRenderer(GAME_ID, board=board, hand=hand, board_budget=BOARD_BUDGET, hand_budget=HAND_BUDGET)
