@@ -41,15 +41,16 @@ Note: to host games on a real Discord server instead of this sandbox:
 {no_token}"""
 
 
-def sandbox_port(argv: list[str] | None) -> int:
-    """The sandbox page's port: --port, else MEEPLE_SANDBOX_PORT (environment or .env), else the default."""
-    from sandbox import DEFAULT_PORT
+SANDBOX_PORT = 8765
 
+
+def sandbox_port(argv: list[str] | None) -> int:
+    """The sandbox page's port: --port, else MEEPLE_SANDBOX_PORT (environment or .env), else 8765."""
     env_file = Path(".env")
     values = parse_env_file(env_file.read_text(encoding="utf-8")) if env_file.is_file() else {}
     values.update(os.environ)
     parser = argparse.ArgumentParser(prog="python -m bot", description="Start Meeple Post.")
-    default = (values.get("MEEPLE_SANDBOX_PORT") or "").strip() or str(DEFAULT_PORT)
+    default = (values.get("MEEPLE_SANDBOX_PORT") or "").strip() or str(SANDBOX_PORT)
     if not default.isdigit() or not 0 < int(default) < 65536:
         raise ValueError("MEEPLE_SANDBOX_PORT must be a port number (1-65535)")
     parser.add_argument(

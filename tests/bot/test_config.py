@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.__main__ import NO_TOKEN, main
 from bot.config import DEFAULT_DB, load_config, parse_env_file
 
 
@@ -49,9 +49,14 @@ def test_parse_env_file_skips_malformed_lines() -> None:
     assert parse_env_file("not a pair\n=value\nGOOD=1\n") == {"GOOD": "1"}
 
 
-def test_start_without_token_explains_what_to_do(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
+def test_the_no_token_note_says_how_to_get_a_token() -> None:
+    # Without a token the start command opens the sandbox (tests/sandbox) and prints this note beside it.
+    assert "DISCORD_TOKEN" in NO_TOKEN and ".env" in NO_TOKEN and "README.md" in NO_TOKEN
+
+
+def test_a_bad_sandbox_port_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    assert main([]) == 1
-    err = capsys.readouterr().err
-    assert "DISCORD_TOKEN" in err and ".env" in err and "README.md" in err
+    monkeypatch.setenv("MEEPLE_SANDBOX_PORT", "not-a-port")
+    assert main([]) == 2
+    assert "MEEPLE_SANDBOX_PORT" in capsys.readouterr().err

@@ -1,0 +1,67 @@
+"""Play without Discord: a loopback Discord (the emulator) and a web page that acts like its client.
+
+    sandbox = Sandbox()
+    await sandbox.start_discord()           # the emulator with Meeple Hall, #games, a thread, 4 people
+    ...start the real bot against sandbox.api_base with sandbox.bot_token...
+    await sandbox.wait_for_bot()            # connected, commands registered
+    url = await sandbox.start_web(port=8765)  # python -m bot: --port, MEEPLE_SANDBOX_PORT
+
+The bot is not told it is in a sandbox: it talks to the emulator over HTTP and the gateway exactly
+as it talks to Discord.
+"""
+
+from __future__ import annotations
+
+from sandbox.server import SandboxServer
+from sandbox.world import SandboxEmulator, World, build_world
+
+
+class Sandbox:
+    """The emulator, its world and the web page, started in that order around the bot."""
+
+    def __init__(self) -> None:
+        self.emu = SandboxEmulator()
+        self.world: World | None = None
+        self.server: SandboxServer | None = None
+
+    @property
+    def api_base(self) -> str:
+        """The emulator's address, for the bot's `DISCORD_API_BASE` setting."""
+        return self.emu.base_url
+
+    @property
+    def bot_token(self) -> str:
+        """The token the emulator accepts."""
+        return self.emu.bot_token
+
+    async def start_discord(self) -> World:
+        """Start the emulator on a free loopback port and build the world."""
+        await self.emu.start()
+        self.world = build_world(self.emu)
+        return self.world
+
+    async def wait_for_bot(self, timeout: float = 30.0) -> None:
+        """Wait until the bot is connected and its slash commands are registered."""
+        await self.emu.wait_for_bot(timeout)
+        await self.emu.wait_until(
+            lambda: self.emu.commands() or (self.world and self.emu.commands(self.world.guild)),
+            timeout,
+            "the bot's slash commands",
+        )
+
+    async def start_web(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        """Serve the page (port 0: any free one); returns its address (OSError when the port is taken)."""
+        if self.world is None:
+            raise RuntimeError("start_discord() first")
+        self.server = SandboxServer(self.emu, self.world)
+        return await self.server.start(host, port)
+
+    async def stop(self) -> None:
+        """Stop the page, then the emulator."""
+        if self.server is not None:
+            await self.server.stop()
+            self.server = None
+        await self.emu.stop()
+
+
+__all__ = ["Sandbox", "SandboxEmulator", "SandboxServer", "World", "build_world"]

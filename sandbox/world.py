@@ -1,0 +1,64 @@
+"""The sandbox's Discord: a loopback emulator with one server, a #games channel, a thread and four people."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from emulator.emulator import Emulator
+from emulator.state import Channel, Guild, User
+
+PEOPLE = (("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave"))
+GUILD_NAME = "Meeple Hall"
+CHANNEL_NAME = "games"
+CHANNEL_TOPIC = "Board games by post: type /table create to open a table"
+THREAD_NAME = "Fox Duet table"
+
+
+class SandboxEmulator(Emulator):
+    """The emulator, counting its changes so that open pages can be told at once."""
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)  # type: ignore[arg-type]
+        self.changes = 0
+        self.changed = asyncio.Event()
+
+    def notify(self) -> None:
+        super().notify()
+        self.changes += 1
+        self.changed.set()
+
+
+@dataclass
+class World:
+    """Who and where: the four people (Alice owns the server), the guild, #games and its thread."""
+
+    people: list[User]
+    guild: Guild
+    channel: Channel
+    thread: Channel
+
+    def person(self, user_id: int | str) -> User:
+        """One of the four people by id (a KeyError for anyone else, the bot included)."""
+        wanted = int(user_id)
+        for user in self.people:
+            if user.id == wanted:
+                return user
+        raise KeyError(f"no sandbox user {user_id}")
+
+    def channels(self) -> list[Channel]:
+        """The server's channels in sidebar order."""
+        return [self.channel, self.thread]
+
+
+def build_world(emu: Emulator) -> World:
+    """Alice, Bob, Carol and Dave in the server "Meeple Hall", with #games and a thread under it."""
+    people = [emu.add_user(username, global_name=name) for username, name in PEOPLE]
+    guild = emu.add_guild(GUILD_NAME, people[0])
+    for user in people[1:]:
+        emu.add_member(guild, user)
+    channel = emu.add_text_channel(guild, CHANNEL_NAME, topic=CHANNEL_TOPIC)
+    thread = emu.add_thread(channel, THREAD_NAME, owner=people[0])
+    for user in people:
+        thread.thread_member_ids.add(user.id)
+    return World(people, guild, channel, thread)

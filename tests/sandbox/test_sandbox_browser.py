@@ -1,0 +1,326 @@
+"""The sandbox in a real browser: two people play a whole Fox Duet game by clicking in the page."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import io
+import json
+import os
+import random
+import re
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image, ImageChops, ImageStat
+from playwright.sync_api import Browser, Locator, Page
+
+from bot.games.fox_duet import card_name
+from bot.storage import Database
+from engine import GAMES
+from tests.sandbox.conftest import Started
+
+BOARDS = '#messages .message:not(.ephemeral):has(img[data-filename="board.png"])'
+EPHEMERAL = "#messages .message.ephemeral"
+ACT = '.dbutton[data-custom-id^="mp:act:"]'
+SCREENSHOT_COPY = "MEEPLE_SANDBOX_SCREENSHOT"  # also save Alice's mid-game screenshot there (docs/sandbox.png)
+
+
+class Tab:
+    """One browser tab playing as one person."""
+
+    def __init__(self, browser: Browser, url: str, username: str) -> None:
+        self.context = browser.new_context(viewport={"width": 1440, "height": 900})
+        self.page: Page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.goto(f"{url}?as={username}")
+        self.page.wait_for_selector(f'.user-tab.current[data-user="{username}"]')
+        self.page.wait_for_selector("#channel-list .channel.current")
+        self.username = username
+
+    def boards(self) -> Locator:
+        return self.page.locator(BOARDS)
+
+    def board_count(self) -> int:
+        return self.boards().count()
+
+    def wait_for_boards(self, more_than: int) -> None:
+        self.page.wait_for_function(
+            "([sel, n]) => document.querySelectorAll(sel).length > n", arg=[BOARDS, more_than], timeout=20_000
+        )
+
+    def text(self) -> str:
+        return self.page.locator("body").inner_text()
+
+    def image_sources(self) -> list[str]:
+        return self.page.eval_on_selector_all("img", "imgs => imgs.map(i => i.getAttribute('src') || '')")
+
+    def ephemeral_ids(self) -> list[str]:
+        return self.page.eval_on_selector_all(EPHEMERAL, "ms => ms.map(m => m.dataset.id)")
+
+    def new_ephemeral_with_choices(self, before: list[str]) -> Locator:
+        """Wait for a new private answer that offers choices (the 'My hand' panel on your turn)."""
+        self.page.wait_for_function(
+            """([sel, before, act]) => [...document.querySelectorAll(sel)].some(m =>
+                !before.includes(m.dataset.id) && !m.querySelector('.thinking')
+                && (m.querySelector('.dselect') || m.querySelector(act)))""",
+            arg=[EPHEMERAL, before, ACT],
+        )
+        fresh = [i for i in self.ephemeral_ids() if i not in before]
+        return self.page.locator(f'{EPHEMERAL}[data-id="{fresh[-1]}"]')
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def world_of(url: str) -> dict:
+    with urllib.request.urlopen(url + "api/world", timeout=10) as answer:
+        return json.load(answer)
+
+
+def status_of(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def card_ids(value: object) -> set[str]:
+    """Every card id mentioned anywhere in an event."""
+    if isinstance(value, dict):
+        found = {value["id"]} if isinstance(value.get("id"), str) else set()
+        return found.union(*(card_ids(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(card_ids(v) for v in value))
+    return set()
+
+
+async def hidden_hands(database: Path) -> tuple[str, dict[int, dict[int, list[str]]]]:
+    """The game's status, and for each viewer (user id) the cards of each other player's hand they cannot know.
+
+    A card is known to a viewer once an event shown to them named it (played, revealed, given by them).
+    """
+    db = await Database.open(database)
+    try:
+        game_id = (await db.query("SELECT id FROM games ORDER BY id DESC LIMIT 1"))[0]["id"]
+        row = await db.get_game(game_id)
+        users = [seat.user_id for seat in await db.seats(game_id)]
+        state = GAMES["fox-duet"].new(len(users), row.seed, row.options)
+        events = list(getattr(state, "setup_events", []))
+        for entry in await db.actions(game_id):
+            events += state.apply(entry.seat, entry.action)
+    finally:
+        await db.close()
+    secret: dict[int, dict[int, list[str]]] = {}
+    for viewer in range(len(users)):
+        known = set().union(*(card_ids(e) for e in events if e["visible_to"] is None or viewer in e["visible_to"]))
+        secret[users[viewer]] = {
+            users[owner]: [card_name(c, "en") for c in state.view(owner)["private"]["hand"] if c["id"] not in known]
+            for owner in range(len(users))
+            if owner != viewer
+        }
+    return row.status, secret
+
+
+def read_hands(database: Path) -> tuple[str, dict[int, dict[int, list[str]]]]:
+    """hidden_hands() from a thread of its own: Playwright's sync API keeps an event loop in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, hidden_hands(database)).result()
+
+
+def shows_card(text: str, name: str) -> bool:
+    """Whether `text` names the card (`Rose 1` is not `Rose 10`; the ability in brackets is optional)."""
+    base = name.split(" (")[0]
+    return re.search(rf"(?<![\w]){re.escape(base)}(?!\d)", text) is not None
+
+
+def assert_hands_private(tabs: dict[int, Tab], database: Path, url: str) -> None:
+    """Nobody's page shows another player's secret cards, as text or as a hand image."""
+    _, secret = read_hands(database)
+    for viewer_id, tab in tabs.items():
+        text = tab.text()
+        for cards in secret[viewer_id].values():
+            shown = [name for name in cards if shows_card(text, name)]
+            assert not shown, f"{tab.username}'s page shows cards from another hand: {shown}"
+    own_images = {tab.username: [s for s in tab.image_sources() if "hand.png" in s] for tab in tabs.values()}
+    for tab in tabs.values():
+        others = [s for name, sources in own_images.items() if name != tab.username for s in sources]
+        assert not set(others) & set(tab.image_sources()), f"{tab.username} sees another player's hand image"
+        for source in others[-2:]:  # and the server refuses them when asked as the wrong person
+            forged = re.sub(r"as=\d+", "as=" + str(next(k for k, v in tabs.items() if v is tab)), source)
+            assert status_of(url + forged.lstrip("/")) == 404
+
+
+def open_table_with_a_slash_command(alice: Tab) -> None:
+    """Type /table create, pick the game from the dropdown, pick level=2 from the autocomplete list."""
+    composer = alice.page.locator("#composer-input")
+    composer.click()
+    composer.type("/table cr")
+    alice.page.locator(".popup-item", has_text="/table create").wait_for()
+    alice.page.keyboard.press("Enter")
+    alice.page.locator('.opt-field[data-option="game"] select').select_option("fox-duet")
+    alice.page.locator('.opt-add[data-option="options"]').click()  # an optional option, added like on Discord
+    options = alice.page.locator('.opt-field[data-option="options"] input')
+    options.type("level")
+    choices = alice.page.locator(".autocomplete-choice")
+    choices.first.wait_for()
+    assert choices.all_inner_texts() == ["level=1", "level=2", "level=3"]
+    alice.page.locator('.autocomplete-choice[data-value="level=2"]').click()
+    assert options.input_value() == "level=2"
+    options.press("Enter")
+
+
+def play_one(tabs: dict[str, Tab], rng: random.Random, on_panel: Callable[[Tab, Locator], None] | None = None) -> None:
+    """The person the newest board mentions makes a move by clicking; every tab then shows the next board.
+
+    `on_panel` is called with the mover's tab and their private 'My hand' panel before they choose.
+    """
+    any_tab = next(iter(tabs.values()))
+    board = any_tab.boards().last
+    mentions = board.locator(".content .mention")
+    assert mentions.count(), f"the newest board mentions nobody to act: {board.inner_text()!r}"
+    mover = mentions.first.inner_text().lstrip("@").lower()
+    tab = tabs[mover]
+    counts = {name: t.board_count() for name, t in tabs.items()}
+    board = tab.boards().last
+    public = board.locator(ACT)
+    if public.count():
+        public.nth(rng.randrange(public.count())).click()
+    else:
+        before = tab.ephemeral_ids()
+        board.locator(".dbutton", has_text="My hand").click()
+        panel = tab.new_ephemeral_with_choices(before)
+        assert "Only you can see this" in panel.inner_text()
+        if on_panel is not None:
+            on_panel(tab, panel)
+        buttons = panel.locator(ACT)
+        if buttons.count():
+            buttons.nth(rng.randrange(buttons.count())).click()
+        else:
+            menu = panel.locator(".dselect").first
+            menu.locator(".dselect-box").click()
+            options = menu.locator(".dselect-option")
+            options.nth(rng.randrange(options.count())).click()
+    for name, other in tabs.items():  # live: no tab is reloaded
+        other.wait_for_boards(counts[name])
+
+
+def board_image_on_screen(tab: Tab, shot: Path, url: str) -> float:
+    """Screenshot the page; return how far the board's area on screen is from the board PNG (0 = identical)."""
+    image = tab.boards().last.locator('img[data-filename="board.png"]')
+    image.scroll_into_view_if_needed()
+    tab.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+    assert image.evaluate("img => img.naturalWidth") > 0
+    tab.page.screenshot(path=str(shot))
+    box = image.bounding_box()
+    assert box is not None and box["width"] > 200 and box["height"] > 100
+    screen = Image.open(shot).convert("RGB")
+    crop = screen.crop(
+        (round(box["x"]), round(box["y"]), round(box["x"] + box["width"]), round(box["y"] + box["height"]))
+    )
+    with urllib.request.urlopen(url + image.get_attribute("src").lstrip("/"), timeout=10) as answer:
+        original = Image.open(io.BytesIO(answer.read())).convert("RGB").resize(crop.size)
+    difference = ImageStat.Stat(ImageChops.difference(crop, original)).mean
+    return sum(difference) / len(difference)
+
+
+def test_the_start_command_without_a_token_prints_the_address_and_how_to_get_a_token(sandbox: Started) -> None:
+    assert f"Open  {sandbox.url}" in sandbox.banner
+    assert "DISCORD_TOKEN" in sandbox.banner and ".env" in sandbox.banner and "README.md" in sandbox.banner
+    assert status_of(sandbox.url) == 200
+    people = [p["name"] for p in world_of(sandbox.url)["people"]]
+    assert people == ["Alice", "Bob", "Carol", "Dave"]
+
+
+def test_two_people_play_a_whole_fox_duet_game_by_clicking(sandbox: Started, browser: Browser, tmp_path: Path) -> None:
+    world = world_of(sandbox.url)
+    ids = {p["username"]: int(p["id"]) for p in world["people"]}
+    alice, bob = Tab(browser, sandbox.url, "alice"), Tab(browser, sandbox.url, "bob")
+    tabs = {"alice": alice, "bob": bob}
+    started = time.monotonic()
+    try:
+        open_table_with_a_slash_command(alice)
+        alice.page.locator(EPHEMERAL, has_text="Only you can see this").first.wait_for()
+        lobby = bob.page.locator("#messages .message", has=bob.page.locator(".dbutton", has_text="Join"))
+        lobby.wait_for()  # the lobby reached Bob's tab by itself
+        assert not bob.page.locator(EPHEMERAL).count(), "Alice's private answer shows in Bob's tab"
+        lobby.locator(".dbutton", has_text="Join").click()
+        alice.page.locator("#messages .message .mention", has_text="@Bob").first.wait_for()
+        alice.page.locator("#messages .dbutton", has_text="Start").click()
+        for tab in tabs.values():
+            tab.wait_for_boards(0)
+            tab.page.locator("#dm-messages .message img").first.wait_for()  # the hand, by DM
+        assert "Alice's hand" not in bob.page.locator("#dm-messages").inner_text()
+
+        rng = random.Random(7)
+        moves = 0
+        by_id = {ids["alice"]: alice, ids["bob"]: bob}
+        pictured: list[Path] = []
+
+        def picture(tab: Tab, panel: Locator) -> None:
+            """Once, mid-game, Alice's page with her private hand panel: the README's screenshot."""
+            if pictured or moves < 4 or tab is not alice:
+                return
+            panel.locator("img").first.evaluate("img => img.decode()")
+            tab.page.wait_for_timeout(300)  # let the page scroll to the panel's bottom
+            pictured.append(tmp_path / "hand-panel.png")
+            tab.page.screenshot(path=str(pictured[0]))
+            if os.environ.get(SCREENSHOT_COPY):
+                Path(os.environ[SCREENSHOT_COPY]).write_bytes(pictured[0].read_bytes())
+
+        while alice.boards().last.locator(f'{ACT}, .dbutton:has-text("My hand")').count():  # the game goes on
+            play_one(tabs, rng, picture)
+            moves += 1
+            assert moves < 400, "the game did not end"
+            if moves % 5 == 1:
+                assert_hands_private(by_id, sandbox.database, sandbox.url)
+            if moves == 6:
+                shot = tmp_path / "sandbox.png"
+                assert board_image_on_screen(alice, shot, sandbox.url) < 12, "the screenshot does not show the board"
+        status, _ = read_hands(sandbox.database)
+        assert status == "finished", "the last board offers no move but the game is not stored as finished"
+        final = alice.boards().last.locator(".content").inner_text()
+        assert ("Team score" in final) or ("Game over" in final)
+        assert bob.boards().last.locator(".content").inner_text() == final
+        alice.page.locator('#dm-messages a.jump[data-message^="1"]').first.click()  # "Board: #games > message"
+        alice.page.locator("#messages .message.flash").wait_for()  # jumps to that board and flashes it
+        assert not alice.errors and not bob.errors, alice.errors + bob.errors
+        print(f"a whole game in the browser: {moves} moves in {time.monotonic() - started:.1f}s")
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_switching_person_in_one_tab_hides_the_first_persons_private_answers(
+    sandbox: Started, browser: Browser
+) -> None:
+    tab = Tab(browser, sandbox.url, "dave")
+    try:
+        tab.page.locator('.channel[data-name="Fox Duet table"]').click()
+        tab.page.wait_for_selector('.channel.current[data-name="Fox Duet table"]')
+        assert "Welcome to Fox Duet table" in tab.page.locator("#welcome").inner_text()
+        composer = tab.page.locator("#composer-input")
+        composer.click()
+        composer.type("/table jo")
+        tab.page.locator(".popup-item", has_text="/table join").wait_for()
+        composer.press("Enter")
+        tab.page.locator(".command-chip", has_text="/table join").wait_for()
+        composer.press("Enter")  # no options: Enter sends it
+        answer = tab.page.locator(EPHEMERAL).last
+        answer.wait_for()
+        assert "Only you can see this" in answer.inner_text()
+        assert tab.page.locator("#messages .message .used", has_text="/table join").count() == 1
+        tab.page.locator('.user-tab[data-user="carol"]').click()
+        tab.page.wait_for_selector('.user-tab.current[data-user="carol"]')
+        tab.page.wait_for_function("() => !document.querySelector('#messages .message.ephemeral')")
+        assert "carol" in tab.page.url and "Fox" in tab.page.url
+        assert tab.page.locator("#dm-messages .message").count() == 0
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()

@@ -1,0 +1,148 @@
+"""The sandbox's JSON and websocket API over the emulator, with the real bot, without a browser."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest_asyncio
+
+from bot.client import MeepleBot
+from bot.config import Config
+from emulator.testing import assert_clean, running
+from sandbox import Sandbox
+from sandbox.world import World
+
+
+@dataclass
+class Running:
+    sandbox: Sandbox
+    world: World
+    url: str
+    http: aiohttp.ClientSession
+
+    def id_of(self, username: str) -> str:
+        return next(str(u.id) for u in self.world.people if u.username == username)
+
+    async def post(self, route: str, **body: Any) -> dict[str, Any]:
+        async with self.http.post(self.url + route, json=body) as answer:
+            assert answer.status == 200
+            return await answer.json()
+
+    async def view(self, username: str, channel_id: int | None = None) -> dict[str, Any]:
+        """The view the websocket sends a page of that person."""
+        async with self.http.ws_connect(self.url + "api/live") as ws:
+            channel = channel_id or self.world.channel.id
+            await ws.send_str(json.dumps({"user_id": self.id_of(username), "channel_id": str(channel), "force": True}))
+            return json.loads((await ws.receive(timeout=5)).data)
+
+
+@pytest_asyncio.fixture
+async def live(tmp_path: Path) -> AsyncIterator[Running]:
+    sandbox = Sandbox()
+    world = await sandbox.start_discord()
+    sandbox.emu.heartbeat_interval = 0.25
+    config = Config(sandbox.bot_token, tmp_path / "meeple.db", None, sandbox.api_base, "INFO")
+    async with running(sandbox.emu, MeepleBot(config)):
+        await sandbox.wait_for_bot()
+        url = await sandbox.start_web(port=0)
+        async with aiohttp.ClientSession() as http:
+            yield Running(sandbox, world, url, http)
+    await sandbox.stop()
+    assert_clean(sandbox.emu)
+
+
+async def start_a_game(live: Running) -> None:
+    channel = str(live.world.channel.id)
+    created = await live.post(
+        "api/slash",
+        user_id=live.id_of("alice"),
+        channel_id=channel,
+        command="table create",
+        options={"game": "fox-duet", "options": "level=1"},
+    )
+    assert created == {"ok": True}
+    emu = live.sandbox.emu
+    lobby = await emu.wait_for_message(live.world.channel, lambda m: bool(m.buttons()))
+    joined = await live.post(
+        "api/click", user_id=live.id_of("bob"), message_id=str(lobby.id), custom_id=lobby.button("Join")["custom_id"]
+    )
+    assert joined["ok"]
+    await emu.wait_until(lambda: "<@" + live.id_of("bob") + ">" in lobby.content, what="Bob in the lobby")
+    start = lobby.button("Start")["custom_id"]
+    assert (await live.post("api/click", user_id=live.id_of("alice"), message_id=str(lobby.id), custom_id=start))["ok"]
+    bob = live.world.people[1]
+    await emu.wait_until(lambda: emu.dms(bob) and emu.dms(live.world.people[0]), what="both hands by DM")
+
+
+async def test_world_lists_four_people_the_channels_and_the_bots_commands(live: Running) -> None:
+    async with live.http.get(live.url + "api/world") as answer:
+        world = await answer.json()
+    assert [p["name"] for p in world["people"]] == ["Alice", "Bob", "Carol", "Dave"]
+    assert [c["name"] for c in world["channels"]] == ["games", "Fox Duet table"]
+    create = next(c for c in world["commands"] if c["name"] == "table create")
+    game = next(o for o in create["options"] if o["name"] == "game")
+    assert game["required"] and {"name": "The Fox in the Forest Duet", "value": "fox-duet"} in game["choices"]
+    assert next(o for o in create["options"] if o["name"] == "options")["autocomplete"]
+    async with live.http.get(live.url) as page:
+        assert page.status == 200 and "sandbox.js" in await page.text()
+
+
+async def test_autocomplete_answers_the_bots_choices(live: Running) -> None:
+    answer = await live.post(
+        "api/autocomplete",
+        user_id=live.id_of("carol"),
+        channel_id=str(live.world.channel.id),
+        command="table create",
+        options={"game": "fox-duet", "options": "lev"},
+        focused="options",
+    )
+    assert answer["ok"] and [c["name"] for c in answer["choices"]] == ["level=1", "level=2", "level=3"]
+
+
+async def test_private_answers_and_hands_reach_only_their_owner(live: Running) -> None:
+    await start_a_game(live)
+    alice, bob = await live.view("alice"), await live.view("bob")
+    assert any(m["ephemeral"] for m in alice["messages"])  # "your table is open", only for Alice
+    assert not any(m["ephemeral"] for m in bob["messages"])
+    assert [m["id"] for m in alice["messages"] if not m["ephemeral"]] == [m["id"] for m in bob["messages"]]
+    hand = next(a for m in bob["dm"]["messages"] for a in m["attachments"] if a["image"])
+    assert not set(m["id"] for m in bob["dm"]["messages"]) & set(m["id"] for m in alice["dm"]["messages"])
+    async with live.http.get(live.url + hand["url"].lstrip("/")) as own:
+        assert own.status == 200 and (await own.read()).startswith(b"\x89PNG")
+    forged = hand["url"].replace(f"as={live.id_of('bob')}", f"as={live.id_of('alice')}")
+    async with live.http.get(live.url + forged.lstrip("/")) as stolen:
+        assert stolen.status == 404
+    carol = await live.view("carol")
+    assert carol["dm"]["messages"] == []
+    assert [m["id"] for m in carol["messages"]] == [m["id"] for m in bob["messages"]]
+
+
+async def test_a_page_is_sent_each_change_live(live: Running) -> None:
+    async with live.http.ws_connect(live.url + "api/live") as ws:
+        await ws.send_str(json.dumps({"user_id": live.id_of("bob"), "channel_id": str(live.world.thread.id)}))
+        first = json.loads((await ws.receive(timeout=5)).data)
+        assert first["messages"] == []
+        sent = await live.post(
+            "api/send", user_id=live.id_of("alice"), channel_id=str(live.world.thread.id), content="hello <@bob>"
+        )
+        assert sent["ok"]
+        update = json.loads((await ws.receive(timeout=5)).data)
+        assert [m["content"] for m in update["messages"]] == ["hello <@bob>"]
+        assert update["counts"][str(live.world.thread.id)]["unread"] == 1
+
+
+async def test_mistakes_are_answered_not_crashed_on(live: Running) -> None:
+    alice, channel = live.id_of("alice"), str(live.world.channel.id)
+    unknown = await live.post("api/slash", user_id=alice, channel_id=channel, command="nothing here", options={})
+    assert not unknown["ok"] and "not registered" in unknown["error"]
+    missing = await live.post("api/slash", user_id=alice, channel_id=channel, command="table create", options={})
+    assert not missing["ok"] and "game" in missing["error"]
+    stranger = await live.post("api/send", user_id="12345", channel_id=channel, content="hi")
+    assert not stranger["ok"]
+    gone = await live.post("api/click", user_id=alice, message_id="1", custom_id="x")
+    assert not gone["ok"]
