@@ -17,9 +17,11 @@ def register(game: Game) -> Game:
 def _register_all() -> None:
     from engine.fox_duet import FoxDuet
     from engine.noctiluca import Noctiluca
+    from engine.vivarium import Vivarium
 
     register(FoxDuet())
     register(Noctiluca())
+    register(Vivarium())
 
 
 _register_all()

@@ -62,9 +62,11 @@ def shrink_png(png: bytes, budget_bytes: int) -> bytes:
 
 def _register_all() -> None:
     from render.fox_duet import RENDERER as FOX_DUET
+    from render.vivarium import RENDERER as VIVARIUM
     from render.noctiluca import RENDERER as NOCTILUCA
 
     register(FOX_DUET)
+    register(VIVARIUM)
     register(NOCTILUCA)
 
 

@@ -75,9 +75,11 @@ def adapter_for(game_id: str) -> GameAdapter:
 def _register_all() -> None:
     from bot.games.fox_duet import FoxDuetAdapter
     from bot.games.noctiluca import NoctilucaAdapter
+    from bot.games.vivarium import VivariumAdapter
 
     register(FoxDuetAdapter())
     register(NoctilucaAdapter())
+    register(VivariumAdapter())
 
 
 _register_all()

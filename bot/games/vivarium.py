@@ -1,0 +1,345 @@
+"""Vivarium in words, for Discord: the turn's steps, the cards, the round's end, the score."""
+
+from __future__ import annotations
+
+from bot.games import GameAdapter
+from bot.i18n import t
+from engine import Action, Event, Outcome
+
+TYPE_EMOJI = {"animal": "\N{PAW PRINTS}", "plant": "\N{HERB}", "mineral": "\N{ROCK}", "dragon": "\N{DRAGON}"}
+GEM = "\N{GEM STONE}"
+SWAP = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
+EQUIPMENT = "\N{WRENCH}"
+CONTRACT = "\N{SCROLL}"
+
+
+def domino(numbers: list[int]) -> str:
+    return f"[{numbers[0]}|{numbers[1]}]"
+
+
+def filter_text(flt: dict, locale: str) -> str:
+    """``forest animal``, ``lamp``, ``3-point creature``: what a filter counts."""
+    words = []
+    if "points" in flt:
+        words.append(t("vivarium.filter.points", locale, points=flt["points"]))
+    if "habitat" in flt:
+        words.append(t(f"vivarium.habitat.{flt['habitat']}", locale))
+    if "type" in flt:
+        words.append(t(f"vivarium.type.{flt['type']}", locale))
+    if "icon" in flt:
+        words.append(t(f"vivarium.icon.{flt['icon']}", locale))
+    if "points" in flt and "type" not in flt:
+        words.append(t("vivarium.filter.creature", locale))
+    return " ".join(words)
+
+
+def goal_text(goal: dict, locale: str) -> str:
+    kind = goal["kind"]
+    if kind in ("count", "total"):
+        what = filter_text(goal["filter"], locale) if kind == "count" else t("vivarium.goal.creature-points", locale)
+        tiers = ", ".join(t("vivarium.goal.tier", locale, least=a, points=p) for a, p in goal["tiers"])
+        return t("vivarium.goal.count", locale, what=what, tiers=tiers)
+    if kind == "per":
+        return t("vivarium.goal.per", locale, points=goal["points"], what=filter_text(goal["filter"], locale))
+    if kind == "sets":
+        return t(f"vivarium.goal.sets.{goal['of']}", locale, points=goal["points"])
+    first, second = (filter_text(f, locale) for f in goal["filters"])
+    return t("vivarium.goal.pairs", locale, points=goal["points"], first=first, second=second)
+
+
+def ability_text(ability: dict, locale: str) -> str:
+    kind = ability["kind"]
+    values = {k: v for k, v in ability.items() if k in ("points", "every")}
+    if "filter" in ability:
+        values["what"] = filter_text(ability["filter"], locale)
+    return t(f"vivarium.ability.{kind}", locale, **values)
+
+
+def card_name(card: dict, locale: str) -> str:
+    """``Shadow Stag (forest animal, 3 pts)``, ``Spyglass (lens equipment)``, ``Herd Permit (contract)``."""
+    if card["kind"] == "creature":
+        return t(
+            "vivarium.card.creature",
+            locale,
+            name=card["name"],
+            habitat=t(f"vivarium.habitat.{card['habitat']}", locale),
+            type=t(f"vivarium.type.{card['type']}", locale),
+            points=card["points"],
+        )
+    if card["kind"] == "equipment":
+        return t("vivarium.card.equipment", locale, name=card["name"], icon=t(f"vivarium.icon.{card['icon']}", locale))
+    return t("vivarium.card.contract", locale, name=card["name"])
+
+
+def card_detail(card: dict, locale: str) -> str:
+    if card["kind"] == "equipment":
+        return t("vivarium.detail.equipment", locale, gems=card["gems"], ability=ability_text(card["ability"], locale))
+    if card["kind"] == "contract":
+        return goal_text(card["goal"], locale)
+    return t("vivarium.detail.creature", locale, points=card["points"])
+
+
+def priority_name(token: dict | None, locale: str) -> str:
+    if token is None:
+        return t("vivarium.priority.none", locale)
+    icon = token.get("icon")
+    if not icon:
+        return t("vivarium.priority.blank", locale)
+    return filter_text(icon, locale)
+
+
+class VivariumAdapter(GameAdapter):
+    game_id = "vivarium"
+
+    # -- choices ----------------------------------------------------------------------------
+    def _me(self, view: dict) -> dict:
+        public = view.get("public", {})
+        current = public.get("current")
+        players = public.get("players_info", [])
+        return players[current] if isinstance(current, int) and 0 <= current < len(players) else {}
+
+    def _token(self, token_id: str, view: dict) -> list[int]:
+        public = view.get("public", {})
+        tokens = [*public.get("middle", []), *([public["facedown"]] if public.get("facedown") else [])]
+        for player in public.get("players_info", []):
+            tokens += player.get("tokens", [])
+        for token in tokens:
+            if token["id"] == token_id:
+                return list(token.get("now", token["numbers"]))
+        return [0, 0]
+
+    def _cell(self, action: Action, view: dict) -> tuple[int, int, dict | None]:
+        row, col = (int(a.split("=")[1]) for a in action.args)
+        grid = view.get("public", {}).get("grid", [])
+        card = grid[row - 1][col - 1] if len(grid) >= row and len(grid[row - 1]) >= col else None
+        return row, col, card
+
+    def action_label(self, action: Action, view: dict, locale: str) -> str:
+        verb, args = action.verb, action.args
+        if verb == "swap":
+            mine, theirs = (a.split("=")[1] for a in args)
+            label = t(
+                "vivarium.action.swap",
+                locale,
+                mine=domino(self._token(mine, view)),
+                theirs=domino(self._token(theirs, view)),
+            )
+        elif verb == "adjust":
+            now = self._token(args[0], view)
+            old, new = (int(a.split("=")[1]) for a in args[1:])
+            before, after = list(now), list(now)
+            if old in now:  # not applied yet: the usual case, a choice being offered
+                after[after.index(old)] = new
+            elif new in now:  # already applied: the "Done" line after the move
+                before[before.index(new)] = old
+            label = t("vivarium.action.adjust", locale, before=domino(before), after=domino(after))
+        elif verb == "take":
+            row, col, card = self._cell(action, view)
+            if card is None:  # already taken: the "Done" line after the move
+                label = t("vivarium.action.take-cell", locale, row=row, col=col)
+            else:
+                label = t("vivarium.action.take", locale, row=row, col=col, card=card_name(card, locale))
+        elif verb == "gems":
+            label = t("vivarium.action.gems", locale)
+        elif verb == "clear":
+            label = t("vivarium.action.clear", locale, col=action.args[0].split("=")[1])
+        elif verb == "skip":
+            label = t("vivarium.action.skip", locale)
+        else:
+            label = action.text
+        return label[:80]
+
+    def action_description(self, action: Action, view: dict, locale: str) -> str | None:
+        if action.verb == "take":
+            _, _, card = self._cell(action, view)
+            return card_detail(card, locale)[:100] if card else None
+        if action.verb == "adjust":
+            return t("vivarium.action.adjust.cost", locale, gems=self._me(view).get("gems", 0))[:100]
+        return None
+
+    def action_emoji(self, action: Action, view: dict) -> str | None:
+        if action.verb == "take":
+            _, _, card = self._cell(action, view)
+            if card is None:
+                return None
+            if card["kind"] == "creature":
+                return TYPE_EMOJI.get(card["type"])
+            return EQUIPMENT if card["kind"] == "equipment" else CONTRACT
+        if action.verb in ("gems", "adjust"):
+            return GEM
+        if action.verb == "swap":
+            return SWAP
+        return None
+
+    def action_is_private(self, action: Action) -> bool:
+        return False  # every choice is made in the open: tokens, grid and gems are public
+
+    # -- events -----------------------------------------------------------------------------
+    def describe_event(self, event: Event, names: list[str], locale: str) -> str | None:
+        kind = event["type"]
+
+        def name(key: str = "seat") -> str:
+            seat = event.get(key)
+            return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+        if kind == "first player":
+            return t("vivarium.event.first-player", locale, name=name())
+        if kind == "setup":
+            return t("vivarium.event.setup", locale, next=priority_name(event["priority_next"], locale))
+        if kind == "starting contracts":
+            return t("vivarium.event.starting", locale)
+        if kind == "swap":
+            return t(
+                "vivarium.event.swap",
+                locale,
+                name=name(),
+                gave=domino(event["gave"]["numbers"]),
+                took=domino(event["took"]["numbers"]),
+            )
+        if kind == "gem spent":
+            before = list(event["numbers"])
+            before[before.index(event["after"])] = event["before"]
+            return t(
+                "vivarium.event.gem-spent",
+                locale,
+                name=name(),
+                before=domino(before),
+                after=domino(event["numbers"]),
+            )
+        if kind == "gems taken":
+            return t("vivarium.event.gems", locale, name=name(), count=event["count"], total=event["gems"])
+        if kind == "card taken":
+            line = t(
+                "vivarium.event.taken",
+                locale,
+                name=name(),
+                card=card_name(event["card"], locale),
+                row=event["row"],
+                col=event["col"],
+            )
+            if event.get("gems"):
+                line += " " + t("vivarium.event.taken.gems", locale, count=event["gems"])
+            if event.get("priority_gem"):
+                line += " " + t("vivarium.event.taken.priority", locale)
+            return line
+        if kind == "ability":
+            card = event["card"]["name"]
+            if event.get("skipped"):
+                return t("vivarium.event.ability.skipped", locale, name=name(), card=card)
+            if event.get("unused"):
+                return t("vivarium.event.ability.unused", locale, card=card)
+            if event["ability"] == "gems-per":
+                return t("vivarium.event.ability.gems", locale, name=name(), card=card, count=event["gems"])
+            return t("vivarium.event.ability.swap", locale, name=name(), card=card)
+        if kind == "column cleared":
+            if event["cause"] == "ability":
+                return t(
+                    "vivarium.event.cleared.ability",
+                    locale,
+                    name=name(),
+                    card=event["card"]["name"],
+                    col=event["col"],
+                    count=len(event["cards"]),
+                )
+            return t("vivarium.event.cleared.two-player", locale, col=event["col"], count=len(event["cards"]))
+        if kind == "priority awarded":
+            token = priority_name(event["token"], locale)
+            if event["seat"] is None:
+                return t("vivarium.event.priority.nobody", locale, round=event["round"], token=token)
+            return t(
+                "vivarium.event.priority",
+                locale,
+                round=event["round"],
+                name=name(),
+                token=token,
+                count=event["counts"][event["seat"]],
+            )
+        if kind == "round ended":
+            return t("vivarium.event.round-ended", locale, name=name("first"))
+        if kind == "tokens flipped":
+            return t(
+                "vivarium.event.flipped",
+                locale,
+                revealed=domino(event["revealed"]["numbers"]),
+                hidden=domino(event["hidden"]["numbers"]),
+            )
+        if kind == "grid refilled":
+            return t("vivarium.event.refilled", locale, count=len(event["cards"])) if event["cards"] else None
+        if kind == "priority revealed":
+            return t(
+                "vivarium.event.priority-revealed",
+                locale,
+                round=event["round"],
+                current=priority_name(event["current"], locale),
+                next=priority_name(event["next"], locale),
+            )
+        if kind == "game over":
+            return t("vivarium.event.game-over", locale)
+        return None
+
+    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+        who = " ".join(mentions)
+        priority = public.get("priority", {})
+        status = t(
+            "vivarium.status",
+            locale,
+            round=public["round"],
+            rounds=public["rounds"],
+            turn=public["turn"],
+            current=priority_name(priority.get("current"), locale),
+            next=priority_name(priority.get("next"), locale),
+        )
+        phase = public.get("phase", "swap")
+        if phase == "ability":
+            pending = public.get("pending", {})
+            card = pending.get("card", {})
+            return (
+                status
+                + "\n"
+                + t(f"vivarium.prompt.ability.{pending.get('ability')}", locale, who=who, card=card.get("name", "?"))
+            )
+        return status + "\n" + t(f"vivarium.prompt.{phase}", locale, who=who)
+
+    def hand_text(self, view: dict, locale: str) -> str:
+        private = view.get("private", {})
+        lines = [t("vivarium.hand.title", locale)]
+        for contract in private.get("contracts", []):
+            progress = contract.get("progress", {})
+            lines.append(
+                t(
+                    "vivarium.hand.contract",
+                    locale,
+                    name=contract["name"],
+                    goal=goal_text(contract["goal"], locale),
+                    have=progress.get("have", 0),
+                    points=progress.get("points", 0),
+                )
+            )
+        return "\n".join(lines)
+
+    def outcome_lines(self, outcome: Outcome, names: list[str], locale: str) -> list[str]:
+        lines = [t("vivarium.outcome.title", locale)]
+        order = sorted(range(len(outcome.scores)), key=lambda s: -outcome.scores[s])
+        for seat in order:
+            d = outcome.details[seat] if seat < len(outcome.details) else {}
+            lines.append(
+                t(
+                    "vivarium.outcome.line",
+                    locale,
+                    name=names[seat] if seat < len(names) else "?",
+                    total=outcome.scores[seat],
+                    creatures=d.get("creatures", 0),
+                    gems=d.get("gems", 0),
+                    priority=d.get("priority tokens", 0),
+                    contracts=d.get("contracts", 0),
+                    starting=d.get("starting contracts", 0),
+                    equipment=d.get("equipment", 0),
+                )
+            )
+        winners = " & ".join(names[s] for s in outcome.winners if s < len(names))
+        key = "vivarium.outcome.shared" if len(outcome.winners) > 1 else "vivarium.outcome.winner"
+        lines.append(t(key, locale, names=winners))
+        return lines
+
+    def push_events(self) -> set[str]:
+        return {"starting contracts"}

@@ -1,0 +1,40 @@
+"""Vivarium: draft creatures, equipment and contracts from a 4 x 4 grid with chain tokens.
+
+Rules as implemented and every adaptation choice: docs/rules/vivarium.md.
+"""
+
+from __future__ import annotations
+
+from engine.core import Game
+from engine.vivarium.state import VivariumState
+
+__all__ = ["Vivarium", "VivariumState"]
+
+
+class Vivarium(Game):
+    id = "vivarium"
+    title = "Vivarium"
+    min_players = 2
+    max_players = 4
+
+    def new(self, players: int, seed: int, options: dict | None = None) -> VivariumState:
+        self.check_players(players)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("the seed must be an integer")
+        self.resolve_options(options)
+        from engine.vivarium.setup import setup
+
+        state = VivariumState(self, players)
+        setup(state, seed)
+        return state
+
+    def load(self, data: dict) -> VivariumState:
+        from engine.vivarium.persist import state_from_dict
+
+        self.check_header(data)
+        try:
+            return state_from_dict(self, data)
+        except ValueError:
+            raise
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ValueError(f"this saved state is damaged: {type(exc).__name__}: {exc}") from exc
