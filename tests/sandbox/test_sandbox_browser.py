@@ -35,7 +35,8 @@ class Tab:
     def __init__(self, browser: Browser, url: str, username: str) -> None:
         self.context = browser.new_context(viewport={"width": 1440, "height": 900})
         self.page: Page = self.context.new_page()
-        self.page.set_default_timeout(15_000)
+        # Generous: a loaded 2-core CI machine may take seconds for a render; a real failure still fails.
+        self.page.set_default_timeout(45_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.goto(f"{url}?as={username}")
@@ -51,7 +52,7 @@ class Tab:
 
     def wait_for_boards(self, more_than: int) -> None:
         self.page.wait_for_function(
-            "([sel, n]) => document.querySelectorAll(sel).length > n", arg=[BOARDS, more_than], timeout=20_000
+            "([sel, n]) => document.querySelectorAll(sel).length > n", arg=[BOARDS, more_than], timeout=45_000
         )
 
     def text(self) -> str:
