@@ -266,7 +266,7 @@ class Emulator(UserActions):
         self,
         channel: Channel,
         predicate: Callable[[Message], bool] | None = None,
-        timeout: float = 5.0,
+        timeout: float = 15.0,
         *,
         user: User | None = None,
     ) -> Message:
@@ -278,7 +278,7 @@ class Emulator(UserActions):
 
         return await self.signal.wait_until(probe, timeout, f"a matching message in {channel!r}")
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "a condition") -> Any:
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 15.0, what: str = "a condition") -> Any:
         """Wait until predicate() is truthy (re-checked on every emulator change)."""
         return await self.signal.wait_until(predicate, timeout, what)
 

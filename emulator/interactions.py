@@ -163,11 +163,11 @@ class InteractionResult:
             rec.callback_type, message, rec.callback_data, rec.ephemeral, rec.callback_delay or 0
         )
 
-    async def response(self, timeout: float = 5.0) -> InteractionResponse:
+    async def response(self, timeout: float = 15.0) -> InteractionResponse:
         """Wait for the bot's first callback (raises InteractionFailed if it was refused)."""
         return await self._signal.wait_until(self._response, timeout, f"a response to interaction {self.record.name!r}")
 
-    async def followups(self, n: int = 1, timeout: float = 5.0) -> list[Message]:
+    async def followups(self, n: int = 1, timeout: float = 15.0) -> list[Message]:
         """Wait until the bot sent n follow-ups; the first may be the deferred original, now filled in."""
 
         def probe() -> list[Message] | None:
@@ -175,7 +175,7 @@ class InteractionResult:
 
         return await self._signal.wait_until(probe, timeout, f"{n} follow-up(s) to {self.record.name!r}")
 
-    async def final_message(self, timeout: float = 5.0) -> Message:
+    async def final_message(self, timeout: float = 15.0) -> Message:
         """Wait for an original response that is no longer 'thinking'."""
 
         def probe() -> Message | None:
@@ -185,21 +185,21 @@ class InteractionResult:
 
         return await self._signal.wait_until(probe, timeout, f"the final response to {self.record.name!r}")
 
-    async def choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+    async def choices(self, timeout: float = 15.0) -> list[dict[str, Any]]:
         """Wait for autocomplete choices."""
         response = await self.response(timeout)
         if response.choices is None:
             raise AssertionError(f"expected autocomplete choices, got callback type {response.type}")
         return response.choices
 
-    async def modal(self, timeout: float = 5.0) -> dict[str, Any]:
+    async def modal(self, timeout: float = 15.0) -> dict[str, Any]:
         """Wait for a modal."""
         response = await self.response(timeout)
         if response.modal is None:
             raise AssertionError(f"expected a modal, got callback type {response.type}")
         return response.modal
 
-    async def error(self, timeout: float = 5.0) -> ApiError:
+    async def error(self, timeout: float = 15.0) -> ApiError:
         """Wait until the emulator refused something the bot sent for this interaction."""
 
         def probe() -> ApiError | None:

@@ -71,7 +71,7 @@ class Table:
             result = await self.emu.click(user, board, custom_id=button["custom_id"])
         else:
             hand = await self.emu.click(user, board, label="My hand")
-            panel = (await hand.followups(1, timeout=10))[0]
+            panel = (await hand.followups(1, timeout=30))[0]
             buttons = action_buttons(panel)
             if buttons:
                 result = await self.emu.click(user, panel, custom_id=self.rng.choice(buttons)["custom_id"])
@@ -80,7 +80,7 @@ class Table:
                 assert menu, f"'My hand' offered no choice on the user's turn: {panel.content!r}"
                 value = self.rng.choice(menu[0]["options"])["value"]
                 result = await self.emu.select(user, panel, menu[0]["custom_id"], [value])
-        answer = (await result.followups(1, timeout=10))[0]
+        answer = (await result.followups(1, timeout=30))[0]
         assert not result.errors, f"Discord refused the bot's answer: {result.errors}"
         assert answer.content.startswith("Done"), answer.content
         self.moves += 1
