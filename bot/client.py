@@ -106,6 +106,8 @@ class MeepleBot(commands.Bot):
     async def close(self) -> None:
         if self._ticker is not None:
             self._ticker.cancel()
+        if self.flow is not None:
+            await self.flow.shutdown()
         await super().close()
         if self.db is not None:
             await self.db.close()

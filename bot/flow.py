@@ -74,6 +74,15 @@ class Flow:
         else:
             await interaction.response.send_message(clip(text), ephemeral=True, **kwargs)
 
+    async def shutdown(self, grace: float = 10.0) -> None:
+        """Let background work (replays) finish for a moment, then cancel what is left."""
+        if self._tasks:
+            _, pending = await asyncio.wait(set(self._tasks), timeout=grace)
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=2)
+
     # -- names ----------------------------------------------------------------------------
     async def names(self, game_id: int) -> list[str]:
         seats = await self.service.db.seats(game_id)

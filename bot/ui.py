@@ -97,7 +97,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:hand:(
 
 
 class ActButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mp:act:(?P<gid>\d+):(?P<ver>\d+):(?P<action>[^:]{1,80})"
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mp:act:(?P<gid>\d+):(?P<ver>\d+):(?P<action>.{1,80})$"
 ):
     """One action of the engine, valid only at the state version it was offered at."""
 
@@ -228,8 +228,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:(?P<op
 
 
 def act_custom_id(game_id: int, version: int, action: str) -> str:
+    # The action is the id's last field, so it may contain ':' itself.
     custom_id = f"{PREFIX}:act:{game_id}:{version}:{action}"
-    if len(custom_id) > CUSTOM_ID_LIMIT or ":" in action:
+    if len(custom_id) > CUSTOM_ID_LIMIT or not action:
         raise ValueError(f"action text too long or malformed for a custom id: {action!r}")
     return custom_id
 
