@@ -99,13 +99,9 @@ class State:
             raise IllegalAction("That is not an action.")
         if chosen not in self._legal_actions(seat):
             raise IllegalAction(self._explain_illegal(seat, chosen))
-        backup = self.to_dict()
-        try:
-            events = self._apply(seat, chosen)
-        except BaseException:
-            # A legal action must never fail; if one does, leave the state as it was.
-            self._restore(self.game.load(backup))
-            raise
+        # Every refusal happens above, before anything changes. A legal action never fails; if
+        # one ever did (a bug), the platform only ever applies moves to a working copy.
+        events = self._apply(seat, chosen)
         self.version += 1
         return events
 
