@@ -274,7 +274,10 @@ class VivariumAdapter(GameAdapter):
                 next=priority_name(event["next"], locale),
             )
         if kind == "game over":
-            return t("vivarium.event.game-over", locale)
+            key = (
+                "vivarium.event.game-over-resigned" if event.get("resigned") is not None else "vivarium.event.game-over"
+            )
+            return t(key, locale)
         return None
 
     def prompt(self, public: dict, mentions: list[str], locale: str) -> str:

@@ -16,6 +16,29 @@ class Noctiluca(Game):
     title = "Noctiluca"
     min_players = 1
     max_players = 4
+    # Undo (docs/ENGINE-EXTENSIONS.md) refuses an action that caused any of these: a random
+    # outcome (dice rolled onto the board, the first player, a shuffle, the solo storm's roll),
+    # a card that was hidden (dealt jars and favourites, the secret choice of jars and its
+    # reveal, a pile's next top or a jar from the deck, the solo draw and the storm's discard),
+    # or the favourites shown at the end. The rest only moves what everyone already saw.
+    revealing_events = frozenset(
+        {
+            "board filled",
+            "first player",
+            "favourite dealt",
+            "jars dealt",
+            "jars kept",
+            "jars revealed",
+            "deck formed",
+            "piles formed",
+            "new jar",
+            "jars drawn",
+            "jar to bottom",
+            "storm discard",
+            "storm roll",
+            "final scores",
+        }
+    )
 
     def new(self, players: int, seed: int, options: dict | None = None) -> NoctilucaState:
         self.check_players(players)

@@ -41,10 +41,13 @@ KEYS = (
     "result",
     "setup_events",
 )
+# Keys added later: a state saved before them loads with their default.
+OPTIONAL = {"resigned": None}
 
 
 def state_to_dict(s: NoctilucaState) -> dict:
-    return copy.deepcopy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in KEYS})
+    keys = KEYS + tuple(OPTIONAL)
+    return copy.deepcopy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
 
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
@@ -98,7 +101,7 @@ def state_from_dict(game, data: dict) -> NoctilucaState:
     missing = [k for k in KEYS if k not in data]
     if missing:
         raise ValueError(f"missing key {missing[0]!r}")
-    extra = sorted(set(data) - set(KEYS) - {"game", "players", "version"})
+    extra = sorted(set(data) - set(KEYS) - set(OPTIONAL) - {"game", "players", "version"})
     if extra:
         raise ValueError(f"unexpected key {extra[0]!r}")
     n = data["players"]
@@ -155,12 +158,23 @@ def state_from_dict(game, data: dict) -> NoctilucaState:
     if data["result"] is None and s.phase == "over":
         raise ValueError("a finished game needs a 'result'")
     s.result = copy.deepcopy(data["result"])
+    s.resigned = _resigned(data.get("resigned", OPTIONAL["resigned"]), s)
     events = data["setup_events"]
     if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
         raise ValueError("'setup_events' must be a list of events")
     s.setup_events = copy.deepcopy(events)
     _check_conservation(s)
     return s
+
+
+def _resigned(value: Any, s: NoctilucaState) -> int | None:
+    """The seat that resigned: null, or a seat of a finished game that it did not win."""
+    if value is None:
+        return None
+    _int(value, "'resigned'", 0, s.players - 1)
+    if s.phase != "over" or value in s.result.get("winners", []):
+        raise ValueError("'resigned' is a seat of a finished game, not among its winners")
+    return value
 
 
 def _phase(s: NoctilucaState, phase: Any, pending: Any) -> tuple[str, dict]:

@@ -84,15 +84,58 @@ def score(s: NoctilucaState) -> dict:
 def finish(s: NoctilucaState) -> list[Event]:
     s.result = score(s)
     s.phase, s.pending = "over", {}
-    return [
-        event("round ended", None, round=s.round),
-        event(
-            "final scores",
-            None,
-            scores=list(s.result["scores"]),
-            winners=list(s.result["winners"]),
-            details=[dict(d) for d in s.result["details"]],
-            majorities=s.result["majorities"],
-            favourites=[content.FAVOURITE_BY_COLOUR[c]["colour"] for c in s.favourites],
-        ),
-    ]
+    return [event("round ended", None, round=s.round), final_scores_event(s)]
+
+
+def final_scores_event(s: NoctilucaState, **extra) -> Event:
+    return event(
+        "final scores",
+        None,
+        scores=list(s.result["scores"]),
+        winners=list(s.result["winners"]),
+        details=[dict(d) for d in s.result["details"]],
+        majorities=s.result["majorities"],
+        favourites=[content.FAVOURITE_BY_COLOUR[c]["colour"] for c in s.favourites],
+        **extra,
+    )
+
+
+def resign(s: NoctilucaState, seat: int) -> list[Event]:
+    """``seat`` leaves for good: the game ends now with the final scoring of the position as it
+    stands (majorities of the tokens left in the stacks, leftovers...; the seat's own tokens
+    still count in the majorities). The seat ranks last: its score is lowered below everyone
+    else's (the ``resignation`` part, 0 or less) and it never wins; the others win by the usual
+    rule (the highest score, ties to the most delivered jars). Solo, resigning is a loss (a
+    score of 0 at most)."""
+    from engine.noctiluca.setup import to_lid
+
+    # Whatever is in the middle of a step goes back, so each component stays in one place.
+    pending = s.pending
+    if s.phase == "keep":
+        s.deck += [j for dealt in pending["dealt"] for j in dealt]
+    elif s.phase == "store":
+        to_lid(s, pending["hand"])
+    elif s.phase == "pass":
+        to_lid(s, pending["dice"])
+    elif s.phase == "draw":
+        s.deck += pending["offer"]
+    result = score(s)
+    scores = result["scores"]
+    others = [o for o in range(s.players) if o != seat]
+    ceiling = min(scores[o] for o in others) - 1 if others else 0
+    capped = min(scores[seat], ceiling)
+    detail = result["details"][seat]
+    detail["resignation"] = capped - scores[seat]
+    detail["total"] = capped
+    scores[seat] = capped
+    if others:
+        best = max(scores[o] for o in others)
+        tied = [o for o in others if scores[o] == best]
+        most = max(len(s.delivered[o]) for o in tied)
+        result["winners"] = [o for o in tied if len(s.delivered[o]) == most]
+    else:
+        result["winners"] = []
+    s.result = result
+    s.resigned = seat
+    s.phase, s.pending = "over", {}
+    return [event("player resigned", None, seat=seat), final_scores_event(s, resigned=seat)]

@@ -10,7 +10,8 @@ Phases (``self.phase``), with what ``self.pending`` holds:
 - ``deliver``: ``queue[0]`` has several full jars and picks which to deliver first.
 - ``pile``: ``queue[0]`` takes a new jar from one of the piles.
 - ``draw`` (solo): keep one of the two drawn jars (``offer``).
-- ``over``: the game has ended; ``self.result`` holds the final scoring.
+- ``over``: the game has ended; ``self.result`` holds the final scoring (``self.resigned``:
+  the seat that resigned, if one did).
 
 The rules themselves live in the sibling modules (setup, dive, delivery, storm, scoring).
 """
@@ -55,6 +56,7 @@ class NoctilucaState(State):
         self.last_dive: dict | None = None
         self.storm: dict | None = None
         self.result: dict | None = None
+        self.resigned: int | None = None
         self.setup_events: list[Event] = []
 
     @property
@@ -186,6 +188,11 @@ class NoctilucaState(State):
         if verb == "take":
             return delivery.take_drawn(self, seat, args[0])
         raise IllegalAction("That is not an action of this game.")  # unreachable: apply checked it
+
+    def _resign(self, seat: int) -> list[Event]:
+        from engine.noctiluca.scoring import resign
+
+        return resign(self, seat)
 
     def _public_view(self) -> dict:
         from engine.noctiluca.views import public_view

@@ -96,6 +96,7 @@ def public_view(s: NoctilucaState) -> dict:
         else {**{k: v for k, v in s.last_dive.items() if k != "taken"}, "taken": dice(s.last_dive["taken"])},
         "storm": None,
         "result": None if s.result is None else {k: v for k, v in s.result.items()},
+        "resigned": s.resigned,
     }
     if s.storm is not None:
         st = s.storm

@@ -16,6 +16,23 @@ class Vivarium(Game):
     title = "Vivarium"
     min_players = 2
     max_players = 4
+    # Undo (docs/ENGINE-EXTENSIONS.md) refuses an action that caused any of these: the setup's
+    # shuffles and deal, the secret starting contracts, the grid refilled from the shuffled decks,
+    # the next priority token turned from its face-down stack, the two-player token flip (the
+    # face-down token is shown greyed, but the rulebook hides it), and the starting contracts
+    # shown at the end. Swaps, gems, cards taken, abilities and column clears only move what
+    # everyone already saw.
+    revealing_events = frozenset(
+        {
+            "first player",
+            "setup",
+            "starting contracts",
+            "grid refilled",
+            "priority revealed",
+            "tokens flipped",
+            "game over",
+        }
+    )
 
     def new(self, players: int, seed: int, options: dict | None = None) -> VivariumState:
         self.check_players(players)

@@ -36,10 +36,13 @@ KEYS = (
     "result",
     "setup_events",
 )
+# Keys added later: a state saved before them loads with their default.
+OPTIONAL = {"resigned": None}
 
 
 def state_to_dict(s: VivariumState) -> dict:
-    return copy.deepcopy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in KEYS})
+    keys = KEYS + tuple(OPTIONAL)
+    return copy.deepcopy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
 
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
@@ -64,7 +67,7 @@ def state_from_dict(game, data: dict) -> VivariumState:
     missing = [k for k in KEYS if k not in data]
     if missing:
         raise ValueError(f"missing key {missing[0]!r}")
-    extra = sorted(set(data) - set(KEYS) - {"game", "players", "version"})
+    extra = sorted(set(data) - set(KEYS) - set(OPTIONAL) - {"game", "players", "version"})
     if extra:
         raise ValueError(f"unexpected key {extra[0]!r}")
     n = data["players"]
@@ -154,6 +157,12 @@ def state_from_dict(game, data: dict) -> VivariumState:
     ):
         raise ValueError("'result' is set exactly when the game is over")
     s.result = copy.deepcopy(result)
+    resigned = data.get("resigned", OPTIONAL["resigned"])
+    if resigned is not None:
+        _int(resigned, "'resigned'", 0, n - 1)
+        if s.phase != "over" or resigned in s.result["winners"]:
+            raise ValueError("'resigned' is a seat of a finished game, not among its winners")
+    s.resigned = resigned
     events = data["setup_events"]
     if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
         raise ValueError("'setup_events' must be a list of events")

@@ -80,23 +80,50 @@ def flip_two_player(state: VivariumState) -> list[Event]:
     ]
 
 
-def end_game(state: VivariumState) -> list[Event]:
-    details = [
+def final_details(state: VivariumState) -> list[dict]:
+    return [
         score(state.collections[s], state.gems[s], state.priority_won[s], state.starting[s])
         for s in range(state.players)
     ]
+
+
+def end_game(state: VivariumState) -> list[Event]:
+    details = final_details(state)
     scores = [d["total"] for d in details]
     best = max(scores)
     winners = [s for s in range(state.players) if scores[s] == best]
     state.result = {"scores": scores, "winners": winners, "details": details}
     state.phase, state.pending, state.numbers = "over", {}, {}
-    return [
-        event(
-            "game over",
-            None,
-            scores=scores,
-            winners=winners,
-            details=details,
-            starting=[list(s) for s in state.starting],
-        )
-    ]
+    return [game_over_event(state)]
+
+
+def game_over_event(state: VivariumState, **extra) -> Event:
+    result = state.result
+    return event(
+        "game over",
+        None,
+        scores=list(result["scores"]),
+        winners=list(result["winners"]),
+        details=[dict(d) for d in result["details"]],
+        starting=[list(s) for s in state.starting],
+        **extra,
+    )
+
+
+def resign(state: VivariumState, seat: int) -> list[Event]:
+    """``seat`` leaves for good: the game ends now with the final score of every collection as it
+    stands (the round in progress awards no priority token). The seat ranks last: its score is
+    lowered below everyone else's (the ``resignation`` part, 0 or less) and it never wins; the
+    highest of the other totals share the win, as at the normal end."""
+    details = final_details(state)
+    scores = [d["total"] for d in details]
+    others = [s for s in range(state.players) if s != seat]
+    capped = min(scores[seat], min(scores[s] for s in others) - 1)
+    details[seat]["resignation"] = capped - scores[seat]
+    details[seat]["total"] = scores[seat] = capped
+    best = max(scores[s] for s in others)
+    winners = [s for s in others if scores[s] == best]
+    state.result = {"scores": scores, "winners": winners, "details": details}
+    state.resigned = seat
+    state.phase, state.pending, state.numbers = "over", {}, {}
+    return [event("player resigned", None, seat=seat), game_over_event(state, resigned=seat)]

@@ -7,7 +7,7 @@ Steps (``self.phase``) of the player to act (``self.current``):
   tokens reach (``take``) or 2 gems (``gems``).
 - ``ability``: an equipment card just taken asks a question (``self.pending``): a column to
   clear, a second swap, or a card to take; ``skip`` declines.
-- ``over``: the game has ended.
+- ``over``: the game has ended (``self.resigned``: the seat that resigned, if one did).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ class VivariumState(State):
         self.pending: dict = {}
         self.numbers: dict[str, list[int]] = {}
         self.result: dict | None = None
+        self.resigned: int | None = None
         self.setup_events: list[Event] = []
 
     @property
@@ -120,6 +121,9 @@ class VivariumState(State):
                 return events
         self.phase = "swap"
         return events
+
+    def _resign(self, seat: int) -> list[Event]:
+        return rounds.resign(self, seat)
 
     # -- views and saving --------------------------------------------------------------------
     def _public_view(self) -> dict:

@@ -127,6 +127,7 @@ def _public_view(state: VivariumState) -> dict:
             "details": [dict(d) for d in state.result["details"]],
             "starting": [[starting_view(c) for c in s] for s in state.starting],
         },
+        "resigned": state.resigned,
     }
 
 
