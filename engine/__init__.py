@@ -17,11 +17,13 @@ def register(game: Game) -> Game:
 def _register_all() -> None:
     from engine.fox_duet import FoxDuet
     from engine.noctiluca import Noctiluca
+    from engine.tm_dice import TMDice
     from engine.vivarium import Vivarium
 
     register(FoxDuet())
     register(Noctiluca())
     register(Vivarium())
+    register(TMDice())
 
 
 _register_all()

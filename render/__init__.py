@@ -62,12 +62,14 @@ def shrink_png(png: bytes, budget_bytes: int) -> bytes:
 
 def _register_all() -> None:
     from render.fox_duet import RENDERER as FOX_DUET
-    from render.vivarium import RENDERER as VIVARIUM
     from render.noctiluca import RENDERER as NOCTILUCA
+    from render.tm_dice import RENDERER as TM_DICE
+    from render.vivarium import RENDERER as VIVARIUM
 
     register(FOX_DUET)
     register(VIVARIUM)
     register(NOCTILUCA)
+    register(TM_DICE)
 
 
 _register_all()

@@ -75,11 +75,13 @@ def adapter_for(game_id: str) -> GameAdapter:
 def _register_all() -> None:
     from bot.games.fox_duet import FoxDuetAdapter
     from bot.games.noctiluca import NoctilucaAdapter
+    from bot.games.tm_dice import TMDiceAdapter
     from bot.games.vivarium import VivariumAdapter
 
     register(FoxDuetAdapter())
     register(NoctilucaAdapter())
     register(VivariumAdapter())
+    register(TMDiceAdapter())
 
 
 _register_all()

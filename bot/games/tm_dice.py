@@ -1,0 +1,309 @@
+"""Terraforming Mars: The Dice Game in words, for Discord: every step of a turn, one at a time."""
+
+from __future__ import annotations
+
+from bot.games import GameAdapter
+from bot.i18n import t
+from engine import Action, Event, Outcome
+from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_COLOUR, MILESTONES
+
+# Choices that name a hidden card: only shown in the player's private "My hand" answer.
+PRIVATE_VERBS = {"corporation", "play", "discard", "bonus"}
+COLOUR_EMOJI = {
+    "green": "\N{LARGE GREEN CIRCLE}",
+    "gray": "\N{MEDIUM WHITE CIRCLE}",
+    "blue": "\N{LARGE BLUE CIRCLE}",
+    "red": "\N{LARGE RED CIRCLE}",
+    "yellow": "\N{LARGE YELLOW CIRCLE}",
+}
+GENERAL = ("raise-temperature", "place-ocean", "place-greenery", "place-city", "buy-vp")
+PARTS = ("terraforming and tiles", "awards", "milestones", "card vp")
+
+
+def face(f: str, locale: str) -> str:
+    return t(f"tm-dice.face.{f}", locale)
+
+
+def colour(c: str, locale: str) -> str:
+    return t(f"tm-dice.colour.{c}", locale)
+
+
+def die(f: str, locale: str) -> str:
+    """``heat (red)``: a die by its face and colour."""
+    return t("tm-dice.die", locale, face=face(f, locale), colour=colour(FACE_COLOUR[f], locale))
+
+
+def effect_text(effect: str, locale: str) -> str:
+    kind, _, arg = effect.partition(":")
+    if kind in ("gain", "set") and arg == "any":
+        return t(f"tm-dice.effect.{kind}-any", locale)
+    if kind in ("gain", "set", "attack"):
+        return t(f"tm-dice.effect.{kind}", locale, colour=colour(arg, locale))
+    if kind == "face":
+        return t("tm-dice.effect.face", locale, die=die(arg, locale))
+    if kind == "special":
+        return t("tm-dice.effect.special", locale, tile=t(f"tm-dice.tile.{arg}", locale))
+    if kind in ("vp", "wild", "draw"):
+        return t(f"tm-dice.effect.{kind}", locale, n=arg)
+    return t(f"tm-dice.effect.{kind}", locale)
+
+
+def cost_text(cost, locale: str) -> str:
+    return ", ".join(face(f, locale) for f in cost) or t("tm-dice.nothing", locale)
+
+
+def card_summary(card_id: str, locale: str) -> str:
+    """A project card in one line: name, colour, cost, what it does, VP."""
+    c = CARDS[card_id]
+    if c.colour == "red":
+        does = ", ".join(effect_text(e, locale) for e in c.effects)
+    elif c.colour == "blue":
+        a = c.action
+        does = t(
+            f"tm-dice.card.action.{a['type']}",
+            locale,
+            cost=cost_text(a["cost"], locale),
+            effects=", ".join(effect_text(e, locale) for e in a["effects"]),
+        )
+    else:
+        does = t("tm-dice.card.produces", locale, dice=", ".join(colour(x, locale) for x in c.production))
+    text = t(
+        "tm-dice.card.line",
+        locale,
+        name=c.name,
+        colour=t(f"tm-dice.card-colour.{c.colour}", locale),
+        cost=cost_text(c.cost, locale),
+        does=does,
+    )
+    if c.vp:
+        text += " " + t("tm-dice.card.vp", locale, n=c.vp)
+    if c.end_vp:
+        text += " " + t("tm-dice.card.end-vp", locale, n=c.end_vp)
+    return text
+
+
+def corp_summary(corp_id: str, locale: str) -> str:
+    c = CORPORATIONS[corp_id]
+    return t(
+        "tm-dice.corporation.line",
+        locale,
+        name=c["name"],
+        start=", ".join(effect_text(e, locale) for e in c["start"]),
+        dice=", ".join(colour(x, locale) for x in c["production"]),
+    )
+
+
+def bonus_summary(bonus_id: str, locale: str) -> str:
+    b = BONUS_CARDS[bonus_id]
+    parts = [effect_text(e, locale) for e in b["effects"]]
+    if b["end_vp"]:
+        parts.append(t("tm-dice.card.end-vp", locale, n=b["end_vp"]))
+    for p in b["passive"]:
+        kind, _, n = p.partition(":")
+        parts.append(t(f"tm-dice.passive.{kind}", locale, n=n))
+    return t("tm-dice.bonus.line", locale, name=b["name"], does=", ".join(parts))
+
+
+class TMDiceAdapter(GameAdapter):
+    game_id = "tm-dice"
+
+    # -- choices ---------------------------------------------------------------------------
+    def action_label(self, action: Action, view: dict, locale: str) -> str:
+        verb, args = action.verb, action.args
+        if verb in GENERAL or verb in ("production", "action", "support", "skip", "end", "more"):
+            return t(f"tm-dice.action.{verb}", locale)[:80]
+        if verb in ("keep-hand", "discard-cards", "return-rest"):
+            return t(f"tm-dice.action.{verb}", locale)[:80]
+        if verb == "corporation":
+            return CORPORATIONS[args[0]]["name"][:80]
+        if verb in ("play", "discard", "use", "free"):
+            return t(f"tm-dice.action.{verb}", locale, card=CARDS[args[0]].name)[:80]
+        if verb == "bonus":
+            return BONUS_CARDS[args[0]]["name"][:80]
+        if verb == "roll" or verb == "colour":
+            return t(f"tm-dice.action.{verb}", locale, colour=colour(args[0], locale))[:80]
+        if verb in ("keep", "drop", "turn", "lose", "give"):
+            what = t("tm-dice.wild", locale) if args[0] == "wild" else die(args[0], locale)
+            return t(f"tm-dice.action.{verb}", locale, die=what)[:80]
+        if verb in ("to", "take"):
+            return t(f"tm-dice.action.{verb}", locale, face=face(args[0], locale))[:80]
+        if verb in ("discard-to-turn", "discard-to-draw"):
+            return t(f"tm-dice.action.{verb}", locale)[:80]
+        if verb == "pay":
+            n = int(args[1].split("=")[1])
+            return t("tm-dice.action.pay", locale, face=face(args[0], locale), n=n)[:80]
+        if verb == "resolve":
+            return t("tm-dice.action.resolve", locale, effect=effect_text(args[0], locale))[:80]
+        if verb == "hex":
+            return t("tm-dice.action.hex", locale, hex=args[0].upper())[:80]
+        if verb == "open":
+            what = " ".join(args)
+            if what.startswith("row "):
+                return t("tm-dice.action.open-row", locale, row=what[4:].upper())[:80]
+            return t(f"tm-dice.category.{what}", locale)[:80]
+        return action.text[:80]
+
+    def action_description(self, action: Action, view: dict, locale: str) -> str | None:
+        verb, args = action.verb, action.args
+        if verb in ("play", "discard", "use", "free") and args[0] in CARDS:
+            return card_summary(args[0], locale)[:100]
+        if verb == "corporation":
+            return corp_summary(args[0], locale)[:100]
+        if verb == "bonus":
+            return bonus_summary(args[0], locale)[:100]
+        if verb in GENERAL:
+            return t(f"tm-dice.describe.{verb}", locale)[:100]
+        return None
+
+    def action_emoji(self, action: Action, view: dict) -> str | None:
+        args = action.args
+        if action.verb in ("roll", "colour") and args and args[0] in COLOUR_EMOJI:
+            return COLOUR_EMOJI[args[0]]
+        if action.verb in ("keep", "drop", "turn", "lose", "give", "take", "to") and args and args[0] in FACE_COLOUR:
+            return COLOUR_EMOJI[FACE_COLOUR[args[0]]]
+        return None
+
+    def action_is_private(self, action: Action) -> bool:
+        return action.verb in PRIVATE_VERBS or (action.verb == "open" and action.args in (["play"], ["discard"]))
+
+    # -- events ----------------------------------------------------------------------------
+    def describe_event(self, event: Event, names: list[str], locale: str) -> str | None:
+        kind = event["type"]
+
+        def name(key: str = "seat") -> str:
+            seat = event.get(key)
+            return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+        if kind == "awards rolled":
+            faces = ", ".join(face(a["face"], locale) for a in event["awards"])
+            return t("tm-dice.event.awards", locale, faces=faces)
+        if kind == "milestones drawn":
+            return t(
+                "tm-dice.event.milestones", locale, names=", ".join(MILESTONES[m]["name"] for m in event["milestones"])
+            )
+        if kind == "corporation revealed":
+            return t("tm-dice.event.corporation", locale, name=name(), corporation=event["corporation"]["name"])
+        if kind == "corporation kept":
+            return t("tm-dice.event.kept", locale, corporation=CORPORATIONS[event["corporation"]]["name"])
+        if kind in ("die rolled", "die taken"):
+            return t(f"tm-dice.event.{kind.replace(' ', '-')}", locale, name=name(), die=die(event["face"], locale))
+        if kind == "turn started":
+            return None
+        if kind == "turn kind":
+            return t(f"tm-dice.event.turn-{event['kind']}", locale, name=name(), turn=event["turn"])
+        if kind == "card played":
+            return t("tm-dice.event.played", locale, name=name(), card=card_summary(event["card"]["id"], locale))
+        if kind == "card used":
+            return t("tm-dice.event.used", locale, name=name(), card=CARDS[event["card"]].name)
+        if kind == "general action":
+            return t(
+                "tm-dice.event.general", locale, name=name(), action=t(f"tm-dice.action.{event['action']}", locale)
+            )
+        if kind == "tile placed":
+            tile = t(f"tm-dice.tile.{event['tile']}", locale)
+            return t("tm-dice.event.tile", locale, name=name(), tile=tile, hex=event["hex"].upper())
+        if kind == "parameter raised":
+            return t(f"tm-dice.event.raised.{event['parameter']}", locale, name=name())
+        if kind == "parameter maxed":
+            return t(
+                "tm-dice.event.maxed", locale, name=name(), parameter=t(f"tm-dice.param.{event['parameter']}", locale)
+            )
+        if kind == "parameter completed":
+            return t("tm-dice.event.completed", locale, parameter=t(f"tm-dice.param.{event['parameter']}", locale))
+        if kind == "end triggered":
+            return t("tm-dice.event.end", locale, turn=event["last_turn"])
+        if kind == "milestone claimed":
+            return t("tm-dice.event.milestone", locale, name=name(), milestone=MILESTONES[event["milestone"]]["name"])
+        if kind == "milestone removed":
+            return t("tm-dice.event.milestone-removed", locale, milestone=MILESTONES[event["milestone"]]["name"])
+        if kind == "bonus played":
+            return t("tm-dice.event.bonus", locale, name=name(), card=bonus_summary(event["card"]["id"], locale))
+        if kind == "die lost":
+            return t("tm-dice.event.lost", locale, name=name(), die=die(event["face"], locale))
+        if kind == "die turned":
+            return t(
+                "tm-dice.event.turned",
+                locale,
+                name=name(),
+                old=face(event["old"], locale),
+                new=face(event["new"], locale),
+            )
+        if kind == "gift" and event["resource"]:
+            what = t("tm-dice.wild", locale) if event["resource"] == "wild" else die(event["resource"], locale)
+            return t("tm-dice.event.gift", locale, name=name(), to=name("to"), what=what)
+        if kind == "cards drawn" and event["visible_to"] is not None and event.get("cards"):
+            return t(
+                "tm-dice.event.drawn", locale, cards="; ".join(card_summary(c["id"], locale) for c in event["cards"])
+            )
+        if kind == "wild gained":
+            return t("tm-dice.event.wild", locale, name=name(), n=event["count"])
+        if kind == "skipped":
+            return t("tm-dice.event.skipped", locale, effect=effect_text(event["effect"], locale))
+        if kind == "game over":
+            return t("tm-dice.event.over", locale)
+        return None
+
+    # -- prompts and private text ----------------------------------------------------------
+    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+        who = " ".join(mentions)
+        params = public["parameters"]
+        status = t(
+            "tm-dice.status",
+            locale,
+            turn=public["turn"],
+            temperature=params["temperature"]["value"],
+            oxygen=params["oxygen"]["value"],
+            oceans=params["oceans"]["position"],
+        )
+        if public["stage"] == "corp":
+            return status + "\n" + t("tm-dice.prompt.corp", locale, who=who)
+        step = public.get("step") or {}
+        kind = step.get("kind", "turn")
+        values: dict = {"who": who}
+        if kind == "place":
+            values["tile"] = t(f"tm-dice.tile.{step['tile']}", locale)
+        if kind == "lose":
+            values["colour"] = colour(step["colour"], locale)
+        if kind == "pay":
+            values["cost"] = ", ".join(f"{n} {face(f, locale)}" for f, n in step["cost"].items())
+        if kind == "effects":
+            values["effects"] = ", ".join(effect_text(e, locale) for e in step["effects"])
+        return status + "\n" + t(f"tm-dice.prompt.{kind}", locale, **values)
+
+    def hand_text(self, view: dict, locale: str) -> str:
+        private = view.get("private", {})
+        lines = []
+        if private.get("corporations"):
+            lines.append(t("tm-dice.hand.corporations", locale))
+            lines += [f"- {corp_summary(c['id'], locale)}" for c in private["corporations"]]
+        if private.get("bonus_choice"):
+            lines.append(t("tm-dice.hand.bonus", locale))
+            lines += [f"- {bonus_summary(b['id'], locale)}" for b in private["bonus_choice"]]
+        lines.append(t("tm-dice.hand.title", locale, n=len(private.get("hand", []))))
+        lines += [f"- {card_summary(c['id'], locale)}" for c in private.get("hand", [])]
+        return "\n".join(lines)
+
+    def outcome_lines(self, outcome: Outcome, names: list[str], locale: str) -> list[str]:
+        lines = [t("tm-dice.outcome.title", locale)]
+        for seat, detail in enumerate(outcome.details):
+            parts = ", ".join(t(f"tm-dice.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in PARTS)
+            lines.append(
+                t(
+                    "tm-dice.outcome.line",
+                    locale,
+                    name=names[seat] if seat < len(names) else "?",
+                    total=detail["total"],
+                    parts=parts,
+                )
+            )
+        if len(outcome.details) == 1:
+            key = "tm-dice.outcome.solo-won" if outcome.winners else "tm-dice.outcome.solo-lost"
+            lines.append(t(key, locale, total=outcome.details[0]["total"]))
+        else:
+            winners = " & ".join(names[w] if w < len(names) else "?" for w in outcome.winners)
+            key = "tm-dice.outcome.shared" if len(outcome.winners) > 1 else "tm-dice.outcome.winner"
+            lines.append(t(key, locale, names=winners))
+        return lines
+
+    def push_events(self) -> set[str]:
+        return {"dealt", "cards drawn"}

@@ -1,0 +1,141 @@
+"""Milestones, awards, the final scoring and the tie-break by production."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from engine.core import Event, event
+from engine.tm_dice import board, dice
+from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_RANK, MILESTONES, PARAMETERS, RULES, TRACKS
+
+if TYPE_CHECKING:
+    from engine.tm_dice.state import TMDiceState
+
+
+def production_count(s: TMDiceState, seat: int) -> int:
+    """Dice in the brown boxes of the seat's corporation and green cards."""
+    player = s.seats[seat]
+    total = len(CORPORATIONS[player["corp"]]["production"]) if player["corp"] else 0
+    return total + sum(len(CARDS[c].production) for c in player["green"])
+
+
+def milestone_value(s: TMDiceState, seat: int, kind: str) -> int:
+    player = s.seats[seat]
+    if kind == "cities":
+        return board.owned(s.tiles, seat, "city")
+    if kind == "greeneries":
+        return board.owned(s.tiles, seat, "greenery")
+    if kind in ("blue-cards", "green-cards", "red-cards"):
+        return len(player[kind.split("-")[0]])
+    if kind == "production":
+        return production_count(s, seat)
+    if kind == "colours-held":
+        return len(dice.held_colours(player))
+    return player["vp"]
+
+
+def claim_milestones(s: TMDiceState) -> list[Event]:
+    """The first seat to meet a milestone takes it at once, for free (turn order from the mover)."""
+    events: list[Event] = []
+    for mid in s.milestones:
+        if mid in s.claimed or mid in s.removed:
+            continue
+        m = MILESTONES[mid]
+        for seat in s.turn_order_from(s.current):
+            if milestone_value(s, seat, m["kind"]) >= m["n"]:
+                s.claimed[mid] = seat
+                events.append(event("milestone claimed", None, seat=seat, milestone=mid))
+                break
+    return events
+
+
+def remove_solo_milestones(s: TMDiceState) -> list[Event]:
+    """Solo: after turns 16, 20 and 24 the top, middle and bottom milestone goes if unclaimed."""
+    if s.players != 1:
+        return []
+    events = []
+    for index, turn in enumerate(RULES["solo"]["milestone_removal"]):
+        if s.turn == turn and index < len(s.milestones):
+            mid = s.milestones[index]
+            if mid not in s.claimed and mid not in s.removed:
+                s.removed.append(mid)
+                events.append(event("milestone removed", None, milestone=mid, turn=turn))
+    return events
+
+
+def award_count(s: TMDiceState, seat: int, face: str) -> int:
+    """How often ``face`` appears in the costs of the project cards the seat played."""
+    return cost_faces(s, seat)[face]
+
+
+def cost_faces(s: TMDiceState, seat: int) -> Counter:
+    player = s.seats[seat]
+    return Counter(f for colour in ("red", "blue", "green") for c in player[colour] for f in CARDS[c].cost)
+
+
+def award_points(s: TMDiceState) -> list[list[int]]:
+    """Per seat, the points of each of the 3 awards."""
+    out = [[0] * len(s.awards) for _ in range(s.players)]
+    solo = RULES["solo"]
+    faces = [cost_faces(s, seat) for seat in range(s.players)]
+    for i, face in enumerate(s.awards):
+        counts = [faces[seat][face] for seat in range(s.players)]
+        if s.players == 1:
+            need = solo["award_thresholds"][FACE_RANK[face]]
+            out[0][i] = solo["award_vp"] if counts[0] >= need else solo["award_near_vp"] if counts[0] == need - 1 else 0
+            continue
+        ranked = sorted({c for c in counts if c > 0}, reverse=True)
+        if not ranked:
+            continue
+        firsts = [seat for seat in range(s.players) if counts[seat] == ranked[0]]
+        for seat in firsts:
+            out[seat][i] = RULES["awards"]["first"]
+        if len(firsts) == 1 and len(ranked) > 1:
+            for seat in range(s.players):
+                if counts[seat] == ranked[1]:
+                    out[seat][i] = RULES["awards"]["second"]
+    return out
+
+
+def card_vp(s: TMDiceState, seat: int) -> int:
+    player = s.seats[seat]
+    total = sum(CARDS[c].end_vp for colour in ("red", "blue", "green") for c in player[colour])
+    return total + sum(BONUS_CARDS[b]["end_vp"] for b in player["bonus"])
+
+
+def final_details(s: TMDiceState) -> list[dict]:
+    awards = award_points(s)
+    out = []
+    for seat in range(s.players):
+        parts = {
+            "terraforming and tiles": s.seats[seat]["vp"],
+            "awards": sum(awards[seat]),
+            "milestones": RULES["milestone_vp"] * sum(1 for owner in s.claimed.values() if owner == seat),
+            "card vp": card_vp(s, seat),
+        }
+        out.append({**parts, "total": sum(parts.values()), "production": production_count(s, seat)})
+    return out
+
+
+def finish(s: TMDiceState) -> list[Event]:
+    """End the game: discard hands and resources, score, and decide the winners."""
+    details = final_details(s)
+    scores = [d["total"] for d in details]
+    if s.players == 1:
+        done = all(getattr(s, p) >= TRACKS[p]["steps"] for p in PARAMETERS)
+        details[0]["all parameters"] = done
+        winners = [0] if done else []
+        if not done:
+            scores = [0]
+    else:
+        best = max(scores)
+        tied = [seat for seat in range(s.players) if scores[seat] == best]
+        top = max(production_count(s, seat) for seat in tied)
+        winners = [seat for seat in tied if production_count(s, seat) == top]
+    s.result = {"scores": scores, "winners": winners, "details": details}
+    s.queue = []
+    for player in s.seats:
+        s.discard.extend(player["hand"])
+        player["hand"] = []
+    return [event("game over", None, scores=scores, winners=winners)]

@@ -1,0 +1,74 @@
+"""The Discord wording of tm-dice (bot/games/tm_dice.py) over real games.
+
+It lives here because the brief for this game limits its test files to tests/engine/ and
+tests/render/; it belongs in tests/bot/ once the game is registered with the platform.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.games.tm_dice import PRIVATE_VERBS, TMDiceAdapter
+from engine import Action
+from engine.tm_dice import TMDice
+
+GAME = TMDice()
+ADAPTER = TMDiceAdapter()
+NAMES = ["Alice", "Bob", "Carol", "Dmitri"]
+
+
+def games(players: int, seeds: range):
+    """Yield (state, seat, actions, events) at every step of random games."""
+    for seed in seeds:
+        s = GAME.new(players, seed)
+        rng = random.Random(seed)
+        events = list(s.setup_events)
+        while s.outcome() is None:
+            seat = rng.choice(s.to_move())
+            actions = s.legal_actions(seat)
+            yield s, seat, actions, events
+            events = s.apply(seat, rng.choice(actions))
+        yield s, None, [], events
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_every_choice_event_and_prompt_is_worded(players: int) -> None:
+    """Labels fit a button (80) and a menu line (100); every event and step has its sentence."""
+    seen_steps = set()
+    for s, seat, actions, events in games(players, range(2)):
+        for e in events:
+            line = ADAPTER.describe_event(e, NAMES[:players], "en")
+            assert line is None or (isinstance(line, str) and line and "{" not in line)
+        if seat is None:
+            lines = ADAPTER.outcome_lines(s.outcome(), NAMES[:players], "en")
+            assert len(lines) == players + 2
+            continue
+        view = s.view(seat)
+        for a in actions:
+            label = ADAPTER.action_label(a, view, "en")
+            assert 0 < len(label) <= 80 and label != a.text, a.text
+            description = ADAPTER.action_description(a, view, "en")
+            assert description is None or len(description) <= 100
+        prompt = ADAPTER.prompt(view["public"], ["@x"], "en")
+        assert "@x" in prompt
+        seen_steps.add((view["public"]["step"] or {}).get("kind", "corp"))
+        assert ADAPTER.hand_text(view, "en")
+    assert {"corp", "turn", "support", "main"} <= seen_steps
+
+
+def test_choices_naming_hidden_cards_are_private() -> None:
+    """Discord: the hand, the corporation choice and the bonus cards stay in the player's private answer."""
+    for verb in ("corporation", "play", "discard", "bonus"):
+        assert verb in PRIVATE_VERBS and ADAPTER.action_is_private(Action(f"{verb} x"))
+    assert not ADAPTER.action_is_private(Action("roll red"))
+    assert not ADAPTER.action_is_private(Action("hex d4"))
+
+
+def test_the_hand_text_lists_each_card_with_cost_and_effect() -> None:
+    s = GAME.new(2, 3)
+    text = ADAPTER.hand_text(s.view(0), "en")
+    for card in s.view(0)["private"]["hand"]:
+        assert card["name"] in text
+    assert "corporations" in text.lower()

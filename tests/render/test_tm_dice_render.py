@@ -1,0 +1,92 @@
+"""The Terraforming Mars: The Dice Game board and hand images, drawn from views of real positions."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from engine.tm_dice import TMDice
+from render.common import encode_png
+from render.tm_dice import BOARD_BUDGET, HAND_BUDGET, RENDERER, H, W, effect_label, track_labels
+
+NAMES = ["Alice", "Bob", "Carol", "Dmitri"]
+GAME = TMDice()
+
+
+def position(players: int, steps: int, seed: int = 7):
+    s = GAME.new(players, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.outcome() is not None:
+            break
+        seat = rng.choice(s.to_move())
+        s.apply(seat, rng.choice(s.legal_actions(seat)))
+    return s
+
+
+STAGES = {
+    "corporations-4p": (4, 0),
+    "mid-4p": (4, 600),
+    "mid-3p": (3, 400),
+    "mid-2p": (2, 300),
+    "end-2p": (2, 20000),
+    "solo-mid": (1, 150),
+    "solo-end": (1, 20000),
+}
+
+
+@pytest.mark.parametrize("stage", sorted(STAGES))
+def test_board_is_a_landscape_png_within_budget(stage: str) -> None:
+    players, steps = STAGES[stage]
+    s = position(players, steps)
+    png = encode_png(RENDERER.board(s.view(None)["public"], NAMES[:players]), BOARD_BUDGET, optimize=False)
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and (image.width, image.height) == (W, H)
+    assert len(png) <= BOARD_BUDGET
+
+
+@pytest.mark.parametrize("stage", sorted(STAGES))
+def test_hand_is_a_landscape_png_within_budget(stage: str) -> None:
+    players, steps = STAGES[stage]
+    s = position(players, steps)
+    view = s.view(0)
+    png = encode_png(RENDERER.hand(view["public"], view["private"], NAMES[:players], 0), HAND_BUDGET, optimize=False)
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.width > image.height
+    assert len(png) <= HAND_BUDGET
+
+
+class ForbiddenDict(dict):
+    def __getitem__(self, key):
+        raise AssertionError("the board read view['private']")
+
+    def get(self, key, default=None):
+        raise AssertionError("the board read view['private']")
+
+
+def test_board_never_reads_the_private_part() -> None:
+    s = position(3, 200)
+    view = s.view(0)
+    RENDERER.board(view["public"], NAMES[:3])
+    import render
+
+    if GAME.id in render.RENDERERS:  # once registered, through the platform's entry point
+        render.render_board(GAME.id, {"public": view["public"], "private": ForbiddenDict(view["private"])}, NAMES)
+
+
+def test_tracks_are_labelled_with_their_values() -> None:
+    """Render: the temperature track reads -32 C to +8 C in 4 C steps; oxygen 0-9 %."""
+    labels = track_labels(GAME.new(2, 1).view(None)["public"])
+    assert labels["temperature"][1][0] == "-32°C" and labels["temperature"][1][-1] == "8°C"
+    assert labels["oxygen"][1][0] == "0%" and labels["oceans"][1][-1] == "7"
+
+
+def test_every_effect_has_a_readable_label() -> None:
+    from engine.tm_dice.content import BONUS_CARDS, CARDS
+
+    effects = {e for c in CARDS.values() for e in c.effects} | {e for b in BONUS_CARDS.values() for e in b["effects"]}
+    for e in effects:
+        assert effect_label(e) and ":" not in effect_label(e)
