@@ -67,7 +67,17 @@ async def run_sandbox(config: Config, port: int) -> int:
     from sandbox import Sandbox
 
     sandbox = Sandbox()
-    await sandbox.start_discord()
+    try:
+        await sandbox.start_discord(port=port)
+    except OSError as exc:
+        why = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror
+        print(
+            f"The sandbox cannot listen on 127.0.0.1:{port}: {why}. Choose another port, for example:\n"
+            f"    ./scripts/start --port {port + 1}    (or MEEPLE_SANDBOX_PORT={port + 1})",
+            file=sys.stderr,
+        )
+        await sandbox.stop()
+        return 1
     bot_config = dataclasses.replace(config, token=sandbox.bot_token, api_base=sandbox.api_base, dev_guild=None)
     bot = asyncio.create_task(run(bot_config), name="meeple-bot")
     try:
@@ -78,16 +88,7 @@ async def run_sandbox(config: Config, port: int) -> int:
             bot.result()
             return 1
         ready.result()
-        try:
-            url = await sandbox.start_web(port=port)
-        except OSError as exc:
-            why = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror
-            print(
-                f"The sandbox cannot listen on 127.0.0.1:{port}: {why}. Choose another port, for example:\n"
-                f"    ./scripts/start --port {port + 1}    (or MEEPLE_SANDBOX_PORT={port + 1})",
-                file=sys.stderr,
-            )
-            return 1
+        url = sandbox.start_web()
         print(SANDBOX_READY.format(url=url, database=config.database, no_token=NO_TOKEN), flush=True)
         await bot
         return 0

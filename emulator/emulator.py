@@ -71,14 +71,25 @@ class Emulator(UserActions):
         self.server_errors: list[str] = []
         self._runner: web.AppRunner | None = None
         self._base_url: str | None = None
+        # Other applications served by this same server under a path prefix (the sandbox page).
+        self.mounts: dict[str, web.Application] = {}
 
     # -- lifecycle -----------------------------------------------------------------------------------
 
+    def mount(self, prefix: str, app: web.Application) -> None:
+        """Serve ``app`` under ``prefix`` (e.g. "/sandbox/") from this server; call before start()."""
+        if self._runner is not None:
+            raise RuntimeError("mount() must come before start()")
+        self.mounts[prefix.rstrip("/")] = app
+
     async def start(self) -> Emulator:
-        """Bind to a free loopback port and serve."""
+        """Bind to the loopback port (0: a free one) and serve."""
         if self._runner is not None:
             return self
-        self._runner = web.AppRunner(create_app(self), access_log=None, shutdown_timeout=0.5)
+        app = create_app(self)
+        for prefix, sub in self.mounts.items():
+            app.add_subapp(prefix, sub)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()

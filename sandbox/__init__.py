@@ -1,10 +1,11 @@
 """Play without Discord: a loopback Discord (the emulator) and a web page that acts like its client.
 
     sandbox = Sandbox()
-    await sandbox.start_discord()           # the emulator with Meeple Hall, #games, a thread, 4 people
+    await sandbox.start_discord(port=8765)  # the emulator (Meeple Hall, #games, a thread, 4 people),
+                                            # serving the page too, under /sandbox/
     ...start the real bot against sandbox.api_base with sandbox.bot_token...
     await sandbox.wait_for_bot()            # connected, commands registered
-    url = await sandbox.start_web(port=8765)  # python -m bot: --port, MEEPLE_SANDBOX_PORT
+    url = sandbox.start_web()               # http://127.0.0.1:8765/sandbox/
 
 The bot is not told it is in a sandbox: it talks to the emulator over HTTP and the gateway exactly
 as it talks to Discord.
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 from sandbox.server import SandboxServer
 from sandbox.world import SandboxEmulator, World, build_world
+
+PAGE_PREFIX = "/sandbox"
 
 
 class Sandbox:
@@ -34,10 +37,16 @@ class Sandbox:
         """The token the emulator accepts."""
         return self.emu.bot_token
 
-    async def start_discord(self) -> World:
-        """Start the emulator on a free loopback port and build the world."""
-        await self.emu.start()
+    async def start_discord(self, host: str = "127.0.0.1", port: int = 0) -> World:
+        """Build the world and start the emulator on ``port`` (0: a free one), the page mounted on it.
+
+        Raises OSError when the port is taken.
+        """
         self.world = build_world(self.emu)
+        self.server = SandboxServer(self.emu, self.world)
+        self.emu.host, self.emu.port = host, port
+        self.emu.mount(PAGE_PREFIX, self.server.app())
+        await self.emu.start()
         return self.world
 
     async def wait_for_bot(self, timeout: float = 30.0) -> None:
@@ -49,12 +58,11 @@ class Sandbox:
             "the bot's slash commands",
         )
 
-    async def start_web(self, host: str = "127.0.0.1", port: int = 0) -> str:
-        """Serve the page (port 0: any free one); returns its address (OSError when the port is taken)."""
-        if self.world is None:
+    def start_web(self) -> str:
+        """Start telling open pages about changes; returns the page's address."""
+        if self.server is None:
             raise RuntimeError("start_discord() first")
-        self.server = SandboxServer(self.emu, self.world)
-        return await self.server.start(host, port)
+        return self.server.serve_from(f"{self.emu.base_url}{PAGE_PREFIX}/")
 
     async def stop(self) -> None:
         """Stop the page, then the emulator."""

@@ -46,13 +46,12 @@ class Subscriber:
 
 
 class SandboxServer:
-    """Serves sandbox/static and the /api routes on 127.0.0.1."""
+    """The page's application (sandbox/static and its /api routes), mounted on the emulator's server."""
 
     def __init__(self, emu: SandboxEmulator, world: World) -> None:
         self.emu = emu
         self.world = world
         self.subscribers: set[Subscriber] = set()
-        self._runner: web.AppRunner | None = None
         self._pusher: asyncio.Task[None] | None = None
         self.url: str | None = None
 
@@ -72,19 +71,12 @@ class SandboxServer:
         app.router.add_static("/static/", STATIC)
         return app
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
-        """Serve; returns the page's address. Raises OSError when the port is taken."""
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=0.5)
-        await self._runner.setup()
-        try:
-            await web.TCPSite(self._runner, host, port).start()
-        except OSError:
-            await self._runner.cleanup()
-            self._runner = None
-            raise
-        self.url = f"http://{host}:{self._runner.addresses[0][1]}/"
-        self._pusher = asyncio.create_task(self._push_changes(), name="sandbox-push")
-        return self.url
+    def serve_from(self, url: str) -> str:
+        """The page is served by the emulator's own server at ``url``: start the live pushes."""
+        self.url = url
+        if self._pusher is None:
+            self._pusher = asyncio.create_task(self._push_changes(), name="sandbox-push")
+        return url
 
     async def stop(self) -> None:
         if self._pusher is not None:
@@ -93,9 +85,6 @@ class SandboxServer:
                 await self._pusher
         for sub in list(self.subscribers):
             await sub.ws.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
 
     # -- page and facts ------------------------------------------------------------------------------
 

@@ -77,7 +77,7 @@ def _flatten(found: dict[str, dict[str, Any]], path: str, description: str, opti
 
 def attachment_url(message: Message, attachment_id: int, filename: str, viewer: User) -> str:
     """Where the page loads an attachment (served only to whoever may see the message)."""
-    return f"/api/attachments/{message.id}/{attachment_id}/{quote(filename)}?as={viewer.id}"
+    return f"api/attachments/{message.id}/{attachment_id}/{quote(filename)}?as={viewer.id}"
 
 
 def message(msg: Message, viewer: User) -> dict[str, Any]:

@@ -37,7 +37,7 @@ const BUTTON_STYLES = { 1: "primary", 2: "secondary", 3: "success", 4: "danger",
 // ---------------------------------------------------------------- start
 
 async function boot() {
-  const world = await (await fetch("/api/world")).json();
+  const world = await (await fetch("api/world")).json();
   S.world = world;
   S.people = world.people;
   for (const p of world.people) S.byId.set(p.id, p);
@@ -99,7 +99,7 @@ function updateUrl() {
 // ---------------------------------------------------------------- live updates
 
 function connect() {
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/live");
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + location.pathname.replace(/[^/]*$/, "") + "api/live");
   S.ws = ws;
   ws.onopen = () => {
     $("offline").hidden = true;
@@ -531,7 +531,7 @@ function drawButton(m, comp) {
   button.addEventListener("click", async () => {
     if (button.classList.contains("pending")) return;
     button.classList.add("pending");
-    await interact("/api/click", { message_id: m.id, custom_id: comp.custom_id }, m.id);
+    await interact("api/click", { message_id: m.id, custom_id: comp.custom_id }, m.id);
     button.classList.remove("pending");
   });
   return button;
@@ -562,7 +562,7 @@ function drawSelect(m, comp) {
       closeMenus();
       head.querySelector(".placeholder").textContent = opt.label;
       box.classList.add("pending");
-      await interact("/api/select", { message_id: m.id, custom_id: comp.custom_id, values: [opt.value] }, m.id);
+      await interact("api/select", { message_id: m.id, custom_id: comp.custom_id, values: [opt.value] }, m.id);
       box.classList.remove("pending");
     });
     menu.append(row);
@@ -926,7 +926,7 @@ function requestChoices(opt, control) {
   clearTimeout(choiceTimer);
   choiceTimer = setTimeout(async () => {
     const ticket = ++choiceTicket;
-    const answer = await post("/api/autocomplete", {
+    const answer = await post("api/autocomplete", {
       user_id: S.me.id,
       channel_id: S.channelId,
       command: S.cmd.schema.name,
@@ -992,7 +992,7 @@ async function submitComposer() {
     for (const [k, v] of Object.entries(S.cmd.values)) if (v !== "" && v !== undefined) options[k] = v;
     const name = S.cmd.schema.name;
     cancelCommand();
-    const answer = await post("/api/slash", { user_id: S.me.id, channel_id: S.channelId, command: name, options });
+    const answer = await post("api/slash", { user_id: S.me.id, channel_id: S.channelId, command: name, options });
     if (!answer.ok) showError("/" + name + ": " + answer.error);
     input.focus();
     return;
@@ -1006,7 +1006,7 @@ async function submitComposer() {
     return;
   }
   input.value = "";
-  const answer = await post("/api/send", { user_id: S.me.id, channel_id: S.channelId, content: text });
+  const answer = await post("api/send", { user_id: S.me.id, channel_id: S.channelId, content: text });
   if (!answer.ok) showError(answer.error);
 }
 

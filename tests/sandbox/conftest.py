@@ -27,7 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ADDRESS = re.compile(r"Open\s+(http://127\.0\.0\.1:\d+/)")
+ADDRESS = re.compile(r"Open\s+(http://127\.0\.0\.1:\d+/\S*)")
 
 
 def chromium_path() -> str | None:

@@ -49,7 +49,7 @@ async def live(tmp_path: Path) -> AsyncIterator[Running]:
     config = Config(sandbox.bot_token, tmp_path / "meeple.db", None, sandbox.api_base, "INFO")
     async with running(sandbox.emu, MeepleBot(config)):
         await sandbox.wait_for_bot()
-        url = await sandbox.start_web(port=0)
+        url = sandbox.start_web()
         async with aiohttp.ClientSession() as http:
             yield Running(sandbox, world, url, http)
     await sandbox.stop()
