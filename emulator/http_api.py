@@ -60,13 +60,25 @@ def create_app(emu: Emulator) -> web.Application:
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_middleware(emu)])
     from emulator import http_channels, http_interactions
 
-    app.router.add_get("/", emu.gateway.handle)
+    app.router.add_get("/", _root(emu))
     app.router.add_get("/resume", emu.gateway.handle)
     app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", _attachment(emu))
     GeneralRoutes(emu).register(app)
     http_channels.ChannelRoutes(emu).register(app)
     http_interactions.InteractionRoutes(emu).register(app)
     return app
+
+
+def _root(emu: Emulator) -> Any:
+    """The gateway lives at "/"; a browser opening the bare address is sent to a mounted page."""
+
+    async def root(request: web.Request) -> web.StreamResponse:
+        wants_socket = request.headers.get("Upgrade", "").lower() == "websocket"
+        if not wants_socket and emu.mounts:
+            raise web.HTTPFound(next(iter(emu.mounts)) + "/")
+        return await emu.gateway.handle(request)
+
+    return root
 
 
 def _middleware(emu: Emulator) -> Any:

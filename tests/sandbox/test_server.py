@@ -146,3 +146,9 @@ async def test_mistakes_are_answered_not_crashed_on(live: Running) -> None:
     assert not stranger["ok"]
     gone = await live.post("api/click", user_id=alice, message_id="1", custom_id="x")
     assert not gone["ok"]
+
+
+async def test_the_bare_address_leads_to_the_page(live: Running) -> None:
+    bare = live.url.removesuffix("sandbox/")
+    async with live.http.get(bare, allow_redirects=False) as answer:
+        assert answer.status == 302 and answer.headers["Location"] == "/sandbox/"
