@@ -286,7 +286,8 @@ class TMDiceAdapter(GameAdapter):
     def outcome_lines(self, outcome: Outcome, names: list[str], locale: str) -> list[str]:
         lines = [t("tm-dice.outcome.title", locale)]
         for seat, detail in enumerate(outcome.details):
-            parts = ", ".join(t(f"tm-dice.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in PARTS)
+            shown = PARTS + (("resignation",) if detail.get("resignation") else ())
+            parts = ", ".join(t(f"tm-dice.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in shown)
             lines.append(
                 t(
                     "tm-dice.outcome.line",
@@ -298,6 +299,8 @@ class TMDiceAdapter(GameAdapter):
             )
         if len(outcome.details) == 1:
             key = "tm-dice.outcome.solo-won" if outcome.winners else "tm-dice.outcome.solo-lost"
+            if "resignation" in outcome.details[0]:
+                key = "tm-dice.outcome.solo-resigned"
             lines.append(t(key, locale, total=outcome.details[0]["total"]))
         else:
             winners = " & ".join(names[w] if w < len(names) else "?" for w in outcome.winners)

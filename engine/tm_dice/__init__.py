@@ -16,6 +16,30 @@ class TMDice(Game):
     title = "Terraforming Mars: The Dice Game"
     min_players = 1
     max_players = 4
+    # Undo (docs/ENGINE-EXTENSIONS.md) refuses an action that caused any of these. Random: the
+    # awards rolled and milestones drawn at set-up, every die rolled, the deck reshuffled. Hidden
+    # cards shown: the deal (private), cards drawn (private list), the corporation kept (private)
+    # and then revealed, a project card played or discarded from the hand, the bonus cards looked
+    # at in secret ("bonus earned" opens that choice) and the one played. "game over" ends it
+    # all. Dice set to a chosen face, payments, tiles, tracks, milestones, attacks and gifts only
+    # move what everyone already saw.
+    revealing_events = frozenset(
+        {
+            "awards rolled",
+            "milestones drawn",
+            "dealt",
+            "corporation kept",
+            "corporation revealed",
+            "die rolled",
+            "cards drawn",
+            "deck reshuffled",
+            "card played",
+            "card discarded",
+            "bonus earned",
+            "bonus played",
+            "game over",
+        }
+    )
 
     def new(self, players: int, seed: int, options: dict | None = None) -> TMDiceState:
         self.check_players(players)

@@ -54,6 +54,8 @@ KEYS = (
     "result",
     "setup_events",
 )
+# Keys added later: a state saved before them loads with their default.
+OPTIONAL = {"resigned": None}
 SEAT_KEYS = tuple(new_seat())
 # Fields each kind of step must carry besides "kind" and "seat" ("cat"/"page" are optional).
 TASK_FIELDS = {
@@ -74,7 +76,8 @@ TASK_FIELDS = {
 
 def state_to_dict(s: TMDiceState) -> dict:
     # A JSON round trip is the deep copy: several times faster than copy.deepcopy here.
-    return json.loads(json.dumps({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in KEYS}))
+    keys = KEYS + tuple(OPTIONAL)
+    return json.loads(json.dumps({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys}))
 
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
@@ -93,7 +96,7 @@ def state_from_dict(game, data: dict) -> TMDiceState:
     missing = [k for k in KEYS if k not in data]
     if missing:
         raise ValueError(f"missing key {missing[0]!r}")
-    extra = sorted(set(data) - set(KEYS) - {"game", "players", "version"})
+    extra = sorted(set(data) - set(KEYS) - set(OPTIONAL) - {"game", "players", "version"})
     if extra:
         raise ValueError(f"unexpected key {extra[0]!r}")
     n = data["players"]
@@ -155,6 +158,12 @@ def state_from_dict(game, data: dict) -> TMDiceState:
     s.result = _result(data["result"], n)
     if (s.stage == "over") != (s.result is not None):
         raise ValueError("'result' is set exactly when 'stage' is 'over'")
+    resigned = data.get("resigned", OPTIONAL["resigned"])
+    if resigned is not None:
+        _int(resigned, "'resigned'", 0, n - 1)
+        if s.stage != "over" or resigned in s.result["winners"]:
+            raise ValueError("'resigned' is a seat of a finished game, not among its winners")
+    s.resigned = resigned
     if s.stage == "play" and not s.queue:
         raise ValueError("'queue' cannot be empty while the game is played")
     if s.stage == "corp" and (s.queue or any(len(p["offer"]) != 2 for p in s.seats)):

@@ -118,24 +118,69 @@ def final_details(s: TMDiceState) -> list[dict]:
     return out
 
 
-def finish(s: TMDiceState) -> list[Event]:
-    """End the game: discard hands and resources, score, and decide the winners."""
-    details = final_details(s)
-    scores = [d["total"] for d in details]
-    if s.players == 1:
-        done = all(getattr(s, p) >= TRACKS[p]["steps"] for p in PARAMETERS)
-        details[0]["all parameters"] = done
-        winners = [0] if done else []
-        if not done:
-            scores = [0]
-    else:
-        best = max(scores)
-        tied = [seat for seat in range(s.players) if scores[seat] == best]
-        top = max(production_count(s, seat) for seat in tied)
-        winners = [seat for seat in tied if production_count(s, seat) == top]
+def _winners(s: TMDiceState, scores: list[int], seats: list[int]) -> list[int]:
+    """The highest score among ``seats``; ties go to the most production dice, then are shared."""
+    best = max(scores[seat] for seat in seats)
+    tied = [seat for seat in seats if scores[seat] == best]
+    top = max(production_count(s, seat) for seat in tied)
+    return [seat for seat in tied if production_count(s, seat) == top]
+
+
+def _close(s: TMDiceState, scores: list[int], winners: list[int], details: list[dict]) -> None:
     s.result = {"scores": scores, "winners": winners, "details": details}
     s.queue = []
     for player in s.seats:
         s.discard.extend(player["hand"])
         player["hand"] = []
+
+
+def _solo_done(s: TMDiceState) -> bool:
+    return all(getattr(s, p) >= TRACKS[p]["steps"] for p in PARAMETERS)
+
+
+def finish(s: TMDiceState) -> list[Event]:
+    """End the game: discard hands and resources, score, and decide the winners."""
+    details = final_details(s)
+    scores = [d["total"] for d in details]
+    if s.players == 1:
+        done = _solo_done(s)
+        details[0]["all parameters"] = done
+        winners = [0] if done else []
+        if not done:
+            scores = [0]
+    else:
+        winners = _winners(s, scores, list(range(s.players)))
+    _close(s, scores, winners, details)
     return [event("game over", None, scores=scores, winners=winners)]
+
+
+def resign(s: TMDiceState, seat: int) -> list[Event]:
+    """``seat`` leaves for good: the game ends now with the final scoring of the position as it
+    stands (awards, milestones, card VP; steps not yet resolved are dropped). The seat ranks
+    last: its score is lowered to at most one below everyone else's (the ``resignation`` part,
+    0 or less, so the parts still add up to the total) and it never wins; the others win by the
+    usual rule (the highest score, ties to the most production dice, then shared). Solo,
+    resigning is a loss: no winner and a score of 0 at most.
+
+    Resigning while corporations are still being chosen ends the game before it began: the
+    corporations go back to the box unrevealed (no production dice for anyone)."""
+    if s.stage == "corp":
+        for player in s.seats:
+            player["corp"], player["offer"] = None, []
+    details = final_details(s)
+    scores = [d["total"] for d in details]
+    others = [o for o in range(s.players) if o != seat]
+    ceiling = min(scores[o] for o in others) - 1 if others else 0
+    capped = min(scores[seat], ceiling)
+    details[seat]["resignation"] = capped - scores[seat]
+    details[seat]["total"] = scores[seat] = capped
+    if s.players == 1:
+        details[0]["all parameters"] = _solo_done(s)
+    winners = _winners(s, scores, others) if others else []
+    _close(s, scores, winners, details)
+    s.resigned = seat
+    s.stage = "over"
+    return [
+        event("player resigned", None, seat=seat),
+        event("game over", None, scores=list(scores), winners=list(winners), resigned=seat),
+    ]

@@ -1,7 +1,8 @@
 """TMDiceState: set-up, the contract hooks and the loop that runs the stack of steps.
 
 Stages: ``corp`` (every seat secretly keeps 1 of its 2 corporations, all at once), ``play``
-(the stack of steps in ``queue``; see flow.py) and ``over``.
+(the stack of steps in ``queue``; see flow.py) and ``over`` (``resigned``: the seat that
+resigned, if one did; docs/ENGINE-EXTENSIONS.md).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class TMDiceState(State):
         self.end_at: int | None = None
         self.queue: list[dict] = []
         self.result: dict | None = None
+        self.resigned: int | None = None
         self.setup_events: list[Event] = []
 
     # -- set-up ------------------------------------------------------------------------------
@@ -214,6 +216,9 @@ class TMDiceState(State):
         else:
             self.stage = "over"
         return events
+
+    def _resign(self, seat: int) -> list[Event]:
+        return scoring.resign(self, seat)
 
     def _explain_illegal(self, seat: int, action: Action) -> str:
         if self.stage == "corp":

@@ -105,6 +105,7 @@ def public_view(state: TMDiceState) -> dict:
         "step": step,
         "awards_now": scoring.award_points(state) if state.stage != "corp" else None,
         "result": state.result,
+        "resigned": state.resigned,
     }
 
 
