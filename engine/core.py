@@ -194,9 +194,26 @@ class Game:
         return type(self.new(self.min_players, 0))._resign is not State._resign
 
     def new(self, players: int, seed: int, options: dict | None = None) -> State:
-        raise NotImplementedError
+        """Check the player count, seed and options, then set up with ``_new``."""
+        self.check_players(players)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("the seed must be an integer")
+        return self._new(players, seed, self.resolve_options(options))
 
     def load(self, data: dict) -> State:
+        """Check the common header, then rebuild with ``_load``; a damaged save is a ValueError."""
+        self.check_header(data)
+        try:
+            return self._load(data)
+        except ValueError:
+            raise
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ValueError(f"this saved state is damaged: {type(exc).__name__}: {exc}") from exc
+
+    def _new(self, players: int, seed: int, options: dict) -> State:
+        raise NotImplementedError
+
+    def _load(self, data: dict) -> State:
         raise NotImplementedError
 
     # -- shared validation -----------------------------------------------------------------

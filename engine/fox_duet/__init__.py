@@ -24,22 +24,13 @@ class FoxDuet(Game):
     def options(self) -> dict[str, dict]:
         return {"level": {"choices": [1, 2, 3], "default": 1}}
 
-    def new(self, players: int, seed: int, options: dict | None = None) -> FoxDuetState:
-        self.check_players(players)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError("the seed must be an integer")
-        level = self.resolve_options(options)["level"]
+    def _new(self, players: int, seed: int, options: dict) -> FoxDuetState:
+        level = options["level"]
         state = FoxDuetState(self)
         state.setup(level, seed)
         return state
 
-    def load(self, data: dict) -> FoxDuetState:
+    def _load(self, data: dict) -> FoxDuetState:
         from engine.fox_duet.persist import state_from_dict
 
-        self.check_header(data)
-        try:
-            return state_from_dict(self, data)
-        except ValueError:
-            raise
-        except (KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise ValueError(f"this saved state is damaged: {type(exc).__name__}: {exc}") from exc
+        return state_from_dict(self, data)

@@ -40,24 +40,14 @@ class Noctiluca(Game):
         }
     )
 
-    def new(self, players: int, seed: int, options: dict | None = None) -> NoctilucaState:
-        self.check_players(players)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError("the seed must be an integer")
-        self.resolve_options(options)
+    def _new(self, players: int, seed: int, options: dict) -> NoctilucaState:
         from engine.noctiluca.setup import new_game
 
         state = NoctilucaState(self, players)
         new_game(state, seed)
         return state
 
-    def load(self, data: dict) -> NoctilucaState:
+    def _load(self, data: dict) -> NoctilucaState:
         from engine.noctiluca.persist import state_from_dict
 
-        self.check_header(data)
-        try:
-            return state_from_dict(self, data)
-        except ValueError:
-            raise
-        except (KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise ValueError(f"this saved state is damaged: {type(exc).__name__}: {exc}") from exc
+        return state_from_dict(self, data)

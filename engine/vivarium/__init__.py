@@ -34,24 +34,14 @@ class Vivarium(Game):
         }
     )
 
-    def new(self, players: int, seed: int, options: dict | None = None) -> VivariumState:
-        self.check_players(players)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError("the seed must be an integer")
-        self.resolve_options(options)
+    def _new(self, players: int, seed: int, options: dict) -> VivariumState:
         from engine.vivarium.setup import setup
 
         state = VivariumState(self, players)
         setup(state, seed)
         return state
 
-    def load(self, data: dict) -> VivariumState:
+    def _load(self, data: dict) -> VivariumState:
         from engine.vivarium.persist import state_from_dict
 
-        self.check_header(data)
-        try:
-            return state_from_dict(self, data)
-        except ValueError:
-            raise
-        except (KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise ValueError(f"this saved state is damaged: {type(exc).__name__}: {exc}") from exc
+        return state_from_dict(self, data)
