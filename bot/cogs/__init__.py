@@ -1,1 +1,17 @@
-"""Slash-command cogs."""
+"""Slash-command cogs, and the choices they share."""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+TIME_LIMIT_CHOICES = [
+    app_commands.Choice(name="No limit", value=0),
+    app_commands.Choice(name="1 day per move", value=24),
+    app_commands.Choice(name="3 days per move", value=72),
+    app_commands.Choice(name="7 days per move", value=168),
+]
+TIMEOUT_CHOICES = [
+    app_commands.Choice(name="Make a legal move for them", value="auto"),
+    app_commands.Choice(name="Skip their turn where the rules allow", value="skip"),
+    app_commands.Choice(name="They forfeit the game", value="forfeit"),
+]

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES
 from bot.flow import clip, jump_url, locale_of
 from bot.i18n import t
 from bot.service import Refusal
@@ -161,17 +162,8 @@ class MeepleCog(commands.Cog):
         threads="Give every new game its own thread",
     )
     @app_commands.choices(
-        time_limit=[
-            app_commands.Choice(name="No limit", value=0),
-            app_commands.Choice(name="1 day per move", value=24),
-            app_commands.Choice(name="3 days per move", value=72),
-            app_commands.Choice(name="7 days per move", value=168),
-        ],
-        on_timeout=[
-            app_commands.Choice(name="Make a legal move for them", value="auto"),
-            app_commands.Choice(name="Skip their turn where the rules allow", value="skip"),
-            app_commands.Choice(name="They forfeit the game", value="forfeit"),
-        ],
+        time_limit=TIME_LIMIT_CHOICES,
+        on_timeout=TIMEOUT_CHOICES,
     )
     async def settings(
         self,

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES
 from bot.flow import clip, jump_url, locale_of
 from bot.history_ui import show_log, show_past_board
 from bot.i18n import t
@@ -58,17 +59,8 @@ class TableCog(commands.Cog):
     )
     @app_commands.choices(
         game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()],
-        time_limit=[
-            app_commands.Choice(name="No limit", value=0),
-            app_commands.Choice(name="1 day per move", value=24),
-            app_commands.Choice(name="3 days per move", value=72),
-            app_commands.Choice(name="7 days per move", value=168),
-        ],
-        on_timeout=[
-            app_commands.Choice(name="Make a legal move for them", value="auto"),
-            app_commands.Choice(name="Skip their turn where the rules allow", value="skip"),
-            app_commands.Choice(name="They forfeit the game", value="forfeit"),
-        ],
+        time_limit=TIME_LIMIT_CHOICES,
+        on_timeout=TIMEOUT_CHOICES,
     )
     async def create(
         self,
