@@ -362,9 +362,10 @@ class NoctilucaAdapter(GameAdapter):
     def outcome_lines(self, outcome: Outcome, names: list[str], locale: str) -> list[str]:
         lines = [t("noctiluca.outcome.title", locale)]
         for seat, detail in enumerate(outcome.details):
-            parts = ", ".join(
-                t(f"noctiluca.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in PARTS if p in detail
-            )
+            shown = [p for p in PARTS if p in detail]
+            if detail.get("resignation"):
+                shown.append("resignation")
+            parts = ", ".join(t(f"noctiluca.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in shown)
             lines.append(
                 t(
                     "noctiluca.outcome.line",

@@ -338,6 +338,11 @@ class VivariumAdapter(GameAdapter):
                     starting=d.get("starting contracts", 0),
                     equipment=d.get("equipment", 0),
                 )
+                + (
+                    " " + t("vivarium.outcome.resigned", locale, points=d["resignation"])
+                    if d.get("resignation")
+                    else ""
+                )
             )
         winners = " & ".join(names[s] for s in outcome.winners if s < len(names))
         key = "vivarium.outcome.shared" if len(outcome.winners) > 1 else "vivarium.outcome.winner"

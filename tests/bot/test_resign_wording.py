@@ -1,0 +1,20 @@
+"""After a resignation the final lines show the resignation part, so a total matches its parts."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games import adapter_for
+from engine import GAMES
+
+
+@pytest.mark.parametrize("key", ["noctiluca", "vivarium", "tm-dice"])
+def test_the_resigners_line_names_the_resignation_part(key: str) -> None:
+    state = GAMES[key].new(3, 4)
+    state.resign(1)
+    outcome = state.outcome()
+    assert outcome is not None and 1 not in outcome.winners
+    lines = adapter_for(key).outcome_lines(outcome, ["Ann", "Ben", "Cat"], "en")
+    ben = next(line for line in lines if line.startswith("Ben"))
+    if outcome.details[1].get("resignation"):
+        assert "resign" in ben
