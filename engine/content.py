@@ -88,3 +88,20 @@ def load(relative: str, schema: Any) -> Any:
         raise ContentError(f"{relative}: not valid JSON ({exc})") from exc
     check(value, schema, relative)
     return value
+
+
+def bounded_int(value: Any, where: str, lo: int, hi: int) -> int:
+    """``value`` if it is an integer from ``lo`` to ``hi``; else a ValueError naming ``where``."""
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise ValueError(f"{where} must be an integer from {lo} to {hi}, not {value!r}")
+    return value
+
+
+def resigned_seat(value: Any, players: int, over: bool, winners: list[int]) -> int | None:
+    """A saved ``resigned`` field: null, or a seat of a finished game that it did not win."""
+    if value is None:
+        return None
+    bounded_int(value, "'resigned'", 0, players - 1)
+    if not over or value in winners:
+        raise ValueError("'resigned' is a seat of a finished game, not among its winners")
+    return value

@@ -11,6 +11,8 @@ import copy
 from collections import Counter
 from typing import Any
 
+from engine.content import bounded_int as _int
+from engine.content import resigned_seat
 from engine.noctiluca import content
 from engine.noctiluca.content import COMPONENTS, DICE_COLOURS, JAR_IDS, JARS, SPACES, STACKS
 from engine.noctiluca.state import PATHS, PHASES, NoctilucaState
@@ -48,12 +50,6 @@ OPTIONAL = {"resigned": None}
 def state_to_dict(s: NoctilucaState) -> dict:
     keys = KEYS + tuple(OPTIONAL)
     return copy.deepcopy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
-
-
-def _int(value: Any, where: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ValueError(f"{where} must be an integer from {lo} to {hi}, not {value!r}")
-    return value
 
 
 def _list(value: Any, where: str, length: int | None = None) -> list:
@@ -158,23 +154,14 @@ def state_from_dict(game, data: dict) -> NoctilucaState:
     if data["result"] is None and s.phase == "over":
         raise ValueError("a finished game needs a 'result'")
     s.result = copy.deepcopy(data["result"])
-    s.resigned = _resigned(data.get("resigned", OPTIONAL["resigned"]), s)
+    winners = (s.result or {}).get("winners", [])
+    s.resigned = resigned_seat(data.get("resigned", OPTIONAL["resigned"]), s.players, s.phase == "over", winners)
     events = data["setup_events"]
     if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
         raise ValueError("'setup_events' must be a list of events")
     s.setup_events = copy.deepcopy(events)
     _check_conservation(s)
     return s
-
-
-def _resigned(value: Any, s: NoctilucaState) -> int | None:
-    """The seat that resigned: null, or a seat of a finished game that it did not win."""
-    if value is None:
-        return None
-    _int(value, "'resigned'", 0, s.players - 1)
-    if s.phase != "over" or value in s.result.get("winners", []):
-        raise ValueError("'resigned' is a seat of a finished game, not among its winners")
-    return value
 
 
 def _phase(s: NoctilucaState, phase: Any, pending: Any) -> tuple[str, dict]:

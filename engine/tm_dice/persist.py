@@ -10,6 +10,8 @@ import copy
 import json
 from typing import Any
 
+from engine.content import bounded_int as _int
+from engine.content import resigned_seat
 from engine.rng import Rng
 from engine.tm_dice import board
 from engine.tm_dice.content import (
@@ -78,12 +80,6 @@ def state_to_dict(s: TMDiceState) -> dict:
     # A JSON round trip is the deep copy: several times faster than copy.deepcopy here.
     keys = KEYS + tuple(OPTIONAL)
     return json.loads(json.dumps({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys}))
-
-
-def _int(value: Any, where: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ValueError(f"{where} must be an integer from {lo} to {hi}, not {value!r}")
-    return value
 
 
 def _ids(value: Any, where: str, table) -> list[str]:
@@ -158,12 +154,8 @@ def state_from_dict(game, data: dict) -> TMDiceState:
     s.result = _result(data["result"], n)
     if (s.stage == "over") != (s.result is not None):
         raise ValueError("'result' is set exactly when 'stage' is 'over'")
-    resigned = data.get("resigned", OPTIONAL["resigned"])
-    if resigned is not None:
-        _int(resigned, "'resigned'", 0, n - 1)
-        if s.stage != "over" or resigned in s.result["winners"]:
-            raise ValueError("'resigned' is a seat of a finished game, not among its winners")
-    s.resigned = resigned
+    winners = (s.result or {}).get("winners", [])
+    s.resigned = resigned_seat(data.get("resigned", OPTIONAL["resigned"]), n, s.stage == "over", winners)
     if s.stage == "play" and not s.queue:
         raise ValueError("'queue' cannot be empty while the game is played")
     if s.stage == "corp" and (s.queue or any(len(p["offer"]) != 2 for p in s.seats)):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from engine.content import bounded_int as _int
+from engine.content import resigned_seat
 from engine.rng import Rng
 from engine.vivarium.content import BLANK_PRIORITY, CARDS, CHAIN, CONTRACTS, CREATURES, EQUIPMENT, PRIORITY, STARTING
 from engine.vivarium.rounds import ROUNDS, TURNS_EACH
@@ -43,12 +45,6 @@ OPTIONAL = {"resigned": None}
 def state_to_dict(s: VivariumState) -> dict:
     keys = KEYS + tuple(OPTIONAL)
     return copy.deepcopy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
-
-
-def _int(value: Any, where: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ValueError(f"{where} must be an integer from {lo} to {hi}, not {value!r}")
-    return value
 
 
 def _ids(value: Any, where: str, allowed) -> list[str]:
@@ -157,12 +153,8 @@ def state_from_dict(game, data: dict) -> VivariumState:
     ):
         raise ValueError("'result' is set exactly when the game is over")
     s.result = copy.deepcopy(result)
-    resigned = data.get("resigned", OPTIONAL["resigned"])
-    if resigned is not None:
-        _int(resigned, "'resigned'", 0, n - 1)
-        if s.phase != "over" or resigned in s.result["winners"]:
-            raise ValueError("'resigned' is a seat of a finished game, not among its winners")
-    s.resigned = resigned
+    winners = (s.result or {}).get("winners", [])
+    s.resigned = resigned_seat(data.get("resigned", OPTIONAL["resigned"]), n, s.phase == "over", winners)
     events = data["setup_events"]
     if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
         raise ValueError("'setup_events' must be a list of events")
