@@ -30,6 +30,8 @@ log = logging.getLogger("meeple.flow")
 MESSAGE_LIMIT = 2000
 UPLOAD_LIMIT = 10 * 1024 * 1024
 MAX_BUTTONS = 5
+# The choice the bot proposes (a payment, for example) stands out in green.
+SUGGESTED = discord.ButtonStyle.success
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
 
@@ -235,6 +237,7 @@ class Flow:
                 state.version,
                 a.text,
                 adapter.action_label(a, public_view, self.locale),
+                style=SUGGESTED if adapter.action_is_suggested(a, public_view) else discord.ButtonStyle.secondary,
                 emoji=adapter.action_emoji(a, public_view),
             )
             for a in actions
@@ -351,7 +354,7 @@ class Flow:
                         state.version,
                         a.text,
                         adapter.action_label(a, view_, loc),
-                        style=discord.ButtonStyle.primary,
+                        style=SUGGESTED if adapter.action_is_suggested(a, view_) else discord.ButtonStyle.primary,
                         emoji=adapter.action_emoji(a, view_),
                     )
                 )

@@ -29,6 +29,10 @@ class GameAdapter:
         """True when offering this choice in public would reveal hidden information."""
         return True
 
+    def action_is_suggested(self, action: Action, view: dict) -> bool:
+        """True for the choice the bot proposes (shown as the highlighted button)."""
+        return False
+
     def action_is_dangerous(self, action: Action) -> bool:
         """True for choices that end the game for everyone (they need a confirmation)."""
         return action.verb in {"concede", "resign"}

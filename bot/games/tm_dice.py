@@ -6,6 +6,7 @@ from bot.games import GameAdapter
 from bot.i18n import t
 from engine import Action, Event, Outcome
 from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_COLOUR, MILESTONES
+from engine.tm_dice.dice import left_after, parse_plan
 
 # Choices that name a hidden card: only shown in the player's private "My hand" answer.
 PRIVATE_VERBS = {"corporation", "play", "discard", "bonus"}
@@ -50,6 +51,29 @@ def effect_text(effect: str, locale: str) -> str:
 
 def cost_text(cost, locale: str) -> str:
     return ", ".join(face(f, locale) for f in cost) or t("tm-dice.nothing", locale)
+
+
+def payment_text(action: Action, view: dict, locale: str, kept: bool = False) -> str:
+    """A way to pay in words: ``2 heat + 1 wild token``; with ``kept``, the dice and tokens it keeps.
+
+    ``action`` is ``pay wild=...`` for the cost of the public step in ``view``.
+    """
+    public = view.get("public", view)
+    cost = (public.get("step") or {}).get("cost", {})
+    plan = parse_plan(action.args[0], cost)
+    if kept:
+        seat = public["step"]["seat"]
+        player = public["seats"][seat]
+        held, wild = left_after({"dice": player["dice"], "wild": player["wild"]}, plan, cost)
+        parts = [t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in held.items()]
+        if wild:
+            parts.append(t("tm-dice.pay.wild", locale, n=wild))
+        return ", ".join(parts) or t("tm-dice.nothing", locale)
+    parts = [t("tm-dice.pay.dice", locale, n=n - plan[f], face=face(f, locale)) for f, n in cost.items() if n > plan[f]]
+    wild = sum(plan.values())
+    if wild:
+        parts.append(t("tm-dice.pay.wild", locale, n=wild))
+    return " + ".join(parts)
 
 
 def card_summary(card_id: str, locale: str) -> str:
@@ -130,8 +154,8 @@ class TMDiceAdapter(GameAdapter):
         if verb in ("discard-to-turn", "discard-to-draw"):
             return t(f"tm-dice.action.{verb}", locale)[:80]
         if verb == "pay":
-            n = int(args[1].split("=")[1])
-            return t("tm-dice.action.pay", locale, face=face(args[0], locale), n=n)[:80]
+            key = "tm-dice.action.pay-proposed" if self.action_is_suggested(action, view) else "tm-dice.action.pay"
+            return t(key, locale, what=payment_text(action, view, locale))[:80]
         if verb == "resolve":
             return t("tm-dice.action.resolve", locale, effect=effect_text(args[0], locale))[:80]
         if verb == "hex":
@@ -153,7 +177,13 @@ class TMDiceAdapter(GameAdapter):
             return bonus_summary(args[0], locale)[:100]
         if verb in GENERAL:
             return t(f"tm-dice.describe.{verb}", locale)[:100]
+        if verb == "pay":
+            return t("tm-dice.describe.pay", locale, what=payment_text(action, view, locale, kept=True))[:100]
         return None
+
+    def action_is_suggested(self, action: Action, view: dict) -> bool:
+        step = view.get("public", view).get("step") or {}
+        return action.verb == "pay" and step.get("proposal") == action.text
 
     def action_emoji(self, action: Action, view: dict) -> str | None:
         args = action.args

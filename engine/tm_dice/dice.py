@@ -8,6 +8,7 @@ is used. The pool counts dice by colour. Wild tokens pay for any one resource.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 
 from engine.rng import Rng
 from engine.tm_dice.content import ALL_FACES, COLOURS, FACE_COLOUR, FACES, die_face
@@ -73,38 +74,47 @@ def can_pay(player: dict, cost: list[str] | tuple[str, ...] | dict[str, int]) ->
     return shortfall(player, need) <= player["wild"]
 
 
-def wild_range(player: dict, cost: dict[str, int], face: str) -> tuple[int, int]:
-    """Fewest and most wild tokens that may pay for ``face`` while the rest stays payable."""
-    n = cost[face]
-    have = player["dice"].get(face, 0)
-    least = max(0, n - have)
-    others = shortfall(player, {f: k for f, k in cost.items() if f != face})
-    most = min(n, player["wild"] - others)
-    return least, most
+def payment_plans(player: dict, cost: dict[str, int]) -> list[dict[str, int]]:
+    """Every way to pay ``cost``: how many wild tokens pay each face, the player's dice the rest.
 
-
-def pay_face(pool: dict, player: dict, cost: dict[str, int], face: str, wild: int) -> None:
-    """Pay all of ``face`` in ``cost``: ``wild`` tokens, the rest with dice back to the pool."""
-    n = cost.pop(face)
-    player["wild"] -= wild
-    for _ in range(n - wild):
-        return_die(pool, player, face)
-
-
-def pay_forced(pool: dict, player: dict, cost: dict[str, int]) -> tuple[str, int, int] | None:
-    """Pay every face of ``cost`` that leaves no choice; return the first real choice, if any.
-
-    The choice is ``(face, least, most)``: how many wild tokens pay for that face.
+    A plan names every face of the cost (0 for "dice only"); plans come in the content's face
+    order, fewest wild tokens first.
     """
-    forced = True
-    while forced:
-        forced = False
-        for face in [f for f in ALL_FACES if f in cost]:
-            least, most = wild_range(player, cost, face)
-            if least == most:
-                pay_face(pool, player, cost, face, least)
-                forced = True
-    for face in [f for f in ALL_FACES if f in cost]:
-        least, most = wild_range(player, cost, face)
-        return face, least, most
-    return None
+    faces = [f for f in ALL_FACES if f in cost]
+    ranges = [range(max(0, cost[f] - player["dice"].get(f, 0)), cost[f] + 1) for f in faces]
+    plans = [dict(zip(faces, counts, strict=True)) for counts in product(*ranges) if sum(counts) <= player["wild"]]
+    return sorted(plans, key=lambda plan: sum(plan.values()))
+
+
+def plan_text(plan: dict[str, int]) -> str:
+    """``wild=none`` or ``wild=heat:1,money:2``: the wild tokens of a plan, by face."""
+    used = [f"{face}:{n}" for face, n in plan.items() if n]
+    return "wild=" + (",".join(used) or "none")
+
+
+def parse_plan(text: str, cost: dict[str, int]) -> dict[str, int]:
+    """The plan of ``plan_text`` for ``cost`` (faces it does not name are paid with dice)."""
+    plan = dict.fromkeys(cost, 0)
+    body = text.removeprefix("wild=")
+    if body != "none":
+        for part in body.split(","):
+            face, _, n = part.partition(":")
+            plan[face] = int(n)
+    return plan
+
+
+def left_after(player: dict, plan: dict[str, int], cost: dict[str, int]) -> tuple[dict[str, int], int]:
+    """The dice (by face) and wild tokens the player keeps after paying ``cost`` by ``plan``."""
+    left = dict(player["dice"])
+    for face, n in cost.items():
+        left[face] = left.get(face, 0) - (n - plan[face])
+    return {f: n for f, n in left.items() if n > 0}, player["wild"] - sum(plan.values())
+
+
+def pay_plan(pool: dict, player: dict, cost: dict[str, int], plan: dict[str, int]) -> None:
+    """Pay all of ``cost``: ``plan[face]`` wild tokens for each face, dice back to the pool for the rest."""
+    for face, n in list(cost.items()):
+        player["wild"] -= plan[face]
+        for _ in range(n - plan[face]):
+            return_die(pool, player, face)
+        del cost[face]

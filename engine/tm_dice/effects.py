@@ -7,15 +7,16 @@ player for the choice it needs. An effect that cannot be carried out is skipped 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from engine.core import Event, event
 from engine.tm_dice import board, dice
 from engine.tm_dice.content import (
-    ALL_FACES,
     BONUS_CARDS,
     CARDS,
     FACE_COLOUR,
+    GENERAL_ACTIONS,
     HEXES,
     PARAMETERS,
     RULES,
@@ -234,39 +235,60 @@ def effect_resolve(s: TMDiceState, task: dict, effect: str) -> list[Event]:
 
 
 def pay_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
-    player = s.seats[task["seat"]]
-    faces = list(task["cost"])
-    if not faces or any(len(set(dice.wild_range(player, task["cost"], f))) == 1 for f in faces):
+    """Every way to pay, the proposal first (``ranked_plans``); none when only one way exists."""
+    plans = ranked_plans(s, task)
+    if len(plans) < 2:
         return []
-    face = next(f for f in ALL_FACES if f in task["cost"])
-    least, most = dice.wild_range(player, task["cost"], face)
-    return [("pay", f"pay {face} wild={k}") for k in range(least, most + 1)]
+    return [("pay", f"pay {dice.plan_text(plan)}") for plan in plans]
+
+
+def ranked_plans(s: TMDiceState, task: dict) -> list[dict[str, int]]:
+    """The ways to pay ``task``'s cost, the one that keeps the most useful resources first.
+
+    What is kept is judged by what it still lets the player pay for: the five general actions
+    and the actions of the player's blue cards. Only what everyone sees counts (never the cards
+    in hand), because the ways to pay are buttons on the public board and their order must not
+    tell anything about a hand. First, more of those things payable at once; then fewer
+    resources missing over all of them; then fewer wild tokens spent (a wild token pays for any
+    resource, so it is worth at least any die); then the content's order.
+    """
+    seat = task["seat"]
+    player = s.seats[seat]
+    cost = task["cost"]
+    plans = dice.payment_plans(player, cost)
+    if len(plans) < 2:
+        return plans
+    targets = [Counter(g["cost"]) for g in GENERAL_ACTIONS.values()]
+    targets += [Counter(CARDS[c].action["cost"]) for c in player["blue"]]
+
+    def key(indexed: tuple[int, dict[str, int]]) -> tuple:
+        index, plan = indexed
+        held, wild = dice.left_after(player, plan, cost)
+        missing = [dice.shortfall({"dice": held}, dict(t)) - wild for t in targets]
+        return (
+            -sum(m <= 0 for m in missing),
+            sum(max(0, m) for m in missing),
+            sum(plan.values()),
+            index,
+        )
+
+    return [plan for _, plan in sorted(enumerate(plans), key=key)]
 
 
 def pay_auto(s: TMDiceState, task: dict) -> list[Event]:
-    paid_before = dict(task["cost"])
-    player = s.seats[task["seat"]]
-    wild_before = player["wild"]
-    dice.pay_forced(s.pool, player, task["cost"])
-    s.wild_supply += wild_before - player["wild"]
-    if not task["cost"]:
-        pop_task(s, task)
-    return [_paid_event(task["seat"], paid_before, task["cost"], wild_before - player["wild"])]
+    """The only way to pay: pay it."""
+    plans = dice.payment_plans(s.seats[task["seat"]], task["cost"])
+    return pay_resolve(s, task, plans[0])
 
 
-def pay_resolve(s: TMDiceState, task: dict, face: str, wild: int) -> list[Event]:
+def pay_resolve(s: TMDiceState, task: dict, plan: dict[str, int]) -> list[Event]:
     player = s.seats[task["seat"]]
-    n = task["cost"][face]
-    dice.pay_face(s.pool, player, task["cost"], face, wild)
-    if not task["cost"]:
-        pop_task(s, task)
+    used = {f: n - plan[f] for f, n in task["cost"].items() if n > plan[f]}
+    wild = sum(plan.values())
+    dice.pay_plan(s.pool, player, task["cost"], plan)
     s.wild_supply += wild
-    return [event("paid", None, seat=task["seat"], dice={face: n - wild} if n > wild else {}, wild=wild)]
-
-
-def _paid_event(seat: int, before: dict, after: dict, wild: int) -> Event:
-    paid = {f: n for f, n in before.items() if f not in after}
-    return event("paid", None, seat=seat, faces=paid, wild=wild)
+    pop_task(s, task)
+    return [event("paid", None, seat=task["seat"], faces=used, wild=wild)]
 
 
 def colour_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:

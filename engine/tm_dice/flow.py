@@ -378,7 +378,7 @@ HANDLERS = {
     "pay": (
         effects.pay_choices,
         effects.pay_auto,
-        lambda s, t, w: effects.pay_resolve(s, t, w[1], int(w[2].split("=")[1])),
+        lambda s, t, w: effects.pay_resolve(s, t, dice.parse_plan(w[1], t["cost"])),
     ),
     "pick-colour": (
         effects.colour_choices,

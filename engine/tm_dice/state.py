@@ -165,12 +165,16 @@ class TMDiceState(State):
         return flow.HANDLERS[task["kind"]][0](self, task)
 
     def menu(self, task: dict) -> list[str]:
-        """The texts offered now: all choices when they fit in one step, else by category, by page."""
+        """The texts offered now: all choices when they fit in one step, else by category, by page.
+
+        A list of one category only (the ways to pay) goes straight to its pages, so its first
+        choice (the proposal) stays one click away.
+        """
         ch = self.choices(task)
         if len(ch) <= MAX_CHOICES:
             return [t for _, t in ch]
         cats = list(dict.fromkeys(c for c, _ in ch))
-        items = [t for c, t in ch if c == task.get("cat")]
+        items = [t for c, t in ch if c == task.get("cat") or len(cats) == 1]
         if not items:
             return [f"open {c}" for c in cats]
         if len(items) <= MAX_CHOICES:

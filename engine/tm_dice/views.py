@@ -81,6 +81,9 @@ def public_view(state: TMDiceState) -> dict:
         for key in _STEP_FIELDS.get(task["kind"], ()):
             value = task[key]
             step[key] = dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value
+        if task["kind"] == "pay":
+            offered = state.choices(task)
+            step["proposal"] = offered[0][1] if offered else None
     return {
         "game": "tm-dice",
         "players": state.players,

@@ -1,8 +1,4 @@
-"""The Discord wording of tm-dice (bot/games/tm_dice.py) over real games.
-
-It lives here because the brief for this game limits its test files to tests/engine/ and
-tests/render/; it belongs in tests/bot/ once the game is registered with the platform.
-"""
+"""The Discord wording of tm-dice (bot/games/tm_dice.py) over real games."""
 
 from __future__ import annotations
 
@@ -72,3 +68,22 @@ def test_the_hand_text_lists_each_card_with_cost_and_effect() -> None:
     for card in s.view(0)["private"]["hand"]:
         assert card["name"] in text
     assert "corporations" in text.lower()
+
+
+def test_the_ways_to_pay_are_worded_with_the_proposal_highlighted() -> None:
+    """Paying: the proposed payment is the highlighted button; each way says what it spends and keeps."""
+    from tests.engine.test_tm_dice_rules import give, position, run, step, wild
+
+    s = position(2)
+    give(s, 0, "heat", "heat", "heat", "money")
+    wild(s, 0, 2)
+    step(s, "main")
+    run(s, 0, "raise-temperature")
+    view = s.view(None)
+    actions = s.legal_actions(0)
+    labels = [ADAPTER.action_label(a, view, "en") for a in actions]
+    assert labels == ["Pay 3 heat (proposed)", "Pay 2 heat + 1 wild", "Pay 1 heat + 2 wild"]
+    assert [ADAPTER.action_is_suggested(a, view) for a in actions] == [True, False, False]
+    kept = [ADAPTER.action_description(a, s.view(0), "en") for a in actions]
+    assert kept == ["Keeps 1 money, 2 wild", "Keeps 1 heat, 1 money, 1 wild", "Keeps 2 heat, 1 money"]
+    assert "pay 3 heat" in ADAPTER.prompt(view["public"], ["@x"], "en")

@@ -355,15 +355,16 @@ def test_playing_a_card_pays_its_exact_cost_with_wild_tokens_for_any_resource() 
 
 
 def test_payment_asks_whether_a_die_or_a_wild_token_pays() -> None:
-    """Paying: the player chooses how to pay when dice and wild tokens both could (docs: one face per step)."""
+    """Paying: when dice and wild tokens both could pay, the player picks the whole payment in one
+    step (docs: "Paying"); a wild token stands for any resource."""
     s = position(2)
     hand(s, 0, "r-grant")
     give(s, 0, "money", "science")
     wild(s, 0, 1)
     step(s, "main")
     run(s, 0, "play r-grant")
-    assert actions(s) == ["pay money wild=0", "pay money wild=1"]
-    run(s, 0, "pay money wild=1")
+    assert actions(s) == ["pay wild=none", "pay wild=money:1", "pay wild=science:1"]
+    run(s, 0, "pay wild=money:1")
     assert s.seats[0]["dice"] == {"money": 1} and s.seats[0]["wild"] == 0
 
 
