@@ -105,6 +105,20 @@ def effect_label(effect: str) -> str:
     return {"turn": "turn a die", "temperature": "+temp", "oxygen": "+O2"}.get(kind, kind)
 
 
+# What each kind of milestone asks for, in a few words.
+MILESTONE_GOAL = {
+    "cities": "{n} cities",
+    "greeneries": "{n} greeneries",
+    "blue-cards": "{n} blue cards",
+    "green-cards": "{n} green cards",
+    "red-cards": "{n} red cards",
+    "production": "{n} production dice",
+    "colours-held": "dice of {n} colours",
+    "vp": "{n} VP",
+}
+# What a track's bonus space gives, written under its value.
+BONUS_INK = (255, 214, 120)
+
 # Die faces are written, shortened to stay legible on a phone.
 SHORT = {"microbe": "micro", "animal": "anim", "titanium": "titan", "energy": "enrgy", "science": "sci", "money": "$"}
 
@@ -130,7 +144,7 @@ def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any]) -> None:
             draw.polygon(hex_points(cx, cy, HEX - 9), fill=TILE[tile["tile"]])
             if tile["owner"] is not None:
                 draw.polygon(hex_points(cx, cy, HEX - 9), outline=SEATS[tile["owner"]], width=5)
-            draw_centred(draw, (cx - 40, cy + 4, cx + 40, cy + 26), tile["tile"], 14, TEXT, bold=True)
+            draw_centred(draw, (cx - 32, cy + 4, cx + 32, cy + 26), tile["tile"], 14, TEXT, bold=True, min_size=10)
         else:
             bonus = ", ".join(effect_label(e) for e in h["bonus"])
             if bonus:
@@ -154,10 +168,15 @@ def draw_track(image: Image.Image, x: float, name: str, info: Mapping[str, Any],
         reached = i <= info["position"]
         fill = (200, 90, 40) if reached else (60, 34, 26)
         draw.rounded_rectangle((x, y0, x + TRACK_W, y1), radius=5, fill=fill, outline=PANEL_EDGE)
-        label = shown[i]
+        bold = i == info["position"]
         if i in bonuses:
-            label += " ★"
-        draw_centred(draw, (x + 2, y0, x + TRACK_W - 2, y1), label, 15, TEXT, bold=i == info["position"], min_size=9)
+            # The space's value above, what reaching it gives below.
+            mid = (y0 + y1) / 2
+            draw_centred(draw, (x + 2, y0 + 2, x + TRACK_W - 2, mid + 2), shown[i], 15, TEXT, bold=bold, min_size=9)
+            gift = ", ".join(effect_label(e) for e in bonuses[i])
+            draw_centred(draw, (x + 2, mid, x + TRACK_W - 2, y1 - 4), gift, 12, BONUS_INK, bold=True, min_size=8)
+        else:
+            draw_centred(draw, (x + 2, y0, x + TRACK_W - 2, y1), shown[i], 15, TEXT, bold=bold, min_size=9)
 
 
 def track_labels(public: Mapping[str, Any]) -> dict[str, tuple[str, list[str]]]:
@@ -213,7 +232,7 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
         x0 = RIGHT_X0 + 14 + i * 208
         status = "removed" if m["removed"] else seat_name(names, m["owner"]) if m["owner"] is not None else "open"
         colour = SEATS[m["owner"]] if m["owner"] is not None else MUTED
-        text = f"{m['name']} ({m['n']} {m['kind']})"
+        text = f"{m['name']} ({MILESTONE_GOAL[m['kind']].format(n=m['n'])})"
         shown, fnt = fitted(text, 200, 16, bold=True)
         draw.text((x0, 112), shown, font=fnt, fill=TEXT, anchor="lm")
         draw.text((x0, 136), status, font=font(15), fill=colour, anchor="lm")
