@@ -265,6 +265,8 @@ class TMDiceAdapter(GameAdapter):
             return t(
                 "tm-dice.event.drawn", locale, cards="; ".join(card_summary(c["id"], locale) for c in event["cards"])
             )
+        if kind == "bonus cards shown" and event["visible_to"] is not None:
+            return t("tm-dice.event.bonus-shown", locale, n=len(event["cards"]))
         if kind == "wild gained":
             return t("tm-dice.event.wild", locale, name=name(), n=event["count"])
         if kind == "skipped":
@@ -339,4 +341,4 @@ class TMDiceAdapter(GameAdapter):
         return lines
 
     def push_events(self) -> set[str]:
-        return {"dealt", "cards drawn"}
+        return {"dealt", "cards drawn", "bonus cards shown"}

@@ -20,7 +20,8 @@ class TMDice(Game):
     # awards rolled and milestones drawn at set-up, every die rolled, the deck reshuffled. Hidden
     # cards shown: the deal (private), cards drawn (private list), the corporation kept (private)
     # and then revealed, a project card played or discarded from the hand, the bonus cards looked
-    # at in secret ("bonus earned" opens that choice) and the one played. "game over" ends it
+    # at in secret ("bonus earned" opens that choice, "bonus cards shown" is what the seat sees)
+    # and the one played. "game over" ends it
     # all. Dice set to a chosen face, payments, tiles, tracks, milestones, attacks and gifts only
     # move what everyone already saw.
     revealing_events = frozenset(
@@ -36,6 +37,7 @@ class TMDice(Game):
             "card played",
             "card discarded",
             "bonus earned",
+            "bonus cards shown",
             "bonus played",
             "game over",
         }

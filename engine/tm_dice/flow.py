@@ -177,7 +177,7 @@ def produce_auto(s: TMDiceState, task: dict) -> list[Event]:
         player["used"] = []
     player["productions"] += 1
     if s.players == 1 and player["productions"] == 1 and s.bonus_deck:
-        push(s, "bonus", seat)
+        events += offer_bonus(s, seat)
     return events
 
 
@@ -293,8 +293,7 @@ def advance_auto(s: TMDiceState, task: dict) -> list[Event]:
         if player["vp"] >= threshold and threshold not in player["thresholds"]:
             player["thresholds"].append(threshold)
             if s.bonus_deck:
-                push(s, "bonus", seat)
-                return [event("bonus earned", None, seat=seat, threshold=threshold)]
+                return [event("bonus earned", None, seat=seat, threshold=threshold), *offer_bonus(s, seat)]
     pop_task(s, task)
     events = scoring.claim_milestones(s)
     events += scoring.remove_solo_milestones(s)
@@ -308,6 +307,12 @@ def start_turn(s: TMDiceState, seat: int) -> list[Event]:
     s.current = seat
     push(s, "turn", seat)
     return [event("turn started", None, seat=seat, turn=s.turn)]
+
+
+def offer_bonus(s: TMDiceState, seat: int) -> list[Event]:
+    """Ask ``seat`` to pick one of the remaining bonus cards, which it alone looks at."""
+    push(s, "bonus", seat)
+    return [event("bonus cards shown", [seat], seat=seat, cards=[bonus_view(b) for b in s.bonus_deck])]
 
 
 def bonus_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:

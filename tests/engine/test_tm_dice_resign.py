@@ -64,6 +64,7 @@ MUST_REVEAL = {
     "card played",
     "card discarded",
     "bonus earned",
+    "bonus cards shown",
     "bonus played",
     "game over",
 }

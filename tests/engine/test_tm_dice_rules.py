@@ -480,9 +480,13 @@ def test_bonus_card_played_at_end_of_turn_on_reaching_5_vp() -> None:
     s.seats[0]["vp"] = 4
     give(s, 0, "money", "money", "money")
     step(s, "main")
-    run(s, 0, "buy-vp")
+    events = run(s, 0, "buy-vp")
     assert s.queue[-1]["kind"] == "bonus" and s.view(0)["private"]["bonus_choice"]
     assert "bonus_choice" not in s.view(1)["private"]
+    # Looked at in secret: the cards are in an event for seat 0 only (the bot DMs them).
+    shown = [e for e in events if e["type"] == "bonus cards shown"]
+    assert len(shown) == 1 and shown[0]["visible_to"] == [0]
+    assert [c["id"] for c in shown[0]["cards"]] == list(s.bonus_deck)
     deck = list(s.bonus_deck)
     choice = deck[0]
     run(s, 0, f"bonus {choice}")

@@ -36,8 +36,9 @@ def test_solo_plays_a_bonus_card_after_the_first_production() -> None:
     """Solo: after your first production, choose 1 of the 4 bonus cards and play it at once."""
     s = position(1)
     step(s, "turn")
-    run(s, 0, "production")
+    events = run(s, 0, "production")
     assert s.queue[-1]["kind"] == "bonus" and len(s.view(0)["private"]["bonus_choice"]) == 4
+    assert [len(e["cards"]) for e in events if e["type"] == "bonus cards shown" and e["visible_to"] == [0]] == [4]
     run(s, 0, f"bonus {s.bonus_deck[0]}")
     step(s, "turn")
     run(s, 0, "production")
