@@ -69,7 +69,15 @@ DICE: dict[str, RGB] = {
     "yellow": (232, 190, 40),
 }
 SEATS: tuple[RGB, ...] = ((240, 80, 80), (80, 160, 250), (250, 220, 80), (190, 110, 230))
-CARD_COLOURS: dict[str, RGB] = {"red": (150, 40, 36), "blue": (36, 76, 150), "green": (40, 110, 56)}
+CARD_COLOURS: dict[str, RGB] = {
+    "red": (150, 40, 36),
+    "blue": (36, 76, 150),
+    "green": (40, 110, 56),
+    "corporation": (90, 70, 60),
+    "bonus": (104, 64, 128),
+}
+# The second line of a card: what kind of card it is.
+CARD_KIND = {"corporation": "corporation: keep one", "bonus": "bonus card: play one"}
 TEXT = Palette.TEXT
 MUTED = Palette.TEXT_MUTED
 
@@ -300,8 +308,9 @@ def board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
 
 # --- the hand ---------------------------------------------------------------------------------
 def card_lines(card: Mapping[str, Any]) -> list[str]:
+    """What a project or bonus card does, a line per part."""
     lines = []
-    if "effects" in card:
+    if card.get("effects"):
         lines.append("When played: " + ", ".join(effect_label(e) for e in card["effects"]))
     if "action" in card:
         a = card["action"]
@@ -321,11 +330,11 @@ def card_lines(card: Mapping[str, Any]) -> list[str]:
 
 def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], kind: str) -> None:
     draw = ImageDraw.Draw(image)
-    colour = CARD_COLOURS.get(card.get("colour", ""), (90, 70, 60))
+    colour = CARD_COLOURS[kind]
     shadowed_box(image, (x, y, x + CARD_W, y + CARD_H), 14, colour, shade(colour, 1.6), width=3)
     shown, fnt = fitted(card["name"], CARD_W - 24, 22, bold=True)
     draw.text((x + 12, y + 22), shown, font=fnt, fill=TEXT, anchor="lm")
-    draw.text((x + 12, y + 46), f"{kind} · {card['id']}", font=font(14), fill=MUTED, anchor="lm")
+    draw.text((x + 12, y + 46), f"{CARD_KIND.get(kind, kind)} · {card['id']}", font=font(14), fill=MUTED, anchor="lm")
     cx = x + 12
     for face in card.get("cost", []):
         draw_die(draw, cx, y + 60, face, 42)
@@ -338,8 +347,6 @@ def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], k
             "Produces: " + " ".join(card["production"]),
         ]
     )
-    if kind == "bonus":
-        lines = ["Effect: " + (", ".join(effect_label(e) for e in card["effects"]) or "-")] + card_lines(card)
     text_y = y + 118
     for line in lines:
         for part in wrap(line, font(16), CARD_W - 24, max_lines=3):
@@ -357,7 +364,12 @@ def hand(public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[
     rows = min(HAND_ROWS, max(1, -(-len(items) // per_row)))
     image = vertical_gradient((HAND_W, 76 + rows * (CARD_H + 12)), SKY_TOP, SKY_BOTTOM).convert("RGB")
     draw = ImageDraw.Draw(image)
-    title = f"{seat_name(names, seat)}: {len(private.get('hand', []))} cards in hand"
+    asked = []
+    if private.get("corporations"):
+        asked.append("choose a corporation")
+    if private.get("bonus_choice"):
+        asked.append("choose a bonus card")
+    title = " · ".join([f"{seat_name(names, seat)}: {len(private.get('hand', []))} cards in hand", *asked])
     draw.text((24, 30), title, font=font(30, True), fill=TEXT, anchor="lm")
     for i, (card, kind) in enumerate(items[: per_row * rows]):
         col, row = i % per_row, i // per_row
