@@ -422,14 +422,8 @@ class Flow:
         await interaction.followup.send(clip("\n".join(lines)), ephemeral=True, **({"view": view} if view else {}))
 
     def public_lines(self, game: str, events: list[Event], names: list[str]) -> list[str]:
-        adapter = adapter_for(game)
-        lines = []
-        for event in events:
-            if event.get("visible_to") is None:
-                line = adapter.describe_event(event, names, self.locale)
-                if line:
-                    lines.append(line)
-        return lines
+        public = [event for event in events if event.get("visible_to") is None]
+        return adapter_for(game).describe_events(public, names, self.locale)
 
     def action_words(self, row: GameRow, result: MoveResult, action: Action) -> str:
         """An action as players read it (from the acting seat's point of view after the move)."""

@@ -75,13 +75,12 @@ def log_lines(
     adapter = adapter_for(row.game)
     lines = []
     for step in all_steps:
-        for event in step.events:
-            seen = event.get("visible_to")
-            if seen is not None and (viewer is None or viewer not in seen):
-                continue
-            line = adapter.describe_event(event, names, locale)
-            if line:
-                lines.append(f"`{step.version:>3}` {line}")
+        seen = [
+            event
+            for event in step.events
+            if event.get("visible_to") is None or (viewer is not None and viewer in event["visible_to"])
+        ]
+        lines += [f"`{step.version:>3}` {line}" for line in adapter.describe_events(seen, names, locale)]
         for version, seat, text in undone:
             if version == step.version + 1:
                 label = adapter.action_label(Action(text), {"public": {}, "private": {}}, locale)

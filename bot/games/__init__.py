@@ -41,6 +41,10 @@ class GameAdapter:
         """One line for the log or the board message, or None when the event is not worth one."""
         return None
 
+    def describe_events(self, events: list[Event], names: list[str], locale: str) -> list[str]:
+        """The lines for a run of events (one move's); a game may merge related ones into one."""
+        return [line for e in events if (line := self.describe_event(e, names, locale))]
+
     def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
         """What the players who must act are asked to do, for the public board message."""
         raise NotImplementedError

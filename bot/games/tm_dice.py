@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from bot.games import GameAdapter
 from bot.i18n import t
 from engine import Action, Event, Outcome
@@ -216,7 +218,13 @@ class TMDiceAdapter(GameAdapter):
         if kind == "corporation kept":
             return t("tm-dice.event.kept", locale, corporation=CORPORATIONS[event["corporation"]]["name"])
         if kind in ("die rolled", "die taken"):
-            return t(f"tm-dice.event.{kind.replace(' ', '-')}", locale, name=name(), die=die(event["face"], locale))
+            return t(
+                f"tm-dice.event.{kind.replace(' ', '-')}",
+                locale,
+                name=name(),
+                colour=colour(FACE_COLOUR[event["face"]], locale),
+                face=face(event["face"], locale),
+            )
         if kind == "turn started":
             return None
         if kind == "turn kind":
@@ -274,6 +282,37 @@ class TMDiceAdapter(GameAdapter):
         if kind == "game over":
             return t("tm-dice.event.over", locale)
         return None
+
+    def describe_events(self, events: list[Event], names: list[str], locale: str) -> list[str]:
+        """As ``describe_event``, with a run of dice rolled by one player told in one line."""
+        lines: list[str] = []
+        run: list[Event] = []
+
+        def flush() -> None:
+            if len(run) > 1:
+                faces = Counter(e["face"] for e in run)
+                rolled = ", ".join(
+                    t("tm-dice.rolled-face", locale, face=face(f, locale), n=n) if n > 1 else face(f, locale)
+                    for f, n in faces.items()
+                )
+                seat = run[0]["seat"]
+                who = names[seat] if 0 <= seat < len(names) else "?"
+                lines.append(t("tm-dice.event.dice-rolled", locale, name=who, n=len(run), faces=rolled))
+            elif run:
+                lines.append(self.describe_event(run[0], names, locale))
+            run.clear()
+
+        for e in events:
+            if e["type"] == "die rolled" and (not run or run[0]["seat"] == e["seat"]):
+                run.append(e)
+                continue
+            flush()
+            if e["type"] == "die rolled":
+                run.append(e)
+            elif line := self.describe_event(e, names, locale):
+                lines.append(line)
+        flush()
+        return lines
 
     # -- prompts and private text ----------------------------------------------------------
     def prompt(self, public: dict, mentions: list[str], locale: str) -> str:

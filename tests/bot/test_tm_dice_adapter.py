@@ -87,3 +87,17 @@ def test_the_ways_to_pay_are_worded_with_the_proposal_highlighted() -> None:
     kept = [ADAPTER.action_description(a, s.view(0), "en") for a in actions]
     assert kept == ["Keeps 1 money, 2 wild", "Keeps 1 heat, 1 money, 1 wild", "Keeps 2 heat, 1 money"]
     assert "pay 3 heat" in ADAPTER.prompt(view["public"], ["@x"], "en")
+
+
+def test_a_run_of_dice_rolled_by_one_player_is_one_line() -> None:
+    """A production of many dice reads as one line on the board and in the log."""
+    rolled = [
+        {"type": "die rolled", "visible_to": None, "seat": 0, "colour": c, "face": f, "reason": "production"}
+        for c, f in (("green", "plant"), ("green", "plant"), ("red", "event"), ("blue", "water"))
+    ]
+    other = {"type": "die rolled", "visible_to": None, "seat": 1, "colour": "red", "face": "heat", "reason": "x"}
+    lines = ADAPTER.describe_events([*rolled, other], NAMES[:2], "en")
+    assert lines == [
+        "Alice rolls 4 dice: plant ×2, event, water.",
+        "Bob rolls a red die: heat.",
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from emulator.emulator import Emulator
@@ -33,15 +34,36 @@ def labels(message: Message) -> list[str]:
     return found
 
 
+def action_of(custom_id: str) -> str:
+    """The engine action a button stands for: ``mp:act:<game>:<version>:<action>``."""
+    return custom_id.split(":", 4)[4]
+
+
+# Picks the action text a user plays among those offered (a random one unless a test says).
+Chooser = Callable[[User, list[str]], Awaitable[str]]
+
+
 @dataclass
 class Table:
-    """Two or more users playing in one channel, choosing at random among what they are offered."""
+    """One or more users playing in one channel, choosing among what they are offered.
+
+    They choose at random, or with ``chooser`` (for example a goal-seeking player that reads
+    the game's state to finish long games quickly); either way they only press what is shown.
+    """
 
     emu: Emulator
     channel: Channel
     users: list[User]
     rng: random.Random = field(default_factory=lambda: random.Random(1))
     moves: int = 0
+    chooser: Chooser | None = None
+
+    async def pick(self, user: User, offered: list[str]) -> str:
+        if self.chooser is None:
+            return self.rng.choice(offered)
+        choice = await self.chooser(user, offered)
+        assert choice in offered, f"the chooser picked {choice!r}, which is not offered: {offered}"
+        return choice
 
     def user(self, user_id: int) -> User:
         return next(u for u in self.users if u.id == user_id)
@@ -67,18 +89,21 @@ class Table:
         user = self.user(movers[0])
         public = action_buttons(board)
         if public:
-            button = self.rng.choice(public)
-            result = await self.emu.click(user, board, custom_id=button["custom_id"])
+            by_action = {action_of(b["custom_id"]): b["custom_id"] for b in public}
+            chosen = await self.pick(user, list(by_action))
+            result = await self.emu.click(user, board, custom_id=by_action[chosen])
         else:
             hand = await self.emu.click(user, board, label="My hand")
             panel = (await hand.followups(1, timeout=30))[0]
             buttons = action_buttons(panel)
             if buttons:
-                result = await self.emu.click(user, panel, custom_id=self.rng.choice(buttons)["custom_id"])
+                by_action = {action_of(b["custom_id"]): b["custom_id"] for b in buttons}
+                chosen = await self.pick(user, list(by_action))
+                result = await self.emu.click(user, panel, custom_id=by_action[chosen])
             else:
                 menu = panel.selects()
                 assert menu, f"'My hand' offered no choice on the user's turn: {panel.content!r}"
-                value = self.rng.choice(menu[0]["options"])["value"]
+                value = await self.pick(user, [o["value"] for o in menu[0]["options"]])
                 result = await self.emu.select(user, panel, menu[0]["custom_id"], [value])
         answer = (await result.followups(1, timeout=30))[0]
         assert not result.errors, f"Discord refused the bot's answer: {result.errors}"
