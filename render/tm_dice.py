@@ -250,7 +250,10 @@ def card_name(card_id: str) -> str:
     return CARDS[card_id].name if card_id in CARDS else card_id
 
 
-def draw_player(image: Image.Image, box: tuple[float, float, float, float], seat: int, p: Mapping, names) -> None:
+def draw_player(
+    image: Image.Image, box: tuple[float, float, float, float], seat: int, p: Mapping, names, award_faces: Sequence[str]
+) -> None:
+    """A seat's panel: corporation, VP, wild tokens, production, dice, award counts, played cards."""
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
     shadowed_box(image, box, 14, PANEL, SEATS[seat], width=3)
@@ -272,7 +275,8 @@ def draw_player(image: Image.Image, box: tuple[float, float, float, float], seat
                 break
             draw_die(draw, x, y0 + 60, face, die)
             x += die + 4
-    played = [f"{len(p['red'])} red", f"{len(p['green'])} green"]
+    awards = ", ".join(f"{SHORT.get(f, f)} {n}" for f, n in zip(award_faces, p["award_counts"], strict=True))
+    played = ([f"awards: {awards}"] if awards else []) + [f"{len(p['red'])} red", f"{len(p['green'])} green"]
     blues = [card_name(c) + (" (used)" if c in p["used"] else "") for c in p["blue"]]
     bonus = [b["name"] for b in p["bonus"]]
     text = (
@@ -297,7 +301,7 @@ def board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
     height = (H - 10 - top - gap * (len(seats) - 1)) / len(seats)
     for seat, p in enumerate(seats):
         y0 = top + seat * (height + gap)
-        draw_player(image, (RIGHT_X0, y0, RIGHT_X1, y0 + height), seat, p, names)
+        draw_player(image, (RIGHT_X0, y0, RIGHT_X1, y0 + height), seat, p, names, [a["face"] for a in public["awards"]])
     if public["result"] is not None:
         scores = public["result"]["scores"]
         text = "Final: " + ", ".join(f"{seat_name(names, s)} {v}" for s, v in enumerate(scores))

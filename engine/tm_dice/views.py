@@ -19,6 +19,7 @@ from engine.tm_dice.content import (
     corporation_view,
 )
 from engine.tm_dice.flow import production_colours
+from engine.tm_dice.scoring import cost_faces
 
 if TYPE_CHECKING:
     from engine.tm_dice.state import TMDiceState
@@ -56,6 +57,7 @@ def parameter_view(state: TMDiceState, p: str) -> dict:
 def seat_view(state: TMDiceState, seat: int) -> dict:
     p = state.seats[seat]
     revealed = state.stage != "corp"
+    faces = cost_faces(state, seat)
     return {
         "corporation": corporation_view(p["corp"]) if revealed and p["corp"] else None,
         "chosen": p["corp"] is not None,
@@ -70,6 +72,9 @@ def seat_view(state: TMDiceState, seat: int) -> dict:
         "bonus": [bonus_view(b) for b in p["bonus"]],
         "production": production_colours(state, seat) if revealed else [],
         "thresholds": list(p["thresholds"]),
+        # How many of each award's face the costs of this seat's played cards show, in the
+        # order of the awards: the count the awards compare at the end.
+        "award_counts": [faces[f] for f in state.awards],
     }
 
 

@@ -263,6 +263,17 @@ def test_awards_first_5_second_3() -> None:
     assert [d["awards"] for d in details] == [5, 3, 0]
 
 
+def test_the_award_counts_are_public_while_playing() -> None:
+    """Scoring 1: the awards compare the symbols in the costs of played cards, which lie face up:
+    the public view counts them for every seat, in the awards' order."""
+    s = position(3)
+    s.awards = ["money", "plant", "science"]
+    table(s, 0, "r-windfall")  # money x2
+    table(s, 1, "r-grant")  # science + money
+    seats = s.view(None)["public"]["seats"]
+    assert [p["award_counts"] for p in seats] == [[2, 0, 0], [1, 0, 1], [0, 0, 0]]
+
+
 def test_awards_tie_for_first_gives_no_second() -> None:
     """Scoring 1: players tied for first all take 5 VP and no second place is given."""
     s = position(3)
