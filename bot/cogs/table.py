@@ -21,6 +21,7 @@ from engine import GAMES
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
+    from bot.storage.db import GameRow
 
 
 def option_combinations(game_key: str) -> list[str]:
@@ -129,6 +130,21 @@ class TableCog(commands.Cog):
         typed = current.lower().strip()
         return [app_commands.Choice(name=c, value=c) for c in option_combinations(game) if typed in c][:25]
 
+    async def channel_game(
+        self, interaction: discord.Interaction, *, defer: bool = True, finished_too: bool = False
+    ) -> GameRow | None:
+        """This channel's game (``finished_too``: or its last one), or None once the user has
+        been told privately why there is none. ``defer`` first, unless the next step answers."""
+        if defer:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            if finished_too:
+                return await self.service.active_or_last(interaction.channel_id)
+            return await self.service.active(interaction.channel_id)
+        except Refusal as refusal:
+            await self.flow.refuse(interaction, refusal)
+            return None
+
     @table.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:
         """Take a seat at the table waiting in this channel."""
@@ -158,23 +174,15 @@ class TableCog(commands.Cog):
     @table.command(name="start")
     async def start(self, interaction: discord.Interaction) -> None:
         """Start the game at this channel's table with the players seated."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.active(interaction.channel_id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
-        await self.flow.start(interaction, row.id)
+        if row := await self.channel_game(interaction):
+            await self.flow.start(interaction, row.id)
 
     @table.command(name="status")
     async def status(self, interaction: discord.Interaction) -> None:
         """Show this channel's game privately: the board and whose turn it is."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            row = await self.service.active(interaction.channel_id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
+        row = await self.channel_game(interaction)
+        if row is None:
             return
         if row.status == "lobby":
             payload = await self.flow.lobby_payload(row)
@@ -194,35 +202,21 @@ class TableCog(commands.Cog):
     @table.command(name="hand")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Show your hand privately, with your choices when it is your turn."""
-        try:
-            row = await self.service.active(interaction.channel_id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
-        await self.flow.show_hand(interaction, row.id)
+        if row := await self.channel_game(interaction, defer=False):
+            await self.flow.show_hand(interaction, row.id)
 
     @table.command(name="log")
     async def log(self, interaction: discord.Interaction) -> None:
         """Read this channel's game log privately (your own secrets included), page by page."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.active_or_last(interaction.channel_id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
-        await show_log(self.flow, interaction, row.id, None, edit=False)
+        if row := await self.channel_game(interaction, finished_too=True):
+            await show_log(self.flow, interaction, row.id, None, edit=False)
 
     @table.command(name="history")
     @app_commands.describe(step="After how many moves (default: now); then browse with the buttons")
     async def history(self, interaction: discord.Interaction, step: app_commands.Range[int, 0] | None = None) -> None:
         """See the board as it stood at any past step of this channel's game, privately."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.active_or_last(interaction.channel_id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
-        await show_past_board(self.flow, interaction, row.id, step, edit=False)
+        if row := await self.channel_game(interaction, finished_too=True):
+            await show_past_board(self.flow, interaction, row.id, step, edit=False)
 
     @table.command(name="concede")
     async def concede(self, interaction: discord.Interaction) -> None:
@@ -252,12 +246,8 @@ class TableCog(commands.Cog):
     @table.command(name="undo")
     async def undo(self, interaction: discord.Interaction) -> None:
         """Take back your last move, while it is still your turn and it revealed nothing."""
-        try:
-            row = await self.service.active(interaction.channel_id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
-        await self.flow.undo(interaction, row.id, None)
+        if row := await self.channel_game(interaction, defer=False):
+            await self.flow.undo(interaction, row.id, None)
 
     @table.command(name="resign")
     async def resign(self, interaction: discord.Interaction) -> None:
