@@ -40,9 +40,22 @@ def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
     return key in catalogue(locale) or key in catalogue(DEFAULT_LOCALE)
 
 
+# The value a sentence's grammatical number follows (``{n} cards`` / ``{count} gems``).
+COUNTS = ("n", "count", "points", "days")
+
+
 def t(key: str, locale: str | None = None, /, **values: object) -> str:
-    """Translate ``key`` for ``locale`` (falling back to English) and fill in ``{names}``."""
+    """Translate ``key`` for ``locale`` (falling back to English) and fill in ``{names}``.
+
+    When the count (``n`` or ``count``) is 1 and the catalogue has ``<key>.one``, that singular
+    form is used instead (``"draw {n} cards"`` / ``"draw {n} card"``).
+    """
     loc = (locale or DEFAULT_LOCALE).split("-")[0]
+    count = next((values[name] for name in COUNTS if name in values), None)
+    if str(count) == "1":
+        one = catalogue(loc).get(f"{key}.one") or catalogue(DEFAULT_LOCALE).get(f"{key}.one")
+        if one is not None:
+            return one.format_map(values)
     template = catalogue(loc).get(key) or catalogue(DEFAULT_LOCALE).get(key)
     if template is None:
         raise KeyError(f"no translation for {key!r}")

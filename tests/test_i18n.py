@@ -42,3 +42,27 @@ def test_refusal_keys_exist() -> None:
 
 def test_unknown_locale_falls_back_to_english() -> None:
     assert t("lobby.joined", "xx-YY") == t("lobby.joined")
+
+
+def test_a_count_of_one_takes_the_singular_form_when_there_is_one() -> None:
+    assert t("tm-dice.effect.draw", n=1) == "draw 1 card"
+    assert t("tm-dice.effect.draw", n=2) == "draw 2 cards"
+    assert t("tm-dice.effect.draw", n="1") == "draw 1 card"  # counts parsed from effect texts
+    assert t("fox-duet.event.gems-slid", count=1) == "1 gem slid toward the centre."
+    assert t("lobby.joined", n=1) == t("lobby.joined")  # no singular form: the sentence itself
+
+
+def test_every_singular_form_has_its_plural_with_the_same_placeholders() -> None:
+    english = catalogue("en")
+    for key, text in english.items():
+        if key.endswith(".one"):
+            base = key.removesuffix(".one")
+            assert base in english, f"{key!r} has no plural {base!r}"
+            assert placeholders(text) == placeholders(english[base]), key
+            assert placeholders(text) & {"n", "count", "points", "days"}, f"{key!r} names no count"
+
+
+def test_no_sentence_hedges_its_plural() -> None:
+    """Counts take the singular with ``<key>.one``, never "card(s)"."""
+    for key, text in catalogue("en").items():
+        assert "(s)" not in text, f"{key!r}: {text!r}"

@@ -59,7 +59,7 @@ async def test_status_and_hand_commands_answer_privately_with_images(emu, world,
         assert "Current board" in shown.content
         hand = await emu.slash(world.alice, world.channel, "table hand")
         mine = await hand.final_message()
-        assert mine.ephemeral and mine.attachments[0].filename == "hand.png" and "card(s)" in mine.content
+        assert mine.ephemeral and mine.attachments[0].filename == "hand.png" and " cards: " in mine.content
         assert len(emu.messages(world.channel)) == before
 
 

@@ -148,4 +148,4 @@ async def test_closed_dms_get_a_public_notice_without_the_hand(emu, world, confi
         assert len(emu.dms(world.alice)) == 1 and emu.dms(world.bob) == []
         hand = await emu.click(world.bob, Table(emu, world.channel, [world.alice, world.bob]).board(), label="My hand")
         panel = (await hand.followups(1))[0]
-        assert panel.ephemeral and "Your 11 card(s)" in panel.content
+        assert panel.ephemeral and "Your 11 cards" in panel.content

@@ -147,7 +147,7 @@ async def test_a_vacation_pauses_reminders_and_counts_against_the_yearly_allowan
             mentioned(Table(emu, world.channel, [world.alice, world.bob]).board())[0]
         )
         away = await emu.slash(mover, world.channel, "meeple vacation", {"days": 3})
-        assert "paused for 3 day(s)" in (await away.final_message()).content
+        assert "paused in every game for 3 days" in (await away.final_message()).content
         clock.advance(days=3, hours=12)
         await bot.scheduler.tick()
         assert reminders(emu, world) == []
@@ -155,7 +155,7 @@ async def test_a_vacation_pauses_reminders_and_counts_against_the_yearly_allowan
         await bot.scheduler.tick()
         assert len(reminders(emu, world)) == 1
         greedy = await emu.slash(mover, world.channel, "meeple vacation", {"days": 19})
-        assert "18 vacation day(s) left" in (await greedy.final_message()).content
+        assert "Vacation days left this year: 18" in (await greedy.final_message()).content
 
 
 async def test_idle_tables_close_after_the_server_setting(emu, world, config_for) -> None:
