@@ -148,6 +148,8 @@ class TMDiceAdapter(GameAdapter):
             return BONUS_CARDS[args[0]]["name"][:80]
         if verb == "roll" or verb == "colour":
             return t(f"tm-dice.action.{verb}", locale, colour=colour(args[0], locale))[:80]
+        if verb == "turn" and len(args) == 3:  # turn <face> to <face>: die and face in one step
+            return t("tm-dice.action.turn-to", locale, die=die(args[0], locale), face=face(args[2], locale))[:80]
         if verb in ("keep", "drop", "turn", "lose", "give"):
             what = t("tm-dice.wild", locale) if args[0] == "wild" else die(args[0], locale)
             return t(f"tm-dice.action.{verb}", locale, die=what)[:80]

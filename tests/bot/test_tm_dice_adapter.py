@@ -31,7 +31,8 @@ def games(players: int, seeds: range):
 
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_every_choice_event_and_prompt_is_worded(players: int) -> None:
-    """Labels fit a button (80) and a menu line (100); every event and step has its sentence."""
+    """Labels fit a button (80) and a menu line (100) and tell the choices of a step apart; every
+    event and step has its sentence."""
     seen_steps = set()
     for s, seat, actions, events in games(players, range(2)):
         for e in events:
@@ -42,8 +43,9 @@ def test_every_choice_event_and_prompt_is_worded(players: int) -> None:
             assert len(lines) == players + 2
             continue
         view = s.view(seat)
-        for a in actions:
-            label = ADAPTER.action_label(a, view, "en")
+        labels = [ADAPTER.action_label(a, view, "en") for a in actions]
+        assert len(set(labels)) == len(labels), f"two choices read the same: {labels}"
+        for a, label in zip(actions, labels, strict=True):
             assert 0 < len(label) <= 80 and label != a.text, a.text
             description = ADAPTER.action_description(a, view, "en")
             assert description is None or len(description) <= 100
