@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import copy
-import json
 import random
 
 import pytest
 
 from bot.service import GameService
-from engine import GAMES, IllegalAction
+from engine import GAMES
 from engine.noctiluca import scoring
+from tests.support import resign
 
 G = GAMES["noctiluca"]
 
@@ -49,76 +49,27 @@ MUST_REVEAL = {
 }
 
 
-def step(state, rng: random.Random) -> list[dict]:
-    seat = rng.choice(state.to_move())
-    return state.apply(seat, rng.choice(state.legal_actions(seat)))
-
-
 def midgame(players: int, seed: int, steps: int = 30):
-    """A running game after ``steps`` random actions (fewer if the game would end)."""
-    state = G.new(players, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        before = state.to_dict()
-        step(state, rng)
-        if state.outcome() is not None:
-            return G.load(before)
-    return state
-
-
-def expected_winners(state, scores: list[int], resigned: int) -> list[int]:
-    """The rulebook's winners among the seats still playing: the highest score, then the most
-    delivered jars; a tie on both is shared."""
-    others = [s for s in range(state.players) if s != resigned]
-    best = max(scores[s] for s in others)
-    tied = [s for s in others if scores[s] == best]
-    most = max(len(state.delivered[s]) for s in tied)
-    return [s for s in tied if len(state.delivered[s]) == most]
+    return resign.midgame(G, players, seed, steps)
 
 
 def check_resignation(state, seat: int) -> None:
-    before = state.to_dict()
-    scored = scoring.score(G.load(before))
-    version = state.version
-    events = state.resign(seat)
-    assert state.version == version + 1
-    assert state.to_move() == []
-    assert all(state.legal_actions(s) == [] for s in range(state.players))
-    outcome = state.outcome()
-    assert outcome is not None
-    assert events[0] == {"type": "player resigned", "visible_to": None, "seat": seat}
-    final = events[-1]
-    assert final["type"] == "final scores" and final["resigned"] == seat
-    assert final["scores"] == outcome.scores and final["winners"] == outcome.winners
-    others = [s for s in range(state.players) if s != seat]
-    assert seat not in outcome.winners
+    scored = scoring.score(G.load(state.to_dict()))
+    _, outcome = resign.resign_and_check(state, seat, scored["scores"], final_type="final scores")
+    others = resign.others(state, seat)
     # The others keep the rulebook's final scoring of the position; the resigning seat is below all.
-    for s in others:
-        assert outcome.scores[s] == scored["scores"][s]
-        assert outcome.details[s]["total"] == outcome.scores[s]
-        assert "resignation" not in outcome.details[s]
     if others:
         assert outcome.scores[seat] < min(outcome.scores[s] for s in others)
-        assert outcome.winners == expected_winners(state, outcome.scores, seat)
+        # The rulebook's winners: the highest score, then the most delivered jars.
+        assert outcome.winners == resign.expected_winners(
+            state, outcome.scores, seat, lambda s: len(state.delivered[s])
+        )
     else:
         assert outcome.winners == [] and outcome.scores[0] <= 0
     detail = outcome.details[seat]
-    assert detail["resignation"] <= 0
-    assert detail["total"] == outcome.scores[seat] == scored["scores"][seat] + detail["resignation"]
     parts = ("majorities", "tokens", "jar points", "favourite", "leftovers", "storm tokens", "storm dice")
     assert sum(detail.get(p, 0) for p in parts) + detail["resignation"] == detail["total"]
-    assert state.view(None)["public"]["resigned"] == seat
-    # A saved resigned game loads back identically, still over, still resigned.
-    data = json.loads(json.dumps(state.to_dict()))
-    loaded = G.load(data)
-    assert loaded.to_dict() == state.to_dict()
-    assert loaded.resigned == seat and loaded.to_move() == []
-    assert loaded.outcome() == outcome
-    with pytest.raises(IllegalAction, match="over"):
-        loaded.resign(seat)
-    with pytest.raises(IllegalAction):
-        loaded.resign(others[0] if others else seat)
-    assert loaded.to_dict() == data
+    resign.check_saved_resignation(G, state, seat, outcome)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -169,7 +120,7 @@ def test_resigning_in_any_step_keeps_every_component_in_one_place(phase: str) ->
         state = G.new(players, seed)
         rng = random.Random(seed)
         while state.outcome() is None and state.phase != phase:
-            step(state, rng)
+            resign.step(state, rng)
         if state.phase == phase:
             break
     else:
@@ -179,41 +130,15 @@ def test_resigning_in_any_step_keeps_every_component_in_one_place(phase: str) ->
 
 
 def test_resigning_a_finished_game_or_a_bad_seat_is_refused_and_changes_nothing() -> None:
-    state = G.new(2, 5)
-    rng = random.Random(5)
-    with pytest.raises(IllegalAction):
-        state.resign(2)
-    with pytest.raises(IllegalAction):
-        state.resign(-1)
-    with pytest.raises(IllegalAction):
-        state.resign("0")
-    while state.outcome() is None:
-        step(state, rng)
-    before = state.to_dict()
-    for seat in (0, 1):
-        with pytest.raises(IllegalAction, match="over"):
-            state.resign(seat)
-    assert state.to_dict() == before and state.resigned is None
+    resign.check_bad_seats_and_finished_game_refused(G, 2, 5, bad_seats=(2, -1, "0"))
 
 
 def test_a_failing_resignation_leaves_the_state_unchanged(monkeypatch) -> None:
-    state = midgame(3, 4)
-    before = state.to_dict()
-
-    def broken(_state):
-        raise IllegalAction("no")
-
-    monkeypatch.setattr(scoring, "score", broken)
-    with pytest.raises(IllegalAction):
-        state.resign(1)
-    assert state.to_dict() == before
-    assert state.outcome() is None
+    resign.check_failing_resignation_changes_nothing(monkeypatch, midgame(3, 4), scoring, "score")
 
 
 def test_a_save_from_before_resigning_existed_still_loads() -> None:
-    data = midgame(3, 2).to_dict()
-    del data["resigned"]
-    assert G.load(data).resigned is None
+    resign.check_save_without_resigned_loads(G, midgame(3, 2))
 
 
 @pytest.mark.parametrize(
@@ -226,15 +151,7 @@ def test_a_save_from_before_resigning_existed_still_loads() -> None:
     ],
 )
 def test_a_damaged_resignation_is_refused(damage, message: str) -> None:
-    state = midgame(3, 1)
-    state.resign(1)
-    data = json.loads(json.dumps(state.to_dict()))
-    broken = copy.deepcopy(data)
-    damage(broken)
-    with pytest.raises(ValueError, match=message):
-        G.load(broken)
-    with pytest.raises(ValueError, match="'resigned'"):
-        G.load({**midgame(3, 1).to_dict(), "resigned": 1})
+    resign.check_damaged_resignation_refused(G, midgame(3, 1), damage, message)
 
 
 # -- revealing events ----------------------------------------------------------------------------
@@ -251,31 +168,18 @@ def hidden(state) -> tuple:
 
 
 def test_every_event_type_is_classified_and_quiet_events_reveal_nothing() -> None:
-    revealing = G.revealing_events
-    assert not revealing & NON_REVEALING
-    assert MUST_REVEAL <= revealing
+    guard = resign.EventGuard(G.revealing_events, NON_REVEALING, hidden)
+    guard.check_sets(MUST_REVEAL)
     seen: set[str] = set()
     for players in range(1, 5):
         for seed in range(12):
             state = G.new(players, seed)
-            rng = random.Random(seed)
             seen |= {e["type"] for e in state.setup_events}
-            for e in state.setup_events:
-                assert e["visible_to"] is None or e["type"] in revealing
-            while state.outcome() is None:
-                rng_before, hidden_before = state.rng.state, hidden(state)
-                events = step(state, rng)
-                seen |= {e["type"] for e in events}
-                for e in events:
-                    assert e["type"] in revealing | NON_REVEALING, f"unclassified event type {e['type']!r}"
-                    assert e["visible_to"] is None or e["type"] in revealing, e["type"]
-                if state.outcome() is None and all(e["type"] in NON_REVEALING for e in events):
-                    # An action undo could take back drew nothing at random and showed nothing hidden.
-                    assert state.rng.state == rng_before, [e["type"] for e in events]
-                    assert hidden(state) == hidden_before, [e["type"] for e in events]
+            guard.check_events(state.setup_events)
+            guard.play_out(state, random.Random(seed), seen, unless_over=True)
             if seed == 0:
                 seen |= {e["type"] for e in G.load(G.new(players, 1).to_dict()).resign(0)}
-    unseen = (revealing | NON_REVEALING) - seen
+    unseen = guard.classified - seen
     assert unseen <= {"no jar left", "jar to bottom", "jars drawn", "choosing jar"}, unseen
 
 
@@ -300,7 +204,7 @@ def test_undo_is_allowed_for_a_quiet_step_and_refused_after_a_reveal() -> None:
     solo.apply(0, f"keep {dealt[0]} {dealt[1]}")
     rng = random.Random(4)
     while True:
-        events = step(solo, rng)
+        events = resign.step(solo, rng)
         if any(e["type"] == "storm roll" for e in events):
             break
     assert solo.to_move() == [0]

@@ -3,8 +3,6 @@ revealing events for undo."""
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 
 import pytest
@@ -15,6 +13,7 @@ from engine import GAMES, IllegalAction
 from engine.tm_dice import scoring
 from engine.tm_dice.content import HEXES, PARAMETERS, TRACKS
 from tests.engine.test_tm_dice_rules import position
+from tests.support import resign
 
 G = GAMES["tm-dice"]
 
@@ -71,83 +70,37 @@ MUST_REVEAL = {
 PARTS = ("terraforming and tiles", "awards", "milestones", "card vp")
 
 
-def step(state, rng: random.Random) -> list[dict]:
-    seat = rng.choice(state.to_move())
-    return state.apply(seat, rng.choice(state.legal_actions(seat)))
-
-
 def midgame(players: int, seed: int, steps: int = 60):
-    """A running game after ``steps`` random actions (fewer if the game would end)."""
-    state = G.new(players, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        before = state.to_dict()
-        step(state, rng)
-        if state.outcome() is not None:
-            return G.load(before)
-    return state
-
-
-def expected_winners(state, scores: list[int], resigned: int) -> list[int]:
-    """The rules' winners among the seats still playing: the highest score, then the most
-    production dice; a tie on both is shared."""
-    others = [s for s in range(state.players) if s != resigned]
-    best = max(scores[s] for s in others)
-    tied = [s for s in others if scores[s] == best]
-    most = max(scoring.production_count(state, s) for s in tied)
-    return [s for s in tied if scoring.production_count(state, s) == most]
+    return resign.midgame(G, players, seed, steps)
 
 
 def check_resignation(state, seat: int) -> None:
-    before = state.to_dict()
-    scored = [d["total"] for d in scoring.final_details(G.load(before))]
-    version = state.version
-    events = state.resign(seat)
-    assert state.version == version + 1
+    scored = [d["total"] for d in scoring.final_details(G.load(state.to_dict()))]
+    events, outcome = resign.resign_and_check(state, seat, scored, final_type="game over")
     assert state.stage == "over" and state.resigned == seat
-    assert state.to_move() == []
-    assert all(state.legal_actions(s) == [] for s in range(state.players))
     for s in range(state.players):
         with pytest.raises(IllegalAction, match="over"):
             state.apply(s, "production")
-    outcome = state.outcome()
-    assert outcome is not None
     assert all(e["visible_to"] is None for e in events)
-    assert events[0] == {"type": "player resigned", "visible_to": None, "seat": seat}
-    final = events[-1]
-    assert final["type"] == "game over" and final["resigned"] == seat
-    assert final["scores"] == outcome.scores and final["winners"] == outcome.winners
     # Nothing is left mid-step: no queue, hands discarded, every card and die accounted for.
     assert state.queue == [] and all(p["hand"] == [] for p in state.seats)
-    assert seat not in outcome.winners
-    others = [s for s in range(state.players) if s != seat]
+    others = resign.others(state, seat)
     # The others keep the rules' final scoring of the position.
     for s in others:
-        assert outcome.scores[s] == scored[s] == outcome.details[s]["total"]
-        assert "resignation" not in outcome.details[s]
         assert sum(outcome.details[s][p] for p in PARTS) == outcome.details[s]["total"]
     detail = outcome.details[seat]
-    assert detail["resignation"] <= 0
-    assert detail["total"] == outcome.scores[seat] == scored[seat] + detail["resignation"]
     assert sum(detail[p] for p in PARTS) + detail["resignation"] == detail["total"]
     if others:
         lowest = min(outcome.scores[s] for s in others)
         assert outcome.scores[seat] == min(scored[seat], lowest - 1)
-        assert outcome.winners == expected_winners(state, outcome.scores, seat)
+        # The rules' winners: the highest score, then the most production dice.
+        assert outcome.winners == resign.expected_winners(
+            state, outcome.scores, seat, lambda s: scoring.production_count(state, s)
+        )
     else:  # solo: a loss, a score of 0
         assert outcome.winners == [] and outcome.scores == [0]
         assert "all parameters" in detail
-    assert state.view(None)["public"]["resigned"] == seat
-    # A saved resigned game loads back identically, still over, still resigned.
-    data = json.loads(json.dumps(state.to_dict()))
-    loaded = G.load(data)
-    assert loaded.to_dict() == state.to_dict()
-    assert loaded.resigned == seat and loaded.to_move() == []
-    assert loaded.outcome() == outcome
-    for s in range(state.players):
-        with pytest.raises(IllegalAction, match="over"):
-            loaded.resign(s)
-    assert loaded.to_dict() == data
+    resign.check_saved_resignation(G, state, seat, outcome)
 
 
 # -- resigning -----------------------------------------------------------------------------------
@@ -175,7 +128,7 @@ def test_resigning_late_in_the_game(players: int) -> None:
         state = G.new(players, seed)
         rng = random.Random(seed)
         while state.outcome() is None and state.end_at is None:
-            step(state, rng)
+            resign.step(state, rng)
         if state.outcome() is None:
             break
     else:
@@ -268,41 +221,17 @@ def test_solo_resigning_is_a_loss_even_with_every_parameter_complete() -> None:
 
 def test_resigning_a_finished_game_or_a_bad_seat_is_refused_and_changes_nothing() -> None:
     for players in (1, 2):
-        state = G.new(players, 5)
-        rng = random.Random(5)
-        for bad in (players, -1, "0", None, True):
-            with pytest.raises(IllegalAction):
-                state.resign(bad)
-        while state.outcome() is None:
-            step(state, rng)
-        before = state.to_dict()
-        for seat in range(players):
-            with pytest.raises(IllegalAction, match="over"):
-                state.resign(seat)
-        assert state.to_dict() == before and state.resigned is None
+        resign.check_bad_seats_and_finished_game_refused(G, players, 5, bad_seats=(players, -1, "0", None, True))
 
 
 @pytest.mark.parametrize("steps", [1, 120])
 def test_a_failing_resignation_leaves_the_state_unchanged(monkeypatch, steps: int) -> None:
     """Also while corporations are chosen, where resigning first puts them back."""
-    state = midgame(3, 4, steps=steps)
-    before = state.to_dict()
-
-    def broken(_state):
-        raise IllegalAction("no")
-
-    monkeypatch.setattr(scoring, "final_details", broken)
-    with pytest.raises(IllegalAction):
-        state.resign(1)
-    assert state.to_dict() == before
-    assert state.outcome() is None and state.resigned is None
+    resign.check_failing_resignation_changes_nothing(monkeypatch, midgame(3, 4, steps=steps), scoring, "final_details")
 
 
 def test_a_save_from_before_resigning_existed_still_loads() -> None:
-    data = midgame(3, 2).to_dict()
-    del data["resigned"]
-    loaded = G.load(data)
-    assert loaded.resigned is None
+    loaded, data = resign.check_save_without_resigned_loads(G, midgame(3, 2))
     assert loaded.to_dict() == {**data, "resigned": None}
 
 
@@ -317,15 +246,7 @@ def test_a_save_from_before_resigning_existed_still_loads() -> None:
     ],
 )
 def test_a_damaged_resignation_is_refused(damage, message: str) -> None:
-    state = midgame(3, 1)
-    state.resign(1)
-    data = json.loads(json.dumps(state.to_dict()))
-    broken = copy.deepcopy(data)
-    damage(broken)
-    with pytest.raises(ValueError, match=message):
-        G.load(broken)
-    with pytest.raises(ValueError, match="'resigned'"):
-        G.load({**midgame(3, 1).to_dict(), "resigned": 1})
+    resign.check_damaged_resignation_refused(G, midgame(3, 1), damage, message)
 
 
 def test_the_outcome_is_worded_with_the_resignation() -> None:
@@ -362,22 +283,9 @@ def hidden(state) -> tuple:
     )
 
 
-def check_quiet(state, seat: int, action: str, revealing: frozenset, seen: set[str]) -> list[dict]:
-    before = hidden(state)
-    events = state.apply(seat, action)
-    seen |= {e["type"] for e in events}
-    for e in events:
-        assert e["type"] in revealing | NON_REVEALING, f"unclassified event type {e['type']!r}"
-        assert e["visible_to"] is None or e["type"] in revealing, e["type"]
-    if all(e["type"] in NON_REVEALING for e in events):
-        assert hidden(state) == before, (action, [e["type"] for e in events])
-    return events
-
-
 def test_every_event_type_is_classified_and_quiet_events_reveal_nothing() -> None:
-    revealing = G.revealing_events
-    assert not revealing & NON_REVEALING
-    assert MUST_REVEAL <= revealing
+    guard = resign.EventGuard(G.revealing_events, NON_REVEALING, hidden)
+    guard.check_sets(MUST_REVEAL)
     seen: set[str] = set()
     for players in range(1, 5):
         for seed in range(5):
@@ -385,10 +293,10 @@ def test_every_event_type_is_classified_and_quiet_events_reveal_nothing() -> Non
             rng = random.Random(seed)
             seen |= {e["type"] for e in state.setup_events}
             for e in state.setup_events:
-                assert e["type"] in revealing
+                assert e["type"] in guard.revealing
             while state.outcome() is None:
                 seat = rng.choice(state.to_move())
-                check_quiet(state, seat, str(rng.choice(state.legal_actions(seat))), revealing, seen)
+                guard.check_action(state, seat, str(rng.choice(state.legal_actions(seat))), seen)
         seen |= {e["type"] for e in midgame(players, 1, steps=80).resign(0)}
     # The rare one: no support and no main action possible at all (adaptation 4).
     s = position(2)
@@ -397,8 +305,8 @@ def test_every_event_type_is_classified_and_quiet_events_reveal_nothing() -> Non
     s.seats[1]["dice"] = {"heat": 12, "water": 12, "plant": 12, "city": 12, "money": 12}
     s.queue.append({"kind": "turn", "seat": 0})
     for action in ("action", "skip", "skip"):
-        check_quiet(s, 0, action, revealing, seen)
-    assert seen == revealing | NON_REVEALING, seen ^ (revealing | NON_REVEALING)
+        guard.check_action(s, 0, action, seen)
+    assert seen == guard.classified, seen ^ guard.classified
 
 
 def test_undo_after_a_public_choice_but_not_after_a_die_roll() -> None:
@@ -435,7 +343,7 @@ def test_undo_after_a_public_choice_but_not_after_a_die_roll() -> None:
                 assert service.undoable("tm-dice", seat, state, events)
                 break
             continue
-        step(state, rng)
+        resign.step(state, rng)
         assert state.outcome() is None
     else:
         pytest.fail("no general action found")

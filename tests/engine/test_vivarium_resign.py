@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import copy
-import json
 import random
 
 import pytest
 
 from bot.service import GameService
-from engine import GAMES, IllegalAction
+from engine import GAMES
 from engine.vivarium import rounds
 from engine.vivarium.scoring import score
+from tests.support import resign
 
 G = GAMES["vivarium"]
 
@@ -40,20 +40,8 @@ MUST_REVEAL = {
 PARTS = ("creatures", "gems", "priority tokens", "contracts", "starting contracts", "equipment")
 
 
-def step(state, rng: random.Random) -> list[dict]:
-    seat = rng.choice(state.to_move())
-    return state.apply(seat, rng.choice(state.legal_actions(seat)))
-
-
 def midgame(players: int, seed: int, steps: int = 30):
-    state = G.new(players, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        before = state.to_dict()
-        step(state, rng)
-        if state.outcome() is not None:
-            return G.load(before)
-    return state
+    return resign.midgame(G, players, seed, steps)
 
 
 def final_scores(state) -> list[int]:
@@ -64,42 +52,15 @@ def final_scores(state) -> list[int]:
 
 
 def check_resignation(state, seat: int) -> None:
-    scored = final_scores(state)
-    version = state.version
-    events = state.resign(seat)
-    assert state.version == version + 1
-    assert state.to_move() == []
-    assert all(state.legal_actions(s) == [] for s in range(state.players))
-    outcome = state.outcome()
-    assert outcome is not None
-    assert events[0] == {"type": "player resigned", "visible_to": None, "seat": seat}
-    final = events[-1]
-    assert final["type"] == "game over" and final["resigned"] == seat
-    assert final["scores"] == outcome.scores and final["winners"] == outcome.winners
-    assert final["starting"] == state.starting
-    others = [s for s in range(state.players) if s != seat]
-    assert seat not in outcome.winners
+    events, outcome = resign.resign_and_check(state, seat, final_scores(state), final_type="game over")
+    assert events[-1]["starting"] == state.starting
+    others = resign.others(state, seat)
     # The others keep the rulebook's final score of their collections; the highest share the win.
-    for s in others:
-        assert outcome.scores[s] == scored[s] == outcome.details[s]["total"]
-        assert "resignation" not in outcome.details[s]
-    best = max(outcome.scores[s] for s in others)
-    assert outcome.winners == [s for s in others if outcome.scores[s] == best]
+    assert outcome.winners == resign.expected_winners(state, outcome.scores, seat)
     assert outcome.scores[seat] < min(outcome.scores[s] for s in others)
     detail = outcome.details[seat]
-    assert detail["resignation"] <= 0
-    assert detail["total"] == outcome.scores[seat] == scored[seat] + detail["resignation"]
     assert sum(detail[p] for p in PARTS) + detail["resignation"] == detail["total"]
-    assert state.view(None)["public"]["resigned"] == seat
-    data = json.loads(json.dumps(state.to_dict()))
-    loaded = G.load(data)
-    assert loaded.to_dict() == state.to_dict()
-    assert loaded.resigned == seat and loaded.to_move() == []
-    assert loaded.outcome() == outcome
-    for s in range(state.players):
-        with pytest.raises(IllegalAction, match="over"):
-            loaded.resign(s)
-    assert loaded.to_dict() == data
+    resign.check_saved_resignation(G, state, seat, outcome)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -123,7 +84,7 @@ def test_resigning_in_any_step(phase: str) -> None:
         state = G.new(2 + seed % 3, seed)
         rng = random.Random(seed)
         while state.outcome() is None and state.phase != phase:
-            step(state, rng)
+            resign.step(state, rng)
         if state.phase == phase:
             break
     else:
@@ -152,38 +113,15 @@ def test_the_leader_who_resigns_still_ranks_last(players: int) -> None:
 
 
 def test_resigning_a_finished_game_or_a_bad_seat_is_refused_and_changes_nothing() -> None:
-    state = G.new(2, 5)
-    rng = random.Random(5)
-    for bad in (2, -1, "0", None):
-        with pytest.raises(IllegalAction):
-            state.resign(bad)
-    while state.outcome() is None:
-        step(state, rng)
-    before = state.to_dict()
-    for seat in (0, 1):
-        with pytest.raises(IllegalAction, match="over"):
-            state.resign(seat)
-    assert state.to_dict() == before and state.resigned is None
+    resign.check_bad_seats_and_finished_game_refused(G, 2, 5, bad_seats=(2, -1, "0", None))
 
 
 def test_a_failing_resignation_leaves_the_state_unchanged(monkeypatch) -> None:
-    state = midgame(3, 4)
-    before = state.to_dict()
-
-    def broken(_state):
-        raise IllegalAction("no")
-
-    monkeypatch.setattr(rounds, "final_details", broken)
-    with pytest.raises(IllegalAction):
-        state.resign(1)
-    assert state.to_dict() == before
-    assert state.outcome() is None
+    resign.check_failing_resignation_changes_nothing(monkeypatch, midgame(3, 4), rounds, "final_details")
 
 
 def test_a_save_from_before_resigning_existed_still_loads() -> None:
-    data = midgame(3, 2).to_dict()
-    del data["resigned"]
-    assert G.load(data).resigned is None
+    resign.check_save_without_resigned_loads(G, midgame(3, 2))
 
 
 @pytest.mark.parametrize(
@@ -195,15 +133,7 @@ def test_a_save_from_before_resigning_existed_still_loads() -> None:
     ],
 )
 def test_a_damaged_resignation_is_refused(damage, message: str) -> None:
-    state = midgame(3, 1)
-    state.resign(1)
-    data = json.loads(json.dumps(state.to_dict()))
-    broken = copy.deepcopy(data)
-    damage(broken)
-    with pytest.raises(ValueError, match=message):
-        G.load(broken)
-    with pytest.raises(ValueError, match="'resigned'"):
-        G.load({**midgame(3, 1).to_dict(), "resigned": 1})
+    resign.check_damaged_resignation_refused(G, midgame(3, 1), damage, message)
 
 
 # -- revealing events ----------------------------------------------------------------------------
@@ -220,30 +150,18 @@ def hidden(state) -> tuple:
 
 
 def test_every_event_type_is_classified_and_quiet_events_reveal_nothing() -> None:
-    revealing = G.revealing_events
-    assert not revealing & NON_REVEALING
-    assert MUST_REVEAL <= revealing
+    guard = resign.EventGuard(G.revealing_events, NON_REVEALING, hidden)
+    guard.check_sets(MUST_REVEAL)
     seen: set[str] = set()
     for players in range(2, 5):
         for seed in range(12):
             state = G.new(players, seed)
-            rng = random.Random(seed)
             seen |= {e["type"] for e in state.setup_events}
-            for e in state.setup_events:
-                assert e["visible_to"] is None or e["type"] in revealing
-            while state.outcome() is None:
-                rng_before, hidden_before = state.rng.state, hidden(state)
-                events = step(state, rng)
-                seen |= {e["type"] for e in events}
-                for e in events:
-                    assert e["type"] in revealing | NON_REVEALING, f"unclassified event type {e['type']!r}"
-                    assert e["visible_to"] is None or e["type"] in revealing, e["type"]
-                if all(e["type"] in NON_REVEALING for e in events):
-                    assert state.rng.state == rng_before, [e["type"] for e in events]
-                    assert hidden(state) == hidden_before, [e["type"] for e in events]
+            guard.check_events(state.setup_events)
+            guard.play_out(state, random.Random(seed), seen)
             if seed == 0:
                 seen |= {e["type"] for e in G.new(players, 1).resign(0)}
-    assert seen == revealing | NON_REVEALING
+    assert seen == guard.classified
 
 
 def test_undo_after_the_compulsory_swap_but_not_after_a_reveal_or_the_turn() -> None:
@@ -260,7 +178,7 @@ def test_undo_after_the_compulsory_swap_but_not_after_a_reveal_or_the_turn() -> 
     rng = random.Random(11)
     while True:
         mover = state.to_move()[0]
-        events = step(state, rng)
+        events = resign.step(state, rng)
         if any(e["type"] == "grid refilled" for e in events):
             break
     assert state.to_move() == [mover]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import random
 import time
 
 import pytest
@@ -12,19 +11,13 @@ from PIL import Image
 import render
 from engine import GAMES
 from render.noctiluca import BOARD_BUDGET, HAND_BUDGET, H, W, die_sprite
+from tests.support.render_checks import check_landscape_png, random_position, without_private
 
 NAMES = ["Alice", "Bob", "Carol", "Dmitri"]
 
 
 def position(players: int, steps: int, seed: int = 7):
-    s = GAMES["noctiluca"].new(players, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.outcome() is not None:
-            break
-        seat = rng.choice(s.to_move())
-        s.apply(seat, rng.choice(s.legal_actions(seat)))
-    return s
+    return random_position(GAMES["noctiluca"], players, steps, seed)
 
 
 STAGES = {
@@ -43,9 +36,7 @@ def test_board_is_a_landscape_png_within_budget(stage: str) -> None:
     players, steps = STAGES[stage]
     s = position(players, steps)
     png = render.render_board("noctiluca", s.view(None), NAMES[:players])
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and (image.width, image.height) == (W, H)
-    assert len(png) <= BOARD_BUDGET
+    check_landscape_png(png, BOARD_BUDGET, size=(W, H))
 
 
 @pytest.mark.parametrize("stage", sorted(STAGES))
@@ -53,23 +44,13 @@ def test_hand_is_a_landscape_png_within_budget(stage: str) -> None:
     players, steps = STAGES[stage]
     s = position(players, steps)
     png = render.render_hand("noctiluca", s.view(0), NAMES[:players], 0)
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and image.width > image.height
-    assert len(png) <= HAND_BUDGET
-
-
-class ForbiddenDict(dict):
-    def __getitem__(self, key):
-        raise AssertionError("render_board read view['private']")
-
-    def get(self, key, default=None):
-        raise AssertionError("render_board read view['private']")
+    check_landscape_png(png, HAND_BUDGET)
 
 
 def test_board_never_reads_the_private_part() -> None:
     s = position(3, 0)
     view = s.view(0)
-    render.render_board("noctiluca", {"public": view["public"], "private": ForbiddenDict(view["private"])}, NAMES)
+    render.render_board("noctiluca", without_private(view), NAMES)
 
 
 def test_a_die_shows_its_colour_and_face() -> None:

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import io
-import random
-
 import pytest
-from PIL import Image
 
 from engine.tm_dice import TMDice
 from render.common import encode_png
 from render.tm_dice import BOARD_BUDGET, HAND_BUDGET, RENDERER, H, W, effect_label, track_labels
+from tests.support.render_checks import check_landscape_png, random_position, without_private
 
 NAMES = ["Alice", "Bob", "Carol", "Dmitri"]
 GAME = TMDice()
 
 
 def position(players: int, steps: int, seed: int = 7):
-    s = GAME.new(players, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.outcome() is not None:
-            break
-        seat = rng.choice(s.to_move())
-        s.apply(seat, rng.choice(s.legal_actions(seat)))
-    return s
+    return random_position(GAME, players, steps, seed)
 
 
 STAGES = {
@@ -43,9 +33,7 @@ def test_board_is_a_landscape_png_within_budget(stage: str) -> None:
     players, steps = STAGES[stage]
     s = position(players, steps)
     png = encode_png(RENDERER.board(s.view(None)["public"], NAMES[:players]), BOARD_BUDGET, optimize=False)
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and (image.width, image.height) == (W, H)
-    assert len(png) <= BOARD_BUDGET
+    check_landscape_png(png, BOARD_BUDGET, size=(W, H))
 
 
 @pytest.mark.parametrize("stage", sorted(STAGES))
@@ -54,17 +42,7 @@ def test_hand_is_a_landscape_png_within_budget(stage: str) -> None:
     s = position(players, steps)
     view = s.view(0)
     png = encode_png(RENDERER.hand(view["public"], view["private"], NAMES[:players], 0), HAND_BUDGET, optimize=False)
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and image.width > image.height
-    assert len(png) <= HAND_BUDGET
-
-
-class ForbiddenDict(dict):
-    def __getitem__(self, key):
-        raise AssertionError("the board read view['private']")
-
-    def get(self, key, default=None):
-        raise AssertionError("the board read view['private']")
+    check_landscape_png(png, HAND_BUDGET)
 
 
 def test_board_never_reads_the_private_part() -> None:
@@ -74,7 +52,7 @@ def test_board_never_reads_the_private_part() -> None:
     import render
 
     if GAME.id in render.RENDERERS:  # once registered, through the platform's entry point
-        render.render_board(GAME.id, {"public": view["public"], "private": ForbiddenDict(view["private"])}, NAMES)
+        render.render_board(GAME.id, without_private(view), NAMES)
 
 
 def test_tracks_are_labelled_with_their_values() -> None:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import io
 import random
 import time
 
 import pytest
-from PIL import Image
 
 import render
 from engine import GAMES
 from render.vivarium import BOARD_BUDGET, HAND_BUDGET
 from render.vivarium.cards import ability_text, goal_lines
+from tests.support.render_checks import check_landscape_png, without_private
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
@@ -39,50 +38,24 @@ CASES = {
 }
 
 
-def png_image(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    return image
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_board_is_a_landscape_png_within_budget(case: str) -> None:
     state = position(*CASES[case])
     data = render.render_board("vivarium", state.view(None), NAMES[: state.players])
-    image = png_image(data)
-    assert image.format == "PNG" and image.size == (1600, 900)
-    assert len(data) <= BOARD_BUDGET
+    check_landscape_png(data, BOARD_BUDGET, size=(1600, 900))
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_hand_is_a_landscape_png_within_budget(case: str) -> None:
     state = position(*CASES[case])
     data = render.render_hand("vivarium", state.view(1), NAMES[: state.players], 1)
-    image = png_image(data)
-    assert image.format == "PNG" and image.width > image.height
-    assert len(data) <= HAND_BUDGET
-
-
-class ForbiddenDict(dict):
-    def __getitem__(self, key):
-        raise AssertionError("render_board read view['private']")
-
-    def get(self, key, default=None):
-        raise AssertionError("render_board read view['private']")
-
-
-class GuardedView(dict):
-    def __getitem__(self, key):
-        if key == "private":
-            raise AssertionError("render_board looked up view['private']")
-        return super().__getitem__(key)
+    check_landscape_png(data, HAND_BUDGET)
 
 
 def test_board_never_reads_the_private_part() -> None:
     state = position(3, 20)
     view = state.view(0)
-    guarded = GuardedView(public=view["public"], private=ForbiddenDict(view["private"]))
-    assert render.render_board("vivarium", guarded, NAMES[:3])
+    assert render.render_board("vivarium", without_private(view), NAMES[:3])
 
 
 def test_reachable_cards_are_highlighted() -> None:
