@@ -1,0 +1,92 @@
+"""Fox Duet cards: one face-up card sprite (rank, suit, footprints, ability), cached by size."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import fitted, font, supersampled
+from render.fox_duet.icons import SUITS, icon, suit_style
+
+CARD_FACE = (252, 248, 236)
+CARD_BACK = (52, 96, 70)
+
+ABILITIES = {  # our names and our one-line reminders
+    "musician": ("Musician", "Winner picks the fox's way"),
+    "fox": ("Fox", "Pick who swaps with the decree"),
+    "gazelle": ("Gazelle", "Winner may ignore footprints"),
+    "gift": ("Gift", "Both trade a card, unseen"),
+    "royal": ("Royal", "If led, no need to follow"),
+}
+
+
+def card_key(card: Mapping[str, Any]) -> tuple[str, int, int, str]:
+    return (
+        str(card.get("suit")),
+        int(card.get("rank", 0)),
+        int(card.get("footprints", 0)),
+        str(card.get("ability") or ""),
+    )
+
+
+@lru_cache(maxsize=96)
+def card_image(key: tuple[str, int, int, str], w: int, h: int) -> Image.Image:
+    """One face-up card: rank, suit symbol, footprints and the ability's name (odd ranks)."""
+    suit, rank, footprints, ability = key
+    st = suit_style(suit)
+    card = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+
+    def paint(draw: ImageDraw.ImageDraw, s: float) -> None:
+        r = 0.08 * w * s
+        draw.rounded_rectangle(
+            (0, 0, w * s - 1, h * s - 1), r, fill=CARD_FACE, outline=st.main, width=round(0.04 * w * s)
+        )
+        if ability:
+            band_top = 0.83 * h * s
+            draw.rounded_rectangle((0, band_top, w * s - 1, h * s - 1), r, fill=st.main)
+            draw.rectangle((0, band_top, w * s - 1, band_top + r), fill=st.main)
+            name = ABILITIES.get(ability, (ability.title(), ""))[0].upper()
+            text, fnt = fitted(name, 0.86 * w * s, round(0.125 * w * s), bold=True)
+            draw.text((w * s / 2, (band_top + h * s) / 2), text, font=fnt, fill=CARD_FACE, anchor="mm")
+        draw.text(
+            (0.10 * w * s, 0.03 * h * s),
+            str(rank),
+            font=font(round(0.34 * w * s), bold=True),
+            fill=st.dark,
+            anchor="lt",
+        )
+
+    face = supersampled((w, h), paint)
+    card.alpha_composite(face)
+    small = round(0.24 * w)
+    card.alpha_composite(
+        icon(suit, small) if suit in SUITS else Image.new("RGBA", (small, small)),
+        (w - small - round(0.08 * w), round(0.05 * h)),
+    )
+    big = round(0.50 * w)
+    if suit in SUITS:
+        card.alpha_composite(icon(suit, big), ((w - big) // 2, round(0.47 * h - big / 2)))
+    paw = round(0.17 * w)
+    paw_y = round((0.755 if ability else 0.83) * h - paw / 2)
+    count = max(0, footprints)
+    if count == 0:
+        # No footprints: a faint paw with a bold zero, so it reads "0 steps", not "missing".
+        zero = font(round(0.17 * w), bold=True)
+        total = paw + 4 + zero.getlength("0")
+        x = round((w - total) / 2)
+        card.alpha_composite(icon("paw", paw, "faint"), (x, paw_y))
+        ImageDraw.Draw(card).text((x + paw + 4, paw_y + paw / 2), "0", font=zero, fill=(92, 58, 30), anchor="lm")
+    else:
+        gap = round(0.03 * w)
+        total = count * paw + (count - 1) * gap
+        for i in range(count):
+            card.alpha_composite(icon("paw", paw), ((w - total) // 2 + i * (paw + gap), paw_y))
+    return card
+
+
+def paste_card(image: Image.Image, card: Mapping[str, Any], xy: tuple[int, int], size: tuple[int, int]) -> None:
+    sprite = card_image(card_key(card), *size)
+    image.paste(sprite, xy, sprite)
