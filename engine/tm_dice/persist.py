@@ -108,14 +108,25 @@ def state_from_dict(game, data: dict) -> TMDiceState:
     if sum(1 for t in s.tiles.values() if t["tile"] == "ocean") != s.oceans:
         raise ValueError("'oceans' must equal the ocean tiles on the map")
     s.seats = [_seat(v, f"'seats'[{i}]", n) for i, v in enumerate(_list(data["seats"], "'seats'", n))]
+    awards = data["awards"]
+    if not isinstance(awards, list) or len(awards) != 3 or not all(a in ALL_FACES for a in awards):
+        raise ValueError("'awards' must be 3 faces")
+    if len({FACE_COLOUR[a] for a in awards}) != 3:
+        raise ValueError("'awards' come from 3 dice of different colours")
+    s.awards = list(awards)
     pool = data["pool"]
     if not isinstance(pool, dict) or set(pool) != set(COLOURS):
         raise ValueError("'pool' must count the dice of each colour")
     s.pool = {c: _int(pool[c], f"'pool'.{c}", 0, DICE_PER_COLOUR) for c in COLOURS}
+    held = [(FACE_COLOUR[f], k) for p in s.seats for f, k in p["dice"].items()]
+    totals = {c: s.pool[c] + sum(k for colour, k in held if colour == c) for c in COLOURS}
+    award_colours = {FACE_COLOUR[a] for a in s.awards}
+    # The award dice are out of the pool; saves from before that rule have them in it.
+    out = 0 if all(totals[c] == DICE_PER_COLOUR for c in award_colours) else 1
     for c in COLOURS:
-        held = sum(k for p in s.seats for f, k in p["dice"].items() if FACE_COLOUR[f] == c)
-        if s.pool[c] + held != DICE_PER_COLOUR:
-            raise ValueError(f"the {c} dice in the pool and in hands must add up to {DICE_PER_COLOUR}")
+        expected = DICE_PER_COLOUR - (out if c in award_colours else 0)
+        if totals[c] != expected:
+            raise ValueError(f"the {c} dice in the pool and in hands must add up to {expected}")
     s.wild_supply = _int(data["wild_supply"], "'wild_supply'", 0, WILD_TOKENS)
     if s.wild_supply + sum(p["wild"] for p in s.seats) != WILD_TOKENS:
         raise ValueError(f"wild tokens in the supply and held must add up to {WILD_TOKENS}")
@@ -128,12 +139,6 @@ def state_from_dict(game, data: dict) -> TMDiceState:
     played_bonus = [b for p in s.seats for b in p["bonus"]]
     if len(set(s.bonus_deck + played_bonus)) != len(s.bonus_deck) + len(played_bonus):
         raise ValueError("a bonus card is in the deck and played, or played twice")
-    awards = data["awards"]
-    if not isinstance(awards, list) or len(awards) != 3 or not all(a in ALL_FACES for a in awards):
-        raise ValueError("'awards' must be 3 faces")
-    if len({FACE_COLOUR[a] for a in awards}) != 3:
-        raise ValueError("'awards' come from 3 dice of different colours")
-    s.awards = list(awards)
     s.milestones = _ids(data["milestones"], "'milestones'", MILESTONES)
     if len(s.milestones) != 3 or len(set(s.milestones)) != 3:
         raise ValueError("'milestones' must be 3 different milestones")

@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING
 
 from engine.core import Event, event
 from engine.tm_dice import board, dice
-from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_RANK, MILESTONES, PARAMETERS, RULES, TRACKS
+from engine.tm_dice.content import (
+    BONUS_CARDS,
+    CARDS,
+    CORPORATIONS,
+    FACE_COLOUR,
+    FACE_RANK,
+    MILESTONES,
+    PARAMETERS,
+    RULES,
+    TRACKS,
+)
 
 if TYPE_CHECKING:
     from engine.tm_dice.state import TMDiceState
@@ -129,9 +139,14 @@ def _winners(s: TMDiceState, scores: list[int], seats: list[int]) -> list[int]:
 def _close(s: TMDiceState, scores: list[int], winners: list[int], details: list[dict]) -> None:
     s.result = {"scores": scores, "winners": winners, "details": details}
     s.queue = []
-    for player in s.seats:
+    for player in s.seats:  # the end: hands and resources are discarded
         s.discard.extend(player["hand"])
         player["hand"] = []
+        for face, n in player["dice"].items():
+            s.pool[FACE_COLOUR[face]] += n
+        player["dice"] = {}
+        s.wild_supply += player["wild"]
+        player["wild"] = 0
 
 
 def _solo_done(s: TMDiceState) -> bool:

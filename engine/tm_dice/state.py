@@ -95,6 +95,8 @@ class TMDiceState(State):
         self.bonus_deck = self.rng.sample(sorted(BONUS_CARDS), RULES["bonus_cards_by_players"][str(self.players)])
         award_colours = self.rng.sample(list(COLOURS), 3)
         self.awards = [roll(self.rng, c) for c in award_colours]
+        for c in award_colours:  # the award dice stay on the board, out of the pool
+            self.pool[c] -= 1
         events.append(
             event(
                 "awards rolled",

@@ -9,7 +9,7 @@ import pytest
 
 from engine.tm_dice import board
 from engine.tm_dice.content import CARDS, HEXES, TRACKS
-from tests.engine.test_tm_dice_rules import GAME, actions, give, hand, position, run, step, table, wild
+from tests.engine.test_tm_dice_rules import GAME, actions, give, hand, position, run, start_pool, step, table, wild
 
 
 def effects(s, *texts: str, seat: int = 0) -> None:
@@ -57,7 +57,7 @@ def test_any_colour_die_set_to_any_face() -> None:
     effects(s, "set:any")
     assert len(actions(s)) == 15
     run(s, 0, "take magma")
-    assert s.seats[0]["dice"] == {"magma": 1} and s.pool["red"] == 11
+    assert s.seats[0]["dice"] == {"magma": 1} and s.pool["red"] == start_pool(s, "red") - 1
 
 
 def test_question_die_is_a_given_colour_on_any_face() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import IllegalAction
 from engine.tm_dice import dice
-from tests.engine.test_tm_dice_rules import GAME, actions, give, hand, position, run, step, table, wild
+from tests.engine.test_tm_dice_rules import GAME, actions, give, hand, position, run, start_pool, step, table, wild
 
 
 def paying(s) -> dict:
@@ -53,7 +53,7 @@ def test_the_player_may_pay_with_wild_tokens_instead_and_keep_the_dice() -> None
     assert sorted(actions(s)) == ["pay wild=heat:1", "pay wild=heat:2", "pay wild=none"]
     events = run(s, 0, "pay wild=heat:2")
     assert s.seats[0]["dice"] == {"heat": 2} and s.seats[0]["wild"] == 0 and s.wild_supply == 23
-    assert s.pool["red"] == 12 - 3 + 1
+    assert s.pool["red"] == start_pool(s, "red") - 3 + 1
     assert [e for e in events if e["type"] == "paid"][0] == {
         "type": "paid",
         "visible_to": None,

@@ -10,7 +10,7 @@ import pytest
 
 from engine import IllegalAction
 from engine.tm_dice import TMDice
-from engine.tm_dice.content import CARDS, CORPORATIONS, FACE_COLOUR
+from engine.tm_dice.content import CARDS, CORPORATIONS, DICE_PER_COLOUR, FACE_COLOUR
 
 GAME = TMDice()
 
@@ -34,6 +34,11 @@ def position(players: int = 2, seed: int = 3, corps: tuple[str, ...] = ()) -> ob
     s.turn, s.current = 1, 0
     GAME.load(s.to_dict())
     return s
+
+
+def start_pool(s, colour: str) -> int:
+    """The dice of ``colour`` in the pool after set-up: 12, less the award die of that colour."""
+    return DICE_PER_COLOUR - sum(FACE_COLOUR[a] == colour for a in s.awards)
 
 
 def give(s, seat: int, *faces: str) -> None:
@@ -87,13 +92,15 @@ def finish_turn(s, seat: int = 0) -> None:
 
 # -- set-up ---------------------------------------------------------------------------------
 def test_setup_puts_markers_at_start_and_every_die_in_the_pool() -> None:
-    """Setup 1-2: oxygen marker on 0 %, temperature on -32 C, the 7 oceans stacked; all dice in the pool."""
+    """Setup 1-2: oxygen marker on 0 %, temperature on -32 C, the 7 oceans stacked; all dice in the pool
+    (but the 3 award dice, setup 5)."""
     s = GAME.new(3, 1)
     view = s.view(None)["public"]
     assert view["parameters"]["oxygen"]["value"] == 0
     assert view["parameters"]["temperature"]["value"] == -32
     assert view["parameters"]["oceans"]["position"] == 0 and view["tiles"] == []
-    assert view["pool"] == {c: 12 for c in ("green", "gray", "blue", "red", "yellow")}
+    awards = {FACE_COLOUR[a] for a in s.awards}
+    assert view["pool"] == {c: 12 - (c in awards) for c in ("green", "gray", "blue", "red", "yellow")}
     assert view["wild_supply"] == 23
 
 
@@ -174,7 +181,7 @@ def test_production_keeps_at_most_three_dice() -> None:
     assert s.seats[0]["wild"] == 2
     produced = 3  # corp-helio: red, red, gray
     assert sum(s.seats[0]["dice"].values()) == 3 + produced
-    assert s.pool["green"] == 12 and s.pool["yellow"] == 12
+    assert s.pool["green"] == start_pool(s, "green") and s.pool["yellow"] == start_pool(s, "yellow")
 
 
 def test_production_may_keep_fewer_dice() -> None:
@@ -183,7 +190,7 @@ def test_production_may_keep_fewer_dice() -> None:
     give(s, 0, "heat", "heat", "water", "plant", "money")
     step(s, "turn")
     run(s, 0, "production", "keep money", "return-rest")
-    assert s.pool["red"] == 12 - 2 and sum(s.seats[0]["dice"].values()) == 1 + 3
+    assert s.pool["red"] == start_pool(s, "red") - 2 and sum(s.seats[0]["dice"].values()) == 1 + 3
 
 
 def test_production_keeps_every_die_under_the_limit() -> None:
@@ -219,12 +226,12 @@ def test_production_rolls_corporation_and_green_card_dice() -> None:
 def test_short_pool_gives_one_wild_token_in_production_only() -> None:
     """Production 4: if the pool runs short, take what there is and 1 wild token, however many were missing."""
     s = position(2, corps=("corp-helio", "corp-ledger"))
-    give(s, 1, *["heat"] * 12)
+    give(s, 1, *["heat"] * start_pool(s, "red"))
     step(s, "turn")
     run(s, 0, "production")
     assert s.seats[0]["wild"] == 1 and sum(s.seats[0]["dice"].values()) == 1
     s2 = position(2)
-    give(s2, 1, *["heat"] * 12)
+    give(s2, 1, *["heat"] * start_pool(s2, "red"))
     step(s2, "effects", effects=["gain:red"], source="test")
     events = s2._run()
     assert [e["reason"] for e in events if e["type"] == "skipped"] == ["pool-empty"]
@@ -274,7 +281,7 @@ def test_support_takes_and_rolls_a_die_of_your_choice() -> None:
     step(s, "support", as_main=False)
     events = run(s, 0, "roll blue")
     assert [e["colour"] for e in events if e["type"] == "die rolled"] == ["blue"]
-    assert s.pool["blue"] == 11
+    assert s.pool["blue"] == start_pool(s, "blue") - 1
 
 
 def test_support_discards_a_die_to_turn_another_to_any_face() -> None:
@@ -285,7 +292,7 @@ def test_support_discards_a_die_to_turn_another_to_any_face() -> None:
     run(s, 0, "discard-to-turn", "drop heat")
     assert actions(s) == ["turn plant to microbe", "turn plant to animal"]
     run(s, 0, "turn plant to animal")
-    assert s.seats[0]["dice"] == {"animal": 1} and s.pool["red"] == 12
+    assert s.seats[0]["dice"] == {"animal": 1} and s.pool["red"] == start_pool(s, "red")
 
 
 def test_support_discards_a_die_to_draw_two_cards() -> None:
