@@ -22,11 +22,20 @@ def swap_actions(state: VivariumState, seat: int) -> list[Action]:
 
 
 def adjust_actions(state: VivariumState, seat: int) -> list[Action]:
-    """One gem raises or lowers one number of one of your tokens by 1, within 1 to 4."""
+    """One gem raises or lowers one number of one of your tokens by 1, within 1 to 4.
+
+    Two tokens showing the same numbers give the same choices with the same result (the change
+    lasts this turn only), so only the first of them is offered.
+    """
     if state.gems[seat] < 1:
         return []
     actions = []
+    shown: list[list[int]] = []
     for tok in state.tokens[seat]:
+        numbers = sorted(state.numbers[tok])
+        if numbers in shown:
+            continue
+        shown.append(numbers)
         for value in sorted(set(state.numbers[tok])):
             if value > 1:
                 actions.append(Action(f"adjust {tok} from={value} to={value - 1}"))

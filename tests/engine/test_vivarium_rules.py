@@ -250,6 +250,20 @@ def test_a_gem_moves_a_token_number_by_one_within_1_and_4():
     assert (3, 1) in takes(s, 0) and (4, 1) not in takes(s, 0)
 
 
+def test_two_tokens_with_the_same_numbers_offer_their_gem_changes_once():
+    """1 gem, +-1 (docs: two of your tokens showing the same numbers give the same choices with
+    the same result this turn, so they are offered once)."""
+    s = make_state(4, gems=2)
+    set_tokens(s, [["t5", "t6"], ["t3", "t4"], ["t2", "t1"], ["t7", "t9"]], ["t8"])  # t5 = t8 = 1|4
+    check(s)
+    s.apply(0, "swap give=t6 take=t8")
+    adjust = [t for t in texts(s, 0) if t.startswith("adjust")]
+    assert adjust == ["adjust t5 from=1 to=2", "adjust t5 from=4 to=3"]
+    s.apply(0, "adjust t5 from=1 to=2")
+    adjust = [t for t in texts(s, 0) if t.startswith("adjust")]  # now they differ: both offered
+    assert "adjust t8 from=1 to=2" in adjust and "adjust t5 from=2 to=3" in adjust
+
+
 def test_any_number_of_gems_may_be_spent_but_not_without_a_gem():
     """你可以在回合中使用任意數量的寶石: as many gems as you have, none without one."""
     s = make_state(4, gems=2)
