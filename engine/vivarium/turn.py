@@ -18,7 +18,17 @@ GEMS_INSTEAD = 2
 
 # -- what may be done ---------------------------------------------------------------------------
 def swap_actions(state: VivariumState, seat: int) -> list[Action]:
-    return [Action(f"swap give={mine} take={mid}") for mine in state.tokens[seat] for mid in state.middle]
+    """Give one of your tokens for one in the middle. Tokens showing the same numbers are the
+    same in play (their dots only sort them out at set-up), so each different swap is offered
+    once, with the first of such tokens."""
+    actions, seen = [], set()
+    for mine in state.tokens[seat]:
+        for mid in state.middle:
+            key = (tuple(sorted(CHAIN[mine].numbers)), tuple(sorted(CHAIN[mid].numbers)))
+            if key not in seen:
+                seen.add(key)
+                actions.append(Action(f"swap give={mine} take={mid}"))
+    return actions
 
 
 def adjust_actions(state: VivariumState, seat: int) -> list[Action]:

@@ -250,6 +250,19 @@ def test_a_gem_moves_a_token_number_by_one_within_1_and_4():
     assert (3, 1) in takes(s, 0) and (4, 1) not in takes(s, 0)
 
 
+def test_swaps_that_differ_only_by_twin_tokens_are_offered_once():
+    """Swap one of your tokens for one in the middle (docs: tokens with the same numbers are the
+    same in play, so each different swap is offered once)."""
+    s = make_state(4)
+    set_tokens(s, [["t5", "t8"], ["t3", "t4"], ["t2", "t1"], ["t7", "t9"]], ["t6"])  # t5 = t8 = 1|4
+    check(s)
+    assert [t for t in texts(s, 0) if t.startswith("swap")] == ["swap give=t5 take=t6"]
+    s.tokens[0] = ["t1", "t5"]
+    s.tokens[2] = ["t2", "t8"]
+    check(s)
+    assert [t for t in texts(s, 0) if t.startswith("swap")] == ["swap give=t1 take=t6", "swap give=t5 take=t6"]
+
+
 def test_two_tokens_with_the_same_numbers_offer_their_gem_changes_once():
     """1 gem, +-1 (docs: two of your tokens showing the same numbers give the same choices with
     the same result this turn, so they are offered once)."""
