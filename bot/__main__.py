@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import errno
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -115,6 +117,10 @@ async def run(config: Config) -> None:
 
     configure_api_base(config)
     bot = MeepleBot(config)
+    # SIGTERM (a service manager or container stopping the bot) shuts down as cleanly as Ctrl+C.
+    main = asyncio.current_task()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
     async with bot:
         await bot.start(config.token or "")
 
@@ -130,14 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         try:
             return asyncio.run(run_sandbox(config, port))
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, asyncio.CancelledError):
             return 0
     try:
         asyncio.run(run(config))
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         pass
     return 0
 

@@ -51,6 +51,12 @@ async def answer_error(interaction: discord.Interaction, key: str) -> None:
         pass
 
 
+# discord.py's names for the tasks that handle an interaction: a component of a view (dynamic
+# or not), an application command, or an event listener.
+INTERACTION_TASKS = ("discord-ui-dynamic-item-", "discord-ui-view-dispatch-", "CommandTree-invoker", "discord.py: on_")
+DRAIN_SECONDS = 5.0
+
+
 class MeepleBot(commands.Bot):
     """Meeple Post: hosts board games in Discord channels."""
 
@@ -100,12 +106,25 @@ class MeepleBot(commands.Bot):
             if self.scheduler is not None:
                 await self.scheduler.tick()
 
+    async def drain_interactions(self, timeout: float = DRAIN_SECONDS) -> None:
+        """Wait for the interactions being handled (discord.py runs each as a task) to finish,
+        so that none is cut off with its answer half sent when the connection closes."""
+        me = asyncio.current_task()
+        busy = [t for t in asyncio.all_tasks() if t is not me and t.get_name().startswith(INTERACTION_TASKS)]
+        if busy:
+            done, pending = await asyncio.wait(busy, timeout=timeout)
+            if pending:
+                log.warning("shutting down with %d interactions still being handled", len(pending))
+
     async def on_error(self, event_method: str, /, *args: object, **kwargs: object) -> None:
         log.exception("unhandled error in %s", event_method)
 
     async def close(self) -> None:
+        """Shut down cleanly: let the clicks and commands being handled finish (a few seconds at
+        most), then background work, then the connection to Discord and the database."""
         if self._ticker is not None:
             self._ticker.cancel()
+        await self.drain_interactions()
         if self.flow is not None:
             await self.flow.shutdown()
         await super().close()

@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -35,6 +36,7 @@ class BotProcess:
         self.log_path = tmp / "bot.log"
         self.process: subprocess.Popen | None = None
         self.starts = 0
+        self.exit_code: int | None = None
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MEEPLE_"))}
@@ -69,16 +71,22 @@ class BotProcess:
         self.process.wait(10)
         self.process = None
 
-    def stop(self) -> None:
+    async def stop(self, sig: signal.Signals = signal.SIGINT) -> float:
+        """Ask the bot to stop (Ctrl+C, or SIGTERM as a service manager does) and wait for it,
+        serving the emulator meanwhile (the bot says goodbye to it); its seconds to exit."""
         if self.process is None:
-            return
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
+            return 0.0
+        self.process.send_signal(sig)
+        started = time.monotonic()
+        while self.process.poll() is None and time.monotonic() - started < 10:
+            await asyncio.sleep(0.05)
+        took = time.monotonic() - started
+        if self.process.poll() is None:
             self.process.kill()
             self.process.wait(5)
+        self.exit_code = self.process.returncode
         self.process = None
+        return took
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
@@ -112,8 +120,7 @@ async def bot(emu: Emulator, world: World, tmp_path: Path, request) -> AsyncIter
     try:
         yield process
     finally:
-        process.stop()
-        await asyncio.sleep(0)
+        await process.stop()
         log = process.log()
         if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
             print(log[-5000:])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import signal
 
 from tests.e2e.conftest import BotProcess
 from tests.support.driver import Table, action_buttons, is_board, mentioned
@@ -118,6 +119,25 @@ async def test_the_bot_killed_hard_mid_game_carries_on_and_old_buttons_work(emu,
     while not table.finished():
         await table.play_one()
     assert game_row(bot)["status"] == "finished"
+
+
+async def test_a_stop_signal_lets_the_bot_answer_and_exit_and_play_carries_on(emu, world, bot) -> None:
+    """SIGTERM (a service manager stopping the bot) while a click is being handled: the click is
+    answered, the bot exits by itself with code 0, and once started again the game goes on."""
+    await open_and_start(emu, world)
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(4))
+    for _ in range(4):
+        await table.play_one()
+    board = table.board()
+    hand = await emu.click(table.user(mentioned(board)[0]), board, label="My hand")
+    await hand.response()  # deferred: the bot is working on it
+    took = await bot.stop(signal.SIGTERM)
+    assert bot.exit_code == 0 and took < 9, f"the bot did not exit by itself ({took:.1f} s, {bot.exit_code})"
+    assert not hand.errors and (await hand.followups(1, timeout=5))[0].ephemeral
+    version = game_row(bot)["version"]
+    await bot.start()
+    await table.play_one()
+    assert game_row(bot)["version"] == version + 1
 
 
 async def test_closed_dms_get_a_public_notice_and_my_hand_still_works(emu, world, bot) -> None:
