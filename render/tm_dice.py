@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.tm_dice.content import CARDS, FACE_COLOUR, HEXES
+from engine.tm_dice.content import CARDS, FACE_COLOUR, HEXES, RULES
 from render.common import (
     RGB,
     GameRenderer,
@@ -124,6 +124,25 @@ MILESTONE_GOAL = {
     "colours-held": "dice of {n} colours",
     "vp": "{n} VP",
 }
+# What the player to act is doing, in the header.
+STEP_WORDS = {
+    "turn": "production or action turn",
+    "keep": "keeping dice",
+    "discard": "discarding cards",
+    "support": "support action",
+    "main": "main action",
+    "drop": "discarding a die",
+    "finish": "free actions",
+    "bonus": "choosing a bonus card",
+    "gift": "the starting gift",
+    "effects": "resolving effects",
+    "pay": "paying",
+    "pick-colour": "choosing a die",
+    "pick-face": "choosing a die",
+    "turn-die": "turning a die",
+    "lose": "losing a die",
+    "place": "placing a tile",
+}
 # What a track's bonus space gives, written under its value.
 BONUS_INK = (255, 214, 120)
 
@@ -218,9 +237,11 @@ def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Seq
         text = "Choosing corporations"
     else:
         who = seat_name(names, step["seat"]) if step else "?"
-        text = f"Turn {public['turn']}: {who} ({step['kind'] if step else ''})"
+        turn = f"{public['turn']}/{public['end_at']}" if public["solo"] else str(public["turn"])
+        doing = STEP_WORDS.get(step["kind"], step["kind"]) if step else ""
+        text = f"Turn {turn}: {who}, {doing}"
     last = public.get("end_at")
-    if last is not None:
+    if last is not None and not (public["solo"] and public["result"] is None):
         text += f"  ·  last turn {last}"
     shown, fnt = fitted(text, 900, 30, bold=True)
     draw.text((24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
@@ -231,14 +252,20 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
     box = (RIGHT_X0, 12, RIGHT_X1, 150)
     shadowed_box(image, box, 14, PANEL, PANEL_EDGE)
     draw.text((RIGHT_X0 + 14, 34), "Awards", font=font(20, True), fill=MUTED, anchor="lm")
+    solo = RULES["solo"] if public["solo"] else None
     for i, a in enumerate(public["awards"]):
         draw_die(draw, RIGHT_X0 + 110 + i * 64, 16, a["face"], 44)
+        if solo is not None:  # solo: the count that wins the award
+            need = f"{solo['award_thresholds'][a['rarity']]}+"
+            draw_centred(draw, (RIGHT_X0 + 106 + i * 64, 60, RIGHT_X0 + 158 + i * 64, 74), need, 13, MUTED)
     info = f"pool {sum(public['pool'].values())} dice · wild {public['wild_supply']} · deck {public['deck']}"
     draw.text((RIGHT_X0 + 330, 38), info, font=font(16), fill=MUTED, anchor="lm")
     draw.text((RIGHT_X0 + 14, 88), "Milestones", font=font(20, True), fill=MUTED, anchor="lm")
     for i, m in enumerate(public["milestones"]):
         x0 = RIGHT_X0 + 14 + i * 208
         status = "removed" if m["removed"] else seat_name(names, m["owner"]) if m["owner"] is not None else "open"
+        if status == "open" and solo is not None:  # solo: removed after its turn unless claimed
+            status = f"open until turn {solo['milestone_removal'][i]}"
         colour = SEATS[m["owner"]] if m["owner"] is not None else MUTED
         text = f"{m['name']} ({MILESTONE_GOAL[m['kind']].format(n=m['n'])})"
         shown, fnt = fitted(text, 200, 16, bold=True)

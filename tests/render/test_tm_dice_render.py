@@ -68,3 +68,11 @@ def test_every_effect_has_a_readable_label() -> None:
     effects = {e for c in CARDS.values() for e in c.effects} | {e for b in BONUS_CARDS.values() for e in b["effects"]}
     for e in effects:
         assert effect_label(e) and ":" not in effect_label(e)
+
+
+def test_every_step_a_player_is_asked_is_named_in_words_in_the_header() -> None:
+    from engine.tm_dice.flow import HANDLERS
+    from render.tm_dice import STEP_WORDS
+
+    asked = {kind for kind, (_, _, resolve) in HANDLERS.items() if resolve is not None}
+    assert asked <= set(STEP_WORDS), sorted(asked - set(STEP_WORDS))
