@@ -14,9 +14,12 @@ I/O. Schemas are plain Python values:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine.rng import Rng
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -88,6 +91,25 @@ def load(relative: str, schema: Any) -> Any:
         raise ContentError(f"{relative}: not valid JSON ({exc})") from exc
     check(value, schema, relative)
     return value
+
+
+def check_keys(data: dict, keys: Iterable[str], optional: Iterable[str] = ()) -> None:
+    """A save holds every one of ``keys``, and nothing beyond them, ``optional`` and the header
+    (``game``, ``players``, ``version``); else a ValueError naming the first key amiss."""
+    keys = list(keys)
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise ValueError(f"missing key {missing[0]!r}")
+    extra = sorted(set(data) - set(keys) - set(optional) - {"game", "players", "version"})
+    if extra:
+        raise ValueError(f"unexpected key {extra[0]!r}")
+
+
+def saved_rng(value: Any) -> Rng:
+    """The generator of a save, from its ``rng`` field (the whole state of a SplitMix64)."""
+    rng = Rng(0)
+    rng.state = bounded_int(value, "'rng'", 0, (1 << 64) - 1)
+    return rng
 
 
 def bounded_int(value: Any, where: str, lo: int, hi: int) -> int:

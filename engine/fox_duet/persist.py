@@ -9,11 +9,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from engine.content import check_keys, saved_rng
 from engine.fox_duet import board
 from engine.fox_duet.board import GEM_TOKENS, LEVELS
 from engine.fox_duet.cards import ALL_CARD_IDS, CARDS, GAZELLE, sort_hand
 from engine.fox_duet.state import HAND_SIZE, PHASES, ROUNDS, TRICKS_PER_ROUND, FoxDuetState
-from engine.rng import Rng
 
 KEYS = (
     "level",
@@ -108,12 +108,7 @@ def _plays(value: Any, where: str) -> list[dict]:
 
 
 def state_from_dict(game, data: dict) -> FoxDuetState:
-    missing = [k for k in KEYS if k not in data]
-    if missing:
-        raise ValueError(f"missing key {missing[0]!r}")
-    extra = sorted(set(data) - set(KEYS) - {"game", "players", "version"})
-    if extra:
-        raise ValueError(f"unexpected key {extra[0]!r}")
+    check_keys(data, KEYS)
     if data["players"] != 2:
         raise ValueError("The Fox in the Forest Duet is for exactly 2 players")
     s = FoxDuetState(game)
@@ -122,8 +117,7 @@ def state_from_dict(game, data: dict) -> FoxDuetState:
     side = s.side
     if data["side"] != side.name:
         raise ValueError(f"level {s.level} is played on side {side.name}, not {data['side']!r}")
-    s.rng = Rng(0)
-    s.rng.state = _int(data, "rng", 0, (1 << 64) - 1)
+    s.rng = saved_rng(data.get("rng"))
     n = len(side)
     covered = data["covered"]
     if not isinstance(covered, list) or len(covered) != n or not all(isinstance(c, bool) for c in covered):

@@ -12,11 +12,10 @@ from collections import Counter
 from typing import Any
 
 from engine.content import bounded_int as _int
-from engine.content import resigned_seat
+from engine.content import check_keys, resigned_seat, saved_rng
 from engine.noctiluca import content
 from engine.noctiluca.content import COMPONENTS, DICE_COLOURS, JAR_IDS, JARS, SPACES, STACKS
 from engine.noctiluca.state import PATHS, PHASES, NoctilucaState
-from engine.rng import Rng
 
 KEYS = (
     "rng",
@@ -94,17 +93,11 @@ def _jars_in_play(value: Any, where: str) -> list[dict]:
 
 
 def state_from_dict(game, data: dict) -> NoctilucaState:
-    missing = [k for k in KEYS if k not in data]
-    if missing:
-        raise ValueError(f"missing key {missing[0]!r}")
-    extra = sorted(set(data) - set(KEYS) - set(OPTIONAL) - {"game", "players", "version"})
-    if extra:
-        raise ValueError(f"unexpected key {extra[0]!r}")
+    check_keys(data, KEYS, OPTIONAL)
     n = data["players"]
     s = NoctilucaState(game, n)
     s.version = data["version"]
-    s.rng = Rng(0)
-    s.rng.state = _int(data["rng"], "'rng'", 0, (1 << 64) - 1)
+    s.rng = saved_rng(data["rng"])
     spaces = _list(data["spaces"], "'spaces'", len(SPACES))
     s.spaces = [_dice(sp, f"'spaces'[{i}]") for i, sp in enumerate(spaces)]
     for sp in SPACES:

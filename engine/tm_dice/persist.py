@@ -11,8 +11,7 @@ import json
 from typing import Any
 
 from engine.content import bounded_int as _int
-from engine.content import resigned_seat
-from engine.rng import Rng
+from engine.content import check_keys, resigned_seat, saved_rng
 from engine.tm_dice import board
 from engine.tm_dice.content import (
     ALL_FACES,
@@ -89,16 +88,11 @@ def _ids(value: Any, where: str, table) -> list[str]:
 
 
 def state_from_dict(game, data: dict) -> TMDiceState:
-    missing = [k for k in KEYS if k not in data]
-    if missing:
-        raise ValueError(f"missing key {missing[0]!r}")
-    extra = sorted(set(data) - set(KEYS) - set(OPTIONAL) - {"game", "players", "version"})
-    if extra:
-        raise ValueError(f"unexpected key {extra[0]!r}")
+    check_keys(data, KEYS, OPTIONAL)
     n = data["players"]
     s = TMDiceState(game, n)
     s.version = data["version"]
-    s.rng = Rng(_int(data["rng"], "'rng'", 0, (1 << 64) - 1))
+    s.rng = saved_rng(data["rng"])
     if data["stage"] not in STAGES:
         raise ValueError(f"'stage' must be one of {list(STAGES)}")
     s.stage = data["stage"]

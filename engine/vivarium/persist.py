@@ -6,8 +6,7 @@ import copy
 from typing import Any
 
 from engine.content import bounded_int as _int
-from engine.content import resigned_seat
-from engine.rng import Rng
+from engine.content import check_keys, resigned_seat, saved_rng
 from engine.vivarium.content import BLANK_PRIORITY, CARDS, CHAIN, CONTRACTS, CREATURES, EQUIPMENT, PRIORITY, STARTING
 from engine.vivarium.rounds import ROUNDS, TURNS_EACH
 from engine.vivarium.setup import chain_tokens_for
@@ -60,17 +59,11 @@ def _per_seat(value: Any, where: str, n: int) -> list:
 
 
 def state_from_dict(game, data: dict) -> VivariumState:
-    missing = [k for k in KEYS if k not in data]
-    if missing:
-        raise ValueError(f"missing key {missing[0]!r}")
-    extra = sorted(set(data) - set(KEYS) - set(OPTIONAL) - {"game", "players", "version"})
-    if extra:
-        raise ValueError(f"unexpected key {extra[0]!r}")
+    check_keys(data, KEYS, OPTIONAL)
     n = data["players"]
     s = VivariumState(game, n)
     s.version = data["version"]
-    s.rng = Rng(0)
-    s.rng.state = _int(data["rng"], "'rng'", 0, (1 << 64) - 1)
+    s.rng = saved_rng(data["rng"])
     grid = data["grid"]
     if not isinstance(grid, list) or len(grid) != 16 or not all(c is None or c in CARDS for c in grid):
         raise ValueError("'grid' must be 16 cells, each a card id or null")
