@@ -11,12 +11,16 @@ def hidden_fox_cards(seed: int, options: dict, log: list[tuple[int, str]]) -> li
     """Names (as the bot words them) of every card now in a hand that the rules keep secret.
 
     Replays the game: a decree card taken into a hand by the fox lay face up on the table, so
-    it is public; everything else in a hand is secret.
+    it is public; everything else in a hand is secret. A card played in the last move is named
+    by that move's board even when a new round has just dealt the same card into a hand again:
+    the board tells the play, not the new hand.
     """
     state = GAMES["fox-duet"].new(2, seed, options)
     events = list(getattr(state, "setup_events", []))
+    last: list[dict] = []
     for seat, action in log:
-        events += state.apply(seat, action)
+        last = state.apply(seat, action)
+        events += last
     revealed = {
         event[key]["id"]
         for event in events
@@ -24,6 +28,7 @@ def hidden_fox_cards(seed: int, options: dict, log: list[tuple[int, str]]) -> li
         for key in ("decree", "old", "new")
         if isinstance(event.get(key), dict)
     }
+    revealed |= {e["card"]["id"] for e in last if e["type"] == "card played" and e["visible_to"] is None}
     return [
         card_name(card, "en")
         for seat in range(state.players)
