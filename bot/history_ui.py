@@ -100,15 +100,23 @@ async def viewer_seat(flow: Flow, row: GameRow, user_id: int) -> int | None:
     return await flow.service.seat_of(row, user_id)
 
 
-async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, page: int | None, edit: bool) -> None:
-    """The log for the clicker: public events, plus the clicker's own private ones."""
-    loc = locale_of(interaction)
+async def started_game(flow: Flow, interaction: discord.Interaction, game_id: int) -> GameRow | None:
+    """The game, once started; else None, the clicker told privately why."""
     try:
         row = await flow.service.get(game_id)
         if row.state is None:
             raise Refusal("error.not-started")
     except Refusal as refusal:
         await flow.refuse(interaction, refusal)
+        return None
+    return row
+
+
+async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, page: int | None, edit: bool) -> None:
+    """The log for the clicker: public events, plus the clicker's own private ones."""
+    loc = locale_of(interaction)
+    row = await started_game(flow, interaction, game_id)
+    if row is None:
         return
     seat = await viewer_seat(flow, row, interaction.user.id)
     undone = await seats_and_undo.undone(flow.service.db, row.id)
@@ -127,12 +135,8 @@ async def show_past_board(
     flow: Flow, interaction: discord.Interaction, game_id: int, version: int | None, edit: bool
 ) -> None:
     loc = locale_of(interaction)
-    try:
-        row = await flow.service.get(game_id)
-        if row.state is None:
-            raise Refusal("error.not-started")
-    except Refusal as refusal:
-        await flow.refuse(interaction, refusal)
+    row = await started_game(flow, interaction, game_id)
+    if row is None:
         return
     step = row.version if version is None else max(0, min(version, row.version))
     state = await history.state_at(flow.service.db, row, step)
