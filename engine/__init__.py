@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Action, Event, Game, IllegalAction, Outcome, State
+from engine.core import ACTION_KINDS, Action, ActionKind, Event, Game, IllegalAction, Outcome, State
 
 GAMES: dict[str, Game] = {}
 
@@ -28,4 +28,15 @@ def _register_all() -> None:
 
 _register_all()
 
-__all__ = ["GAMES", "Action", "Event", "Game", "IllegalAction", "Outcome", "State", "register"]
+__all__ = [
+    "ACTION_KINDS",
+    "GAMES",
+    "Action",
+    "ActionKind",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "Outcome",
+    "State",
+    "register",
+]

@@ -95,12 +95,13 @@ def load(relative: str, schema: Any) -> Any:
 
 def check_keys(data: dict, keys: Iterable[str], optional: Iterable[str] = ()) -> None:
     """A save holds every one of ``keys``, and nothing beyond them, ``optional`` and the header
-    (``game``, ``players``, ``version``); else a ValueError naming the first key amiss."""
+    (``game``, ``players``, ``version``, ``rules_version``); else a ValueError naming the first
+    key amiss."""
     keys = list(keys)
     missing = [k for k in keys if k not in data]
     if missing:
         raise ValueError(f"missing key {missing[0]!r}")
-    extra = sorted(set(data) - set(keys) - set(optional) - {"game", "players", "version"})
+    extra = sorted(set(data) - set(keys) - set(optional) - {"game", "players", "version", "rules_version"})
     if extra:
         raise ValueError(f"unexpected key {extra[0]!r}")
 

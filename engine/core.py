@@ -8,10 +8,15 @@ when an action is refused).
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 Event = dict[str, Any]
+# What an action means beyond its own game (docs/ENGINE-EXTENSIONS.md): the platform needs to
+# know it for time-outs (forfeit, skip), confirmations and random play, whatever the verb.
+ActionKind = Literal["concede", "resign", "pass"]
+ACTION_KINDS: frozenset[str] = frozenset({"concede", "resign", "pass"})
 
 
 class IllegalAction(ValueError):
@@ -72,6 +77,9 @@ class State:
     game: Game
     players: int
     version: int
+    # Extension: the rules this game is played by (Game.rules_versions). Engine code of a rule
+    # changed after version 1 branches on it, so a game keeps the rules it was started with.
+    rules_version: int = 1
 
     # -- the contract ---------------------------------------------------------------------
     def to_move(self) -> list[int]:
@@ -137,11 +145,17 @@ class State:
     def _resign(self, seat: int) -> list[Event]:
         raise IllegalAction("This game has no rule for resigning.")
 
+    def action_kind(self, action: Action | str) -> ActionKind | None:
+        """``"concede"``, ``"resign"``, ``"pass"`` or None: what ``action`` means to the platform,
+        as the game declares it (``Game.action_kind``)."""
+        return self.game.action_kind(action)
+
     def to_dict(self) -> dict:
         data = self._to_dict()
         data["game"] = self.game.id
         data["players"] = self.players
         data["version"] = self.version
+        data["rules_version"] = self.rules_version
         return data
 
     # -- helpers for subclasses -------------------------------------------------------------
@@ -186,37 +200,77 @@ class Game:
     # caused one of these, or any private event, can never be undone. None: the game does not
     # say, so no action of it can be undone.
     revealing_events: frozenset[str] | None = None
+    # Extension: the version of the rules a new game is played by, and every version this code
+    # can still play (a game in progress keeps the version it started with). A rule change
+    # bumps ``rules_version``, adds it to ``rules_versions`` and branches on
+    # ``state.rules_version``; the old branch stays as long as its version is listed.
+    rules_version: int = 1
+    rules_versions: tuple[int, ...] = (1,)
+    # Extension: the actions that are a concession, a resignation or a pass, by verb (the
+    # action's first word). A game whose kinds depend on more than the verb overrides
+    # ``action_kind``.
+    action_kinds: Mapping[str, ActionKind] = {}
 
     def options(self) -> dict[str, dict]:
         return {}
 
+    def action_kind(self, action: Action | str) -> ActionKind | None:
+        """What ``action`` means to the platform: ``"concede"`` (the game ends, lost for the team
+        or the one who concedes), ``"resign"`` (the seat leaves, ranked last), ``"pass"`` (the
+        seat declines to do anything this step) or None (an ordinary move)."""
+        chosen = action if isinstance(action, Action) else Action(str(action))
+        return self.action_kinds.get(chosen.verb)
+
     def supports_resign(self) -> bool:
         return type(self.new(self.min_players, 0))._resign is not State._resign
 
-    def new(self, players: int, seed: int, options: dict | None = None) -> State:
-        """Check the player count, seed and options, then set up with ``_new``."""
+    def new(self, players: int, seed: int, options: dict | None = None, rules_version: int | None = None) -> State:
+        """Check the player count, seed, options and rules version (None: the current one), then
+        set up with ``_new``."""
         self.check_players(players)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("the seed must be an integer")
-        return self._new(players, seed, self.resolve_options(options))
+        resolved = self.resolve_options(options)
+        version = self.check_rules_version(self.rules_version if rules_version is None else rules_version)
+        state = self._new(players, seed, resolved, version)
+        if state.rules_version != version:
+            # The set-up must run under the version asked for, or a replay from the seed would
+            # not be the game that was played.
+            raise RuntimeError(f"{type(self).__name__}._new did not set the state's rules_version to {version}")
+        return state
 
     def load(self, data: dict) -> State:
-        """Check the common header, then rebuild with ``_load``; a damaged save is a ValueError."""
+        """Check the common header, then rebuild with ``_load``; a damaged save is a ValueError.
+
+        A save without ``rules_version`` (written before rules had versions) is version 1."""
         self.check_header(data)
+        version = self.check_rules_version(data.get("rules_version", 1))
         try:
-            return self._load(data)
+            state = self._load(data)
         except ValueError:
             raise
         except (KeyError, TypeError, IndexError, AttributeError) as exc:
             raise ValueError(f"this saved state is damaged: {type(exc).__name__}: {exc}") from exc
+        state.rules_version = version
+        return state
 
-    def _new(self, players: int, seed: int, options: dict) -> State:
+    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> State:
+        """Set up a game; the state's ``rules_version`` is set before anything the rules decide."""
         raise NotImplementedError
 
     def _load(self, data: dict) -> State:
         raise NotImplementedError
 
     # -- shared validation -----------------------------------------------------------------
+    def check_rules_version(self, version: object) -> int:
+        """``version`` if this code can play it; else a ValueError saying which it can."""
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ValueError(f"the rules version must be an integer, not {version!r}")
+        if version not in self.rules_versions:
+            known = ", ".join(str(v) for v in sorted(self.rules_versions))
+            raise ValueError(f"{self.title} has no rules version {version}; this code plays version(s) {known}")
+        return version
+
     def check_players(self, players: object) -> int:
         if not isinstance(players, int) or isinstance(players, bool):
             raise ValueError("the player count must be an integer")

@@ -21,12 +21,16 @@ class FoxDuet(Game):
         {"starting player", "deal", "card played", "decree swapped", "gift chosen", "gift exchanged", "round ended"}
     )
 
+    # Conceding loses the game for the team (docs/rules/fox-duet.md).
+    action_kinds = {"concede": "concede"}
+
     def options(self) -> dict[str, dict]:
         return {"level": {"choices": [1, 2, 3], "default": 1}}
 
-    def _new(self, players: int, seed: int, options: dict) -> FoxDuetState:
+    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> FoxDuetState:
         level = options["level"]
         state = FoxDuetState(self)
+        state.rules_version = rules_version
         state.setup(level, seed)
         return state
 

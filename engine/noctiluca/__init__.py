@@ -40,10 +40,15 @@ class Noctiluca(Game):
         }
     )
 
-    def _new(self, players: int, seed: int, options: dict) -> NoctilucaState:
+    # No action concedes or passes: resigning is the resign() extension, and "store none" is a
+    # receiver's answer to dice passed to them, not a turn given up.
+    action_kinds = {}
+
+    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> NoctilucaState:
         from engine.noctiluca.setup import new_game
 
         state = NoctilucaState(self, players)
+        state.rules_version = rules_version
         new_game(state, seed)
         return state
 

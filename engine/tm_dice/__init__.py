@@ -43,8 +43,12 @@ class TMDice(Game):
         }
     )
 
-    def _new(self, players: int, seed: int, options: dict) -> TMDiceState:
+    # "skip" is offered only when no support or main action is possible: the seat passes.
+    action_kinds = {"skip": "pass"}
+
+    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> TMDiceState:
         state = TMDiceState(self, players)
+        state.rules_version = rules_version
         state.setup(seed)
         return state
 

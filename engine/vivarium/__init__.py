@@ -34,10 +34,14 @@ class Vivarium(Game):
         }
     )
 
-    def _new(self, players: int, seed: int, options: dict) -> VivariumState:
+    # "skip" declines an instant ability's question: the seat passes on it.
+    action_kinds = {"skip": "pass"}
+
+    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> VivariumState:
         from engine.vivarium.setup import setup
 
         state = VivariumState(self, players)
+        state.rules_version = rules_version
         setup(state, seed)
         return state
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine import GAMES, Action, IllegalAction, Outcome
+from engine import ACTION_KINDS, GAMES, Action, IllegalAction, Outcome
 
 SEEDS = 200
 MAX_STEPS = 5000
@@ -112,7 +112,7 @@ def play(key: str, players: int, options: dict, seed: int, full_checks: bool | i
         seat = rng.choice(state.to_move())
         actions = state.legal_actions(seat)
         # Conceding ends a game at once; random play that concedes would never reach the end.
-        keep = [a for a in actions if a.verb not in ("concede", "resign")] or actions
+        keep = [a for a in actions if state.action_kind(a) not in ("concede", "resign")] or actions
         action = rng.choice(keep)
         random.seed(rng.random())  # disturb the global generator: the engine must not use it
         events = state.apply(seat, str(action))
@@ -189,3 +189,48 @@ def test_refused_action_leaves_state_unchanged(key: str) -> None:
             state.apply(state.to_move()[0], text)
         assert str(info.value)
     assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_rules_versions_are_declared_and_every_save_keeps_its_own(key: str) -> None:
+    game = GAMES[key]
+    versions = game.rules_versions
+    assert isinstance(game.rules_version, int) and not isinstance(game.rules_version, bool)
+    assert all(isinstance(v, int) and v >= 1 for v in versions)
+    assert tuple(sorted(set(versions))) == tuple(versions) and game.rules_version in versions
+    assert game.new(game.min_players, 3).rules_version == game.rules_version
+    for version in versions:
+        state = game.new(game.min_players, 3, rules_version=version)
+        assert state.rules_version == version
+        data = json.loads(json.dumps(state.to_dict()))
+        assert data["rules_version"] == version
+        again = game.load(data)
+        assert again.rules_version == version and again.to_dict() == data
+    # A save written before rules had versions is played by version 1.
+    old = game.new(game.min_players, 3, rules_version=1).to_dict()
+    del old["rules_version"]
+    assert game.load(old).rules_version == 1
+    for bad in (0, max(versions) + 1, "1", True, 1.0):
+        with pytest.raises(ValueError, match="rules version"):
+            game.new(game.min_players, 3, rules_version=bad)
+        with pytest.raises(ValueError, match="rules version"):
+            game.load({**old, "rules_version": bad})
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_action_kinds_are_declared_and_known(key: str) -> None:
+    game = GAMES[key]
+    assert set(game.action_kinds.values()) <= ACTION_KINDS
+    assert all(isinstance(verb, str) and verb == Action(verb).text for verb in game.action_kinds)
+    for seed in range(3):
+        state = game.new(game.min_players, seed)
+        rng = random.Random(seed)
+        while state.outcome() is None:
+            seat = rng.choice(state.to_move())
+            actions = state.legal_actions(seat)
+            for action in actions:
+                kind = state.action_kind(action)
+                assert kind is None or kind in ACTION_KINDS
+                assert kind == game.action_kind(action) == state.action_kind(action.text)
+            keep = [a for a in actions if state.action_kind(a) not in ("concede", "resign")] or actions
+            state.apply(seat, rng.choice(keep))
