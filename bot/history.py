@@ -41,7 +41,8 @@ async def steps(db: Database, row: GameRow) -> list[Step]:
 
 
 def start_state(row: GameRow, players: int) -> tuple[State, list[Event]]:
-    state = GAMES[row.game].new(players, row.seed, row.options)
+    """The game as it was set up, under the rules version it was started with."""
+    state = GAMES[row.game].new(players, row.seed, row.options, rules_version=row.rules_version)
     return state, list(getattr(state, "setup_events", []))
 
 

@@ -111,6 +111,7 @@ class GameRow:
     reminders_sent: int = 0
     snoozed_version: int | None = None
     warned_version: int | None = None
+    rules_version: int = 1
 
     @property
     def active(self) -> bool:
@@ -145,6 +146,7 @@ class GameRow:
             reminders_sent=row["reminders_sent"],
             snoozed_version=row["snoozed_version"],
             warned_version=row["warned_version"],
+            rules_version=row["rules_version"],
         )
 
 
@@ -306,8 +308,12 @@ class Database:
     async def start_game(self, game_id: int, state: dict[str, Any], seat_order: list[int] | None = None) -> GameRow:
         """Move a lobby to running with its start state (version 0, snapshotted).
 
-        ``seat_order`` lists every seated user id in the new seat order.
+        ``seat_order`` lists every seated user id in the new seat order. The game keeps the
+        rules version of its start state (``rules_version``, 1 when the state has none).
         """
+        rules_version = state.get("rules_version", 1)
+        if not isinstance(rules_version, int) or isinstance(rules_version, bool) or rules_version < 1:
+            raise ValueError(f"the start state's rules_version must be a positive integer, not {rules_version!r}")
         state_json = _dump_json(state)
         async with self.transaction() as conn:
             await _require_status(conn, game_id, "lobby")
@@ -317,8 +323,9 @@ class Database:
                     raise ValueError("seat_order must list every seated player exactly once")
                 await _reseat(conn, game_id, seat_order)
             await conn.execute(
-                f"UPDATE games SET status = 'running', state = ?, version = 0, updated_at = {_NOW} WHERE id = ?",
-                (state_json, game_id),
+                "UPDATE games SET status = 'running', state = ?, version = 0, rules_version = ?,"
+                f" updated_at = {_NOW} WHERE id = ?",
+                (state_json, rules_version, game_id),
             )
             await conn.execute(
                 "INSERT INTO snapshots (game_id, version, state) VALUES (?, 0, ?)",
