@@ -30,8 +30,7 @@ log = logging.getLogger("meeple.scheduler")
 DEFAULT_REMINDER_HOURS = 24
 REMINDER_CAP = 3
 WARN_BEFORE = timedelta(hours=24)
-GIVE_UP_VERBS = ("concede", "resign")
-SKIP_VERBS = ("pass", "skip")
+GIVE_UP_KINDS = ("concede", "resign")
 
 Clock = Callable[[], datetime]
 
@@ -56,19 +55,20 @@ def automatic_action(row: GameRow, state: State, seat: int, mode: str) -> tuple[
     """The action the bot takes for a player out of time, and how it was chosen.
 
     ``forfeit`` uses the game's own concede/resign action when the rules have one; ``skip`` a
-    pass when the rules allow one; otherwise (and for ``auto``) a legal move chosen at random,
-    reproducibly from the game's seed and version.
+    pass when the rules allow one (the engine says which actions are which: ``action_kind``);
+    otherwise (and for ``auto``) a legal move chosen at random, reproducibly from the game's
+    seed and version.
     """
     actions = state.legal_actions(seat)
     if mode == "forfeit":
         for action in actions:
-            if action.verb in GIVE_UP_VERBS:
+            if state.action_kind(action) in GIVE_UP_KINDS:
                 return action, "forfeit"
     if mode == "skip":
         for action in actions:
-            if action.verb in SKIP_VERBS:
+            if state.action_kind(action) == "pass":
                 return action, "skip"
-    playable = [a for a in actions if a.verb not in GIVE_UP_VERBS] or actions
+    playable = [a for a in actions if state.action_kind(a) not in GIVE_UP_KINDS] or actions
     chooser = random.Random(f"{row.seed}:{row.version}:{seat}")
     return chooser.choice(playable), "auto"
 

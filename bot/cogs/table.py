@@ -231,7 +231,7 @@ class TableCog(commands.Cog):
             if seat is None:
                 raise Refusal("error.not-a-player")
             state = await self.service.state(row)
-            action = next((a for a in state.legal_actions(seat) if a.verb in ("concede", "resign")), None)
+            action = next((a for a in state.legal_actions(seat) if state.action_kind(a) in ("concede", "resign")), None)
             if action is None:
                 raise Refusal("error.concede-later")
         except Refusal as refusal:

@@ -6,7 +6,7 @@ which choices may be shown on the public board. Everything else in ``bot`` is ga
 
 from __future__ import annotations
 
-from engine import Action, Event, Outcome
+from engine import GAMES, Action, Event, Outcome
 
 
 class GameAdapter:
@@ -34,8 +34,9 @@ class GameAdapter:
         return False
 
     def action_is_dangerous(self, action: Action) -> bool:
-        """True for choices that end the game for everyone (they need a confirmation)."""
-        return action.verb in {"concede", "resign"}
+        """True for choices that end the game for everyone (they need a confirmation): the
+        actions the engine declares a concession or a resignation."""
+        return GAMES[self.game_id].action_kind(action) in {"concede", "resign"}
 
     def describe_event(self, event: Event, names: list[str], locale: str) -> str | None:
         """One line for the log or the board message, or None when the event is not worth one."""
