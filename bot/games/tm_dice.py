@@ -138,7 +138,7 @@ class TMDiceAdapter(GameAdapter):
         verb, args = action.verb, action.args
         if verb in GENERAL or verb in ("production", "action", "support", "skip", "end", "more"):
             return t(f"tm-dice.action.{verb}", locale)[:80]
-        if verb in ("keep-hand", "discard-cards", "return-rest"):
+        if verb in ("keep-hand", "discard-cards", "return-rest", "keep-all", "leave-dice"):
             return t(f"tm-dice.action.{verb}", locale)[:80]
         if verb == "corporation":
             return CORPORATIONS[args[0]]["name"][:80]
@@ -150,7 +150,7 @@ class TMDiceAdapter(GameAdapter):
             return t(f"tm-dice.action.{verb}", locale, colour=colour(args[0], locale))[:80]
         if verb == "turn" and len(args) == 3:  # turn <face> to <face>: die and face in one step
             return t("tm-dice.action.turn-to", locale, die=die(args[0], locale), face=face(args[2], locale))[:80]
-        if verb in ("keep", "drop", "turn", "lose", "give"):
+        if verb in ("keep", "drop", "turn", "lose", "give", "return"):
             what = t("tm-dice.wild", locale) if args[0] == "wild" else die(args[0], locale)
             return t(f"tm-dice.action.{verb}", locale, die=what)[:80]
         if verb in ("to", "take"):
@@ -193,7 +193,11 @@ class TMDiceAdapter(GameAdapter):
         args = action.args
         if action.verb in ("roll", "colour") and args and args[0] in COLOUR_EMOJI:
             return COLOUR_EMOJI[args[0]]
-        if action.verb in ("keep", "drop", "turn", "lose", "give", "take", "to") and args and args[0] in FACE_COLOUR:
+        if (
+            action.verb in ("keep", "drop", "turn", "lose", "give", "take", "to", "return")
+            and args
+            and args[0] in FACE_COLOUR
+        ):
             return COLOUR_EMOJI[FACE_COLOUR[args[0]]]
         return None
 
@@ -260,6 +264,8 @@ class TMDiceAdapter(GameAdapter):
             return t("tm-dice.event.bonus", locale, name=name(), card=bonus_summary(event["card"]["id"], locale))
         if kind == "die lost":
             return t("tm-dice.event.lost", locale, name=name(), die=die(event["face"], locale))
+        if kind == "dice left":
+            return t("tm-dice.event.dice-left", locale, name=name())
         if kind == "die turned":
             return t(
                 "tm-dice.event.turned",

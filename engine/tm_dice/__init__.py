@@ -45,6 +45,11 @@ class TMDice(Game):
 
     # "skip" is offered only when no support or main action is possible: the seat passes.
     action_kinds = {"skip": "pass"}
+    # Version 2 (docs/rules/tm-dice.md, "Rules versions"): the "turn a die" icon may leave every
+    # die as it is, and a production turn may return dice even when holding no more than the
+    # limit ("keep at most 3"). Version 1 games keep forcing both, as they were played.
+    rules_version = 2
+    rules_versions = (1, 2)
 
     def _new(self, players: int, seed: int, options: dict, rules_version: int) -> TMDiceState:
         state = TMDiceState(self, players)

@@ -181,7 +181,10 @@ def perform(s: TMDiceState, seat: int, effect: str, source: str) -> list[Event]:
     if kind == "turn":
         if not dice.held_faces(player):
             return _skip(seat, effect, "no-dice")
-        push(s, "turn-die", seat, face=None)
+        # The icon's turn is optional from rules version 2; the support action "discard a die
+        # to turn another" (source "support") always turns.
+        optional = {"may_leave": True} if s.rules_version >= 2 and source != "support" else {}
+        push(s, "turn-die", seat, face=None, **optional)
         return []
     if kind == "attack":
         events = [event("attack", None, seat=seat, colour=arg)]
@@ -300,15 +303,24 @@ def face_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
 
 
 def turn_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
-    """Die and face in one step when that fits in 25 choices, else the die first, then the face."""
+    """Die and face in one step when that fits in 25 choices, else the die first, then the face.
+
+    Seed: 「玩家能將 1 顆骰子轉至任意骰面」 (the player *may* turn 1 die to any face): from rules
+    version 2 the icon's step (``may_leave``) also offers leaving the dice as they are."""
+    leave = [("leave", "leave-dice")] if task.get("may_leave") else []
     if task["face"] is not None:
-        return [("face", f"to {f}") for f in dice.faces_of(FACE_COLOUR[task["face"]]) if f != task["face"]]
+        return [("face", f"to {f}") for f in dice.faces_of(FACE_COLOUR[task["face"]]) if f != task["face"]] + leave
     held = dice.held_faces(s.seats[task["seat"]])
     both = [("die", f"turn {f} to {g}") for f in held for g in dice.faces_of(FACE_COLOUR[f]) if g != f]
-    return both if len(both) <= 25 else [("die", f"turn {f}") for f in held]
+    if len(both) + len(leave) <= 25:
+        return both + leave
+    return [("die", f"turn {f}") for f in held] + leave
 
 
 def turn_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+    if words[0] == "leave-dice":
+        pop_task(s, task)
+        return [event("dice left", None, seat=task["seat"])]
     if words[0] == "turn":
         task["face"] = words[1]
         if len(words) == 2:

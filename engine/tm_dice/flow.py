@@ -113,10 +113,15 @@ def turn_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
 
 # -- production -----------------------------------------------------------------------------
 def keep_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
-    """Choose the dice to keep one at a time, up to the limit; the rest go back to the pool."""
+    """Choose the dice to keep one at a time, up to the limit; the rest go back to the pool.
+
+    Seed: 「保留至多 3 顆」 (keep *at most* 3): from rules version 2 a player holding no more than
+    the limit keeps them all with one choice, or returns dice one at a time."""
     player = s.seats[task["seat"]]
     if dice.dice_count(player) <= effects.keep_limit(s, task["seat"]):
-        return []
+        if s.rules_version < 2 or not dice.dice_count(player):
+            return []
+        return [("keep", "keep-all")] + [("return", f"return {f}") for f in dice.held_faces(player)]
     kept = task["kept"]
     out = [("keep", f"keep {f}") for f in dice.held_faces(player) if player["dice"][f] > kept.get(f, 0)]
     return out + [("return", "return-rest")]
@@ -125,6 +130,11 @@ def keep_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
 def keep_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
     seat = task["seat"]
     kept = task["kept"]
+    if words[0] == "keep-all":
+        return keep_auto(s, task)
+    if words[0] == "return":
+        dice.return_die(s.pool, s.seats[seat], words[1])
+        return [event("dice returned", None, seat=seat, dice={words[1]: 1})]
     if words[0] == "keep":
         kept[words[1]] = kept.get(words[1], 0) + 1
         if sum(kept.values()) < effects.keep_limit(s, seat):

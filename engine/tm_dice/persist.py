@@ -73,6 +73,8 @@ TASK_FIELDS = {
     "place": {"tile"},
     "gift": {"to"},
 }
+# Fields a step may carry (added by a later rules version; absent from older saves).
+OPTIONAL_TASK_FIELDS = {"turn-die": {"may_leave"}}
 
 
 def state_to_dict(s: TMDiceState) -> dict:
@@ -219,7 +221,9 @@ def _task(value: Any, where: str, n: int) -> dict:
         raise ValueError(f"{where} must be a step of a known kind")
     _int(value.get("seat"), f"{where}.seat", 0, n - 1)
     need = {"kind", "seat"} | TASK_FIELDS.get(value["kind"], set())
-    if not need <= set(value) or not set(value) <= need | {"cat", "page"}:
+    if not need <= set(value) or not set(value) <= need | {"cat", "page"} | OPTIONAL_TASK_FIELDS.get(
+        value["kind"], set()
+    ):
         raise ValueError(f"{where} ({value['kind']}) must have keys {sorted(need)}")
     return copy.deepcopy(value)
 

@@ -74,9 +74,39 @@ def test_turn_one_of_your_dice_to_any_face() -> None:
     s = position()
     give(s, 0, "money")
     effects(s, "turn")
-    assert actions(s) == ["turn money to science", "turn money to space"]
+    assert actions(s) == ["turn money to science", "turn money to space", "leave-dice"]
     run(s, 0, "turn money to space")
     assert s.seats[0]["dice"] == {"space": 1}
+
+
+def test_the_turn_icon_may_leave_every_die_as_it_is() -> None:
+    """Icons: 「玩家能將 1 顆骰子轉至任意骰面」: the player *may* turn 1 die to any face."""
+    s = position()
+    give(s, 0, "money")
+    effects(s, "turn")
+    events = run(s, 0, "leave-dice")
+    assert events[0] == {"type": "dice left", "visible_to": None, "seat": 0}
+    assert s.seats[0]["dice"] == {"money": 1} and s.queue[-1]["kind"] != "turn-die"
+
+
+def test_rules_version_1_forces_the_turn_icon_to_turn_a_die() -> None:
+    """The turn icon as version 1 played it: a die must be turned (a game keeps its rules)."""
+    s = position(rules_version=1)
+    give(s, 0, "money")
+    effects(s, "turn")
+    assert actions(s) == ["turn money to science", "turn money to space"]
+    assert GAME.load(s.to_dict()).rules_version == 1
+
+
+def test_discarding_a_die_to_turn_another_always_turns() -> None:
+    """Support 2: 「棄置任意 1 顆骰子以將另 1 顆骰子翻轉至任意面」: paid for with a die, the turn is made."""
+    s = position()
+    give(s, 0, "money", "heat")
+    step(s, "drop", purpose="turn")
+    run(s, 0, "drop heat")
+    while s.queue[-1]["kind"] == "effects":
+        run(s, 0, actions(s)[0])
+    assert s.queue[-1]["kind"] == "turn-die" and "leave-dice" not in actions(s)
 
 
 def test_turning_with_many_dice_asks_the_die_then_the_face() -> None:
@@ -85,9 +115,9 @@ def test_turning_with_many_dice_asks_the_die_then_the_face() -> None:
     give(s, 0, "plant", "microbe", "animal", "city", "steel", "titanium", "water", "energy", "air", "heat", "event")
     give(s, 0, "magma", "money")
     effects(s, "turn")
-    assert len(actions(s)) == 13 and actions(s)[0] == "turn plant"
+    assert len(actions(s)) == 14 and actions(s)[0] == "turn plant" and actions(s)[-1] == "leave-dice"
     run(s, 0, "turn air")
-    assert actions(s) == ["to water", "to energy"]
+    assert actions(s) == ["to water", "to energy", "leave-dice"]
     run(s, 0, "to water")
     assert s.seats[0]["dice"]["water"] == 2 and "air" not in s.seats[0]["dice"]
 

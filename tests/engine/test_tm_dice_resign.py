@@ -26,6 +26,7 @@ NON_REVEALING = {
     "card used",
     "corporation chosen",
     "dice kept",
+    "dice left",
     "dice returned",
     "die discarded",
     "die lost",

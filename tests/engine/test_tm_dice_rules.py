@@ -16,12 +16,15 @@ GAME = TMDice()
 
 
 # -- building positions ---------------------------------------------------------------------
-def position(players: int = 2, seed: int = 3, corps: tuple[str, ...] = ()) -> object:
+def position(
+    players: int = 2, seed: int = 3, corps: tuple[str, ...] = (), rules_version: int | None = None
+) -> object:
     """A game past set-up with empty hands, no dice, no wild tokens and no VP; seat 0 to start.
 
-    ``corps`` names each seat's corporation (default: the first one offered).
+    ``corps`` names each seat's corporation (default: the first one offered); ``rules_version``
+    (default: the current one) the rules it is played by.
     """
-    s = GAME.new(players, seed)
+    s = GAME.new(players, seed, rules_version=rules_version)
     for seat in range(players):
         p = s.seats[seat]
         p["corp"] = corps[seat] if seat < len(corps) else p["offer"][0]
@@ -193,13 +196,42 @@ def test_production_may_keep_fewer_dice() -> None:
     assert s.pool["red"] == start_pool(s, "red") - 2 and sum(s.seats[0]["dice"].values()) == 1 + 3
 
 
-def test_production_keeps_every_die_under_the_limit() -> None:
-    """Production 1 (docs, adaptation 5): holding no more than 3 dice, all are kept without a question."""
-    s = position(2)
+def test_rules_version_1_production_keeps_every_die_under_the_limit() -> None:
+    """Production 1 as version 1 played it (docs, adaptation 5): holding no more than 3 dice, all
+    are kept without a question."""
+    s = position(2, rules_version=1)
     give(s, 0, "heat", "water")
     step(s, "turn")
     run(s, 0, "production")
     assert s.queue[-1]["kind"] != "keep" and s.seats[0]["dice"].get("water", 0) >= 1
+
+
+def test_production_keeps_at_most_3_so_fewer_may_be_kept() -> None:
+    """Production 1: 「保留至多 3 顆自己當前擁有的骰子 … 並將其餘的骰子放回骰池」 (keep *at most* 3 of
+    your dice, return the rest to the pool): holding 3 or fewer, a player may still return some."""
+    s = position(2)
+    give(s, 0, "heat", "water")
+    step(s, "turn")
+    run(s, 0, "production")
+    assert sorted(actions(s)) == ["keep-all", "return heat", "return water"] and actions(s)[0] == "keep-all"
+    heat_in_pool = s.pool["red"]
+    events = run(s, 0, "return heat")
+    assert events == [{"type": "dice returned", "visible_to": None, "seat": 0, "dice": {"heat": 1}}]
+    assert s.pool["red"] == heat_in_pool + 1 and "heat" not in s.seats[0]["dice"]
+    assert actions(s) == ["keep-all", "return water"]
+    events = run(s, 0, "keep-all")
+    assert events[0]["type"] == "dice kept" and events[0]["dice"] == {"water": 1}
+    assert s.queue[-1]["kind"] != "keep"
+
+
+def test_production_returning_every_die_ends_the_keep_step() -> None:
+    """Production 1: keeping none of your dice is keeping at most 3."""
+    s = position(2)
+    give(s, 0, "heat")
+    step(s, "turn")
+    run(s, 0, "production")
+    run(s, 0, "return heat")
+    assert s.queue[-1]["kind"] != "keep" and "heat" not in s.seats[0]["dice"]
 
 
 def test_production_discards_then_draws_up_to_five() -> None:
@@ -397,6 +429,7 @@ def test_effects_resolve_in_any_order() -> None:
         "turn plant to animal",
         "turn heat to event",
         "turn heat to magma",
+        "leave-dice",
     ]
 
 

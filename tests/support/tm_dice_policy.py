@@ -51,6 +51,8 @@ def pick(state, seat: int, task: dict, texts: list[str]) -> str:
         return best_support(state, seat, texts)
     if kind == "main":
         return max(texts, key=lambda t: main_value(state, seat, t))
+    if kind == "keep" and "keep-all" in texts:
+        return "keep-all"  # holding no more than the limit: every die is worth keeping
     if kind in ("keep", "pick-face"):
         return max(texts, key=lambda t: face_score(state, seat, t.split(" ")[-1]))
     if kind in ("gift", "lose", "drop"):
@@ -66,7 +68,9 @@ def pick(state, seat: int, task: dict, texts: list[str]) -> str:
     if kind == "pick-colour":
         return max(texts, key=lambda t: face_score(state, seat, FACES[t.split(" ")[1]][0]))
     if kind == "turn-die":
-        return max(texts, key=lambda t: turn_gain(state, seat, task, t))
+        turns = [t for t in texts if t != "leave-dice"]
+        best = max(turns, key=lambda t: turn_gain(state, seat, task, t))
+        return "leave-dice" if "leave-dice" in texts and turn_gain(state, seat, task, best) <= 0 else best
     if kind == "place":
         return max(texts, key=lambda t: hex_value(state, t.split(" ")[1], task["tile"]))
     if kind == "bonus":
