@@ -16,9 +16,7 @@ GAME = TMDice()
 
 
 # -- building positions ---------------------------------------------------------------------
-def position(
-    players: int = 2, seed: int = 3, corps: tuple[str, ...] = (), rules_version: int | None = None
-) -> object:
+def position(players: int = 2, seed: int = 3, corps: tuple[str, ...] = (), rules_version: int | None = None) -> object:
     """A game past set-up with empty hands, no dice, no wild tokens and no VP; seat 0 to start.
 
     ``corps`` names each seat's corporation (default: the first one offered); ``rules_version``
