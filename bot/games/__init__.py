@@ -6,6 +6,8 @@ which choices may be shown on the public board. Everything else in ``bot`` is ga
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine import Action, Event, Outcome
 
 
@@ -13,9 +15,12 @@ class GameAdapter:
     """Wording and presentation of one game; subclass per game and register in ``ADAPTERS``."""
 
     game_id: str = ""
+    # The command that gives up a started game: "resign" (leave it, ranked last) in competitive
+    # games, "concede" (the team gives up) in co-operative ones.
+    give_up_command: str = "resign"
 
-    def action_label(self, action: Action, view: dict, locale: str) -> str:
-        """A button or menu label (at most 80 characters)."""
+    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
+        """A button or menu label (at most 80 characters); ``names`` are the seats' display names."""
         return action.text
 
     def action_description(self, action: Action, view: dict, locale: str) -> str | None:
@@ -62,6 +67,10 @@ class GameAdapter:
 
     def option_label(self, name: str, value: object, locale: str) -> str:
         return f"{name}: {value}"
+
+    def option_name(self, name: str, locale: str) -> str:
+        """An option's name as players read it (the lobby menu's placeholder)."""
+        return name
 
     def push_events(self) -> set[str]:
         """Private event types after which the seat gets its hand by DM (a new deal, a gift)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from bot.games import GameAdapter
 from bot.i18n import t
@@ -91,7 +92,7 @@ class NoctilucaAdapter(GameAdapter):
     game_id = "noctiluca"
 
     # -- choices ---------------------------------------------------------------------------
-    def action_label(self, action: Action, view: dict, locale: str) -> str:
+    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         public = view.get("public", {})
         if verb == "keep":
@@ -326,6 +327,8 @@ class NoctilucaAdapter(GameAdapter):
         if phase == "pass":
             values["dice"] = dice_text(pending["dice"], locale)
         key = f"noctiluca.prompt.{phase}"
+        if phase == "pass" and len(pending["dice"]) == 1:
+            key = "noctiluca.prompt.pass-single"
         if phase == "shore" and public.get("solo"):
             key = "noctiluca.prompt.shore-solo"
         return status + "\n" + t(key, locale, **values)
