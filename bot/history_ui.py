@@ -160,6 +160,7 @@ async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> N
             history.apply_logged(state, entry.seat, entry.action)
             publics.append(state.view(None)["public"])
         names = await flow.names(row.id)
+
         def caption(step: int, steps: int) -> str:
             return t("replay.caption", flow.locale, step=step, steps=steps)
 

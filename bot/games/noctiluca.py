@@ -98,8 +98,16 @@ class NoctilucaAdapter(GameAdapter):
         if verb == "keep":
             return t("noctiluca.action.keep", locale, a=jar_name(args[0], locale), b=jar_name(args[1], locale))
         if verb == "shore":
-            return t("noctiluca.action.shore", locale, shore=args[0])
+            shore = int(args[0])
+            if public.get("shores"):
+                short, long = (len(path_dice(public, shore, kind)) for kind in ("short", "long"))
+                return t("noctiluca.action.shore-reach", locale, shore=shore, short=short, long=long)
+            return t("noctiluca.action.shore", locale, shore=shore)
         if verb == "path":
+            pending = public.get("pending", {})
+            if public.get("shores") and "shore" in pending:
+                dice = dice_text(path_dice(public, pending["shore"], args[0]), locale)
+                return t(f"noctiluca.action.path-reach.{args[0]}", locale, dice=dice)[:80]
             return t(f"noctiluca.action.path.{args[0]}", locale)
         if verb == "number":
             number = int(args[0])

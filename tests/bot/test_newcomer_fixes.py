@@ -251,3 +251,43 @@ async def test_my_hand_on_a_finished_game_says_it_is_over(emu, world, config_for
         shown = await emu.click(world.bob, board, custom_id=f"mp:hand:{row.id}")
         answer = (await shown.followups(1))[0]
         assert answer.ephemeral and answer.content.startswith("**This game is over.**")
+
+
+# -- 8. Noctiluca: the shore and the path are not chosen blind ---------------------------
+def noctiluca_at(phase: str) -> object:
+    state = GAMES["noctiluca"].new(2, 1)
+    while state.view(None)["public"]["phase"] != phase:
+        seat = state.to_move()[0]
+        state.apply(seat, [a for a in state.legal_actions(seat) if a.verb != "resign"][0])
+    return state
+
+
+def test_noctiluca_shore_and_path_buttons_say_what_they_reach() -> None:
+    adapter = adapter_for("noctiluca")
+    shore_state = noctiluca_at("shore")
+    view = shore_state.view(None)
+    shore = next(a for a in shore_state.legal_actions(shore_state.to_move()[0]) if a.verb == "shore")
+    label = adapter.action_label(shore, view, "en")
+    paths = view["public"]["shores"][int(shore.args[0]) - 1]["paths"]
+    count = {k: sum(len(view["public"]["spaces"][s]["dice"]) for s in paths[k]) for k in paths}
+    assert label == f"Shore {shore.args[0]}: short path {count['short']} dice, long {count['long']}"
+    path_state = noctiluca_at("path")
+    view = path_state.view(None)
+    labels = [adapter.action_label(a, view, "en") for a in path_state.legal_actions(path_state.to_move()[0])]
+    assert labels[0].startswith("S · Short path: ") and labels[1].startswith("L · Long path: ")
+    assert all("blue" in x or "green" in x or "orange" in x or "purple" in x for x in labels)
+
+
+def test_noctiluca_board_marks_both_paths_at_the_path_step() -> None:
+    from render.noctiluca import HEX, PATH_EDGE, board, hex_centre
+
+    state = noctiluca_at("path")
+    public = state.view(None)["public"]
+    image = board(public, ["Alice", "Bob"]).convert("RGB")
+    paths = public["shores"][public["pending"]["shore"] - 1]["paths"]
+    for kind in ("short", "long"):
+        for sid in paths[kind]:
+            space = public["spaces"][sid]
+            x, y = hex_centre(space["q"], space["r"])
+            # the tag's disc, beside its letter
+            assert image.getpixel((round(x) - 12, round(y - HEX + 12))) == PATH_EDGE[kind], (kind, sid)
