@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -98,9 +99,10 @@ class Flow:
         loc = self.locale
         players = "\n".join(f"{s.seat + 1}. <@{s.user_id}>" for s in seats) or t("lobby.nobody", loc)
         options = ", ".join(adapter.option_label(k, v, loc) for k, v in row.options.items())
+        seats_key = "lobby.players.exact" if game.min_players == game.max_players else "lobby.players"
         lines = [
             t("lobby.title", loc, game=game.title),
-            t("lobby.players", loc, low=game.min_players, high=game.max_players, count=len(seats)),
+            t(seats_key, loc, low=game.min_players, high=game.max_players, count=len(seats)),
             players,
         ]
         if options:
@@ -108,6 +110,8 @@ class Flow:
         view = discord.ui.View(timeout=None)
         if row.status == "lobby":
             lines.append(t("lobby.hint", loc))
+            if game.options():
+                lines.append(t("lobby.hint.options", loc))
             for name, spec in game.options().items():
                 choices = [
                     discord.SelectOption(
@@ -115,7 +119,8 @@ class Flow:
                     )
                     for c in spec["choices"][:25]
                 ]
-                view.add_item(OptionSelect(row.id, name, choices))
+                placeholder = t("lobby.option-placeholder", loc, option=adapter.option_name(name, loc))
+                view.add_item(OptionSelect(row.id, name, choices, placeholder=placeholder[:150]))
             for op in ("join", "leave", "start"):
                 view.add_item(LobbyButton(row.id, op, loc))
         else:
@@ -213,7 +218,7 @@ class Flow:
         else:
             movers = state.to_move()
             body.append(adapter.prompt(public_view["public"], [f"<@{users[s]}>" for s in movers], loc))
-            for item in self.public_choices(row, state, public_view):
+            for item in self.public_choices(row, state, public_view, names):
                 view.add_item(item)
             view.add_item(HandButton(row.id, loc))
         from bot.history_ui import log_button  # the history module builds on this one
@@ -221,7 +226,9 @@ class Flow:
         view.add_item(log_button(row.id, loc))
         return {"content": clip("\n".join(body)), "png": png, "view": view}
 
-    def public_choices(self, row: GameRow, state: State, public_view: dict) -> list[discord.ui.Item]:
+    def public_choices(
+        self, row: GameRow, state: State, public_view: dict, names: Sequence[str] = ()
+    ) -> list[discord.ui.Item]:
         """Buttons for a decision that hides nothing, shown on the board itself."""
         adapter = adapter_for(row.game)
         actions: list[Action] = []
@@ -236,7 +243,7 @@ class Flow:
                 row.id,
                 state.version,
                 a.text,
-                adapter.action_label(a, public_view, self.locale),
+                adapter.action_label(a, public_view, self.locale, names),
                 style=SUGGESTED if adapter.action_is_suggested(a, public_view) else discord.ButtonStyle.secondary,
                 emoji=adapter.action_emoji(a, public_view),
             )
@@ -338,7 +345,9 @@ class Flow:
         guild = self.bot.get_guild(row.guild_id) if row.guild_id else None
         return guild.name if guild else t("game.dm.server-unknown", self.locale)
 
-    def choices_view(self, row: GameRow, state: State, seat: int, loc: str) -> discord.ui.View | None:
+    def choices_view(
+        self, row: GameRow, state: State, seat: int, loc: str, names: Sequence[str] = ()
+    ) -> discord.ui.View | None:
         """The seat's choices as buttons (a few) or a menu (many), bound to the current version."""
         adapter = adapter_for(row.game)
         view_ = state.view(seat)
@@ -353,7 +362,7 @@ class Flow:
                         row.id,
                         state.version,
                         a.text,
-                        adapter.action_label(a, view_, loc),
+                        adapter.action_label(a, view_, loc, names),
                         style=SUGGESTED if adapter.action_is_suggested(a, view_) else discord.ButtonStyle.primary,
                         emoji=adapter.action_emoji(a, view_),
                     )
@@ -361,7 +370,7 @@ class Flow:
         else:
             options = [
                 discord.SelectOption(
-                    label=adapter.action_label(a, view_, loc)[:100],
+                    label=adapter.action_label(a, view_, loc, names)[:100],
                     value=a.text,
                     description=(adapter.action_description(a, view_, loc) or None),
                     emoji=adapter.action_emoji(a, view_),
@@ -388,9 +397,11 @@ class Flow:
         view = None
         if row.status == "running" and seat in state.to_move():
             lines.append(t("choices.your-turn", loc))
-            view = self.choices_view(row, state, seat, loc)
+            view = self.choices_view(row, state, seat, loc, await self.names(row.id))
         elif row.status == "running":
             lines.append(t("choices.not-your-turn", loc))
+        else:
+            lines.insert(0, t(f"choices.game-{row.status}", loc))
         kwargs: dict = {"file": discord.File(io.BytesIO(png), filename="hand.png")}
         if view is not None:
             kwargs["view"] = view
@@ -406,14 +417,12 @@ class Flow:
             await self.refuse(interaction, refusal, await self.service.db.get_game(game_id))
             return
         row = await self.after_move(result)
-        adapter = adapter_for(row.game)
-        lines = [
-            t("move.done", loc, action=adapter.action_label(Action(result.action), result.state.view(result.seat), loc))
-        ]
+        names = await self.names(row.id)
+        lines = [t("move.done", loc, action=self.action_words(row, result, Action(result.action), loc, names))]
         view = None
         if result.seat in result.state.to_move():
             lines.append(t("choices.still-your-turn", loc))
-            view = self.choices_view(row, result.state, result.seat, loc) or discord.ui.View(timeout=None)
+            view = self.choices_view(row, result.state, result.seat, loc, names) or discord.ui.View(timeout=None)
             if self.service.undoable(row.game, result.seat, result.state, result.events) and len(view.children) < 25:
                 view.add_item(UndoButton(row.id, result.state.version, loc))
         url = jump_url(row, row.board_message_id)
@@ -425,9 +434,13 @@ class Flow:
         public = [event for event in events if event.get("visible_to") is None]
         return adapter_for(game).describe_events(public, names, self.locale)
 
-    def action_words(self, row: GameRow, result: MoveResult, action: Action) -> str:
-        """An action as players read it (from the acting seat's point of view after the move)."""
-        return adapter_for(row.game).action_label(action, result.state.view(result.seat), self.locale)
+    def action_words(
+        self, row: GameRow, result: MoveResult, action: Action, loc: str | None = None, names: Sequence[str] = ()
+    ) -> str:
+        """An action as players read it, from the acting seat's point of view when it chose it
+        (before the move: a card taken is named, not the one that refilled its space)."""
+        view = result.view_before if result.view_before is not None else result.state.view(result.seat)
+        return adapter_for(row.game).action_label(action, view, loc or self.locale, names)
 
     async def after_move(
         self, result: MoveResult, before: list[str] = (), forfeited: set[int] = frozenset()
@@ -477,7 +490,7 @@ class Flow:
         label = self.action_words(row, result, Action(result.action))
         line = t("undo.public", self.locale, player=f"<@{interaction.user.id}>", action=label)
         row = await self.post_board(row, result.state, [line])
-        view = self.choices_view(row, result.state, result.seat, loc)
+        view = self.choices_view(row, result.state, result.seat, loc, await self.names(row.id))
         await interaction.followup.send(
             t("undo.done", loc, action=label), ephemeral=True, **({"view": view} if view else {})
         )

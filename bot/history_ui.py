@@ -160,9 +160,16 @@ async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> N
             history.apply_logged(state, entry.seat, entry.action)
             publics.append(state.view(None)["public"])
         names = await flow.names(row.id)
-        data, extension = await asyncio.to_thread(replay_animation, row.game, publics, names)
-        replay = discord.File(io.BytesIO(data), filename=f"replay.{extension}")
-        await message.edit(attachments=[*message.attachments, replay])
+
+        def caption(step: int, steps: int) -> str:
+            return t("replay.caption", flow.locale, step=step, steps=steps)
+
+        data, extension = await asyncio.to_thread(replay_animation, row.game, publics, names, caption=caption)
+        replay = discord.File(
+            io.BytesIO(data), filename=f"replay.{extension}", description=t("replay.description", flow.locale)
+        )
+        content = clip(f"{message.content}\n{t('replay.attached', flow.locale)}")
+        await message.edit(content=content, attachments=[*message.attachments, replay])
     except discord.HTTPException as exc:
         log.warning("could not attach the replay of game %s: %s %s", row.id, exc.status, exc.code)
 

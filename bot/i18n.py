@@ -41,7 +41,7 @@ def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
 
 
 # The value a sentence's grammatical number follows (``{n} cards`` / ``{count} gems``).
-COUNTS = ("n", "count", "points", "days")
+COUNTS = ("n", "count", "points", "days", "steps")
 
 
 def t(key: str, locale: str | None = None, /, **values: object) -> str:

@@ -171,7 +171,7 @@ class Scheduler:
             f"timeout.applied.{how}",
             self.flow.locale,
             player=f"<@{users[seat]}>",
-            action=self.flow.action_words(row, result, action),
+            action=self.flow.action_words(row, result, action, names=await self.flow.names(row.id)),
         )
         await self.flow.after_move(result, before=[line], forfeited={seat} if how == "forfeit" else set())
 

@@ -13,8 +13,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot import history
+from bot.games import adapter_for
 from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play, seats_and_undo
 from engine import GAMES, Event, Game, IllegalAction, State
+
+# The value of the ``options`` autocomplete's only choice for a game that has no options.
+NO_OPTIONS = "none"
+
+
+def option_example(game: Game) -> str | None:
+    """``name=value`` for the game's first option, with a value other than its default if it has one."""
+    for name, spec in sorted(game.options().items()):
+        values = [c for c in spec["choices"] if c != spec.get("default")] or spec["choices"]
+        return f"{name}={values[0]}"
+    return None
 
 
 class Refusal(Exception):
@@ -42,6 +54,9 @@ class MoveResult:
     seat: int
     action: str
     events: list[Event] = field(default_factory=list)
+    # The acting seat's view before the move: actions are worded from it (the card taken, not
+    # the one that refilled its space).
+    view_before: dict | None = None
 
 
 @dataclass
@@ -70,10 +85,16 @@ class GameService:
         game = self.game(game_key)
         spec = game.options()
         given: dict = {}
-        for word in (text or "").replace(",", " ").split():
+        words = (text or "").replace(",", " ").split()
+        if words == [NO_OPTIONS]:
+            words = []
+        for word in words:
             name, sep, raw = word.partition("=")
             if not sep or name not in spec:
-                raise Refusal("error.bad-option", option=word[:40], game=game.title)
+                example = option_example(game)
+                if example is None:
+                    raise Refusal("error.no-options", option=word[:40], game=game.title)
+                raise Refusal("error.bad-option", option=word[:40], game=game.title, example=example)
             choices = spec[name]["choices"]
             value = next((c for c in choices if str(c).lower() == raw.lower()), None)
             if value is None:
@@ -165,7 +186,7 @@ class GameService:
         async with self.lock(game_id):
             row = await self.get(game_id)
             if row.status != "lobby":
-                raise Refusal("error.leave-running")
+                raise Refusal(f"error.leave-running.{adapter_for(row.game).give_up_command}")
             if not await self.db.leave(game_id, user_id):
                 raise Refusal("error.not-seated")
             if not await self.db.seats(game_id):
@@ -192,9 +213,8 @@ class GameService:
                 raise Refusal("error.not-seated")
             game = self.game(row.game)
             if not game.min_players <= len(seats) <= game.max_players:
-                raise Refusal(
-                    "error.player-count", game=game.title, low=game.min_players, high=game.max_players, count=len(seats)
-                )
+                key = "error.player-count.exact" if game.min_players == game.max_players else "error.player-count"
+                raise Refusal(key, game=game.title, low=game.min_players, high=game.max_players, count=len(seats))
             state = game.new(len(seats), row.seed, row.options)
             # Set-up events (who deals, the first decree card) are not part of the contract;
             # a game that keeps them offers them here.
@@ -358,4 +378,4 @@ class GameService:
                 raise Refusal("error.stale-board")
             self._cache[game_id] = (working.version, working)
             row = await self.get(game_id)
-            return MoveResult(row, working, seat, str(action), events)
+            return MoveResult(row, working, seat, str(action), events, view_before=state.view(seat))

@@ -54,10 +54,18 @@ class OptionSelect(
 ):
     """A lobby menu for one game option; only the table's creator may change it."""
 
-    def __init__(self, game_id: int, name: str, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        name: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"{PREFIX}:opt:{game_id}:{name}", options=options or [discord.SelectOption(label="-")]
+                custom_id=f"{PREFIX}:opt:{game_id}:{name}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
             )
         )
         self.game_id = game_id

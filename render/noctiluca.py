@@ -73,6 +73,9 @@ JAR_COLOURS: dict[str, RGB] = {"gold": (220, 176, 46), "brown": (150, 98, 56), "
 SEAT_COLOURS: list[RGB] = [(250, 250, 250), (255, 222, 64), (255, 120, 170), (90, 230, 230)]
 SECTION_TINT: dict[str, RGB] = {"purple": (54, 36, 88), "teal": (14, 70, 78), "amber": (84, 62, 18)}
 STORM_EDGE: RGB = (255, 110, 110)
+# The two paths from the shore being chosen, and the letter tagging each space of them.
+PATH_EDGE: dict[str, RGB] = {"short": (255, 255, 255), "long": (110, 240, 210)}
+PATH_TAG = {"short": "S", "long": "L"}
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -153,8 +156,13 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any]) -> None:
     dive_spaces = set(dive["spaces"]) if dive else set()
     pending = public.get("pending", {})
     chosen_path: set[int] = set()
+    # At the path step both paths from the chosen shore are shown, so the choice is not blind.
+    previews: dict[int, str] = {}
     if "shore" in pending and "path" in pending:
         chosen_path = set(public["shores"][pending["shore"] - 1]["paths"][pending["path"]])
+    elif public.get("phase") == "path" and "shore" in pending:
+        paths = public["shores"][pending["shore"] - 1]["paths"]
+        previews = {sid: kind for kind in ("long", "short") for sid in paths[kind]}
     storm = public.get("storm")
     for space in public["spaces"]:
         c = hex_centre(space["q"], space["r"])
@@ -165,6 +173,9 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any]) -> None:
         c = hex_centre(space["q"], space["r"])
         if space["id"] in chosen_path:
             draw.polygon(hex_corners(c, HEX - 5), outline=(255, 255, 255), width=6)
+        elif space["id"] in previews:
+            kind = previews[space["id"]]
+            draw.polygon(hex_corners(c, HEX - 5), outline=PATH_EDGE[kind], width=7)
         elif space["id"] in dive_spaces:
             draw.polygon(hex_corners(c, HEX - 5), outline=DIVE_EDGE, width=5)
         if solo:
@@ -175,6 +186,12 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any]) -> None:
                 draw.polygon(hex_corners(c, HEX - 8), outline=STORM_EDGE, width=4)
         for (dx, dy), die in zip(dice_offsets(len(space["dice"])), space["dice"], strict=True):
             paste_sprite(image, die_sprite(die["colour"], die["face"]), (c[0] + dx, c[1] + dy + (6 if solo else 0)))
+    for sid, kind in previews.items():  # the path letters go on top of the dice
+        space = public["spaces"][sid]
+        c = hex_centre(space["q"], space["r"])
+        tag = (c[0], c[1] - HEX + 12)
+        draw.ellipse((tag[0] - 16, tag[1] - 16, tag[0] + 16, tag[1] + 16), fill=PATH_EDGE[kind], outline=(10, 20, 40))
+        draw.text(tag, PATH_TAG[kind], font=font(22, True), fill=(10, 20, 40), anchor="mm")
     # the island
     ic = hex_centre(0, 0)
     draw.polygon(hex_corners(ic, HEX - 2), fill=(40, 110, 150))
@@ -456,6 +473,8 @@ def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
     elif public["phase"] == "pass":
         dice = ", ".join(f"{d['colour']} {d['face']}" for d in pending["dice"])
         text = f"Passed to {seat_name(names, pending['receiver'])}: {dice}"
+    elif public["phase"] == "path" and "shore" in pending:
+        text = f"From shore {pending['shore']}: S = short path (white), L = long path (teal)"
     elif public.get("last_dive"):
         dive = public["last_dive"]
         taken = ", ".join(f"{d['colour']}" for d in dive["taken"]) or "nothing"

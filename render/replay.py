@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PIL import Image, features
+from PIL import Image, ImageDraw, features
 
 from render import RENDERERS
+from render.common import fit_font
 
 FRAME_WIDTH = 800
 MAX_FRAMES = 120
@@ -25,12 +26,18 @@ def pick_frames(count: int, limit: int = MAX_FRAMES) -> list[int]:
 
 
 def replay_animation(
-    game_id: str, publics: Sequence[Mapping[str, Any]], names: Sequence[str], budget: int = DEFAULT_BUDGET
+    game_id: str,
+    publics: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    budget: int = DEFAULT_BUDGET,
+    caption: Callable[[int, int], str] | None = None,
 ) -> tuple[bytes, str]:
     """Animate the public boards of every step; return the bytes and the file extension.
 
     Animated WebP when Pillow has it (far smaller), GIF otherwise. If the result is over the
-    budget, fewer and smaller frames are tried until it fits.
+    budget, fewer and smaller frames are tried until it fits. ``caption(step, steps)`` (the
+    words come from the bot's catalogue) is drawn as a band across the top of every frame, so
+    the replay is never mistaken for the current board.
     """
     if not publics:
         raise ValueError("a replay needs at least one position")
@@ -41,11 +48,27 @@ def replay_animation(
         for index in pick_frames(len(publics), limit):
             board = renderer.board(publics[index], list(names)).convert("RGB")
             height = round(board.height * width / board.width)
-            frames.append(board.resize((width, height), Image.Resampling.LANCZOS))
+            frame = board.resize((width, height), Image.Resampling.LANCZOS)
+            if caption:
+                label_frame(frame, caption(index, len(publics) - 1))
+            frames.append(frame)
         data, extension = encode_animation(frames)
         if len(data) <= budget or width <= 320:
             return data, extension
         width, limit = int(width * 0.75), max(10, int(limit * 0.6))
+
+
+BAND_COLOUR = (28, 30, 36)
+BAND_TEXT = (255, 214, 102)
+
+
+def label_frame(frame: Image.Image, text: str) -> None:
+    """Draw ``text`` in a dark band across the top of ``frame`` (in place)."""
+    band = max(22, frame.height // 12)
+    draw = ImageDraw.Draw(frame)
+    draw.rectangle((0, 0, frame.width, band), fill=BAND_COLOUR)
+    fnt = fit_font(text, frame.width - band, int(band * 0.62), bold=True)
+    draw.text((band // 2, band // 2), text, font=fnt, fill=BAND_TEXT, anchor="lm")
 
 
 def encode_animation(frames: list[Image.Image]) -> tuple[bytes, str]:

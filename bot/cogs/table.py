@@ -12,9 +12,10 @@ from discord.ext import commands
 
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES
 from bot.flow import clip, jump_url, locale_of
+from bot.games import adapter_for
 from bot.history_ui import show_log, show_past_board
 from bot.i18n import t
-from bot.service import Refusal, Timing
+from bot.service import NO_OPTIONS, Refusal, Timing
 from bot.storage import async_play
 from bot.ui import ActButton, GameButton
 from engine import GAMES
@@ -24,13 +25,33 @@ if TYPE_CHECKING:
     from bot.storage.db import GameRow
 
 
-def option_combinations(game_key: str) -> list[str]:
+def option_combinations(game_key: str) -> list[dict[str, object]]:
+    """Every combination of the game's options (one empty combination for a game without any)."""
     spec = GAMES[game_key].options() if game_key in GAMES else {}
     names = sorted(spec)
-    return [
-        " ".join(f"{n}={v}" for n, v in zip(names, combo, strict=True))
-        for combo in itertools.product(*(spec[n]["choices"] for n in names))
-    ]
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(spec[n]["choices"] for n in names))]
+
+
+CHOICE_LIMIT = 100  # Discord's limit on an autocomplete choice's name and value
+
+
+def option_choices(game_key: str, typed: str, locale: str) -> list[app_commands.Choice[str]]:
+    """The ``options`` autocomplete: each combination worded as on the lobby, within Discord's limits."""
+    if game_key not in GAMES:
+        return []
+    adapter = adapter_for(game_key)
+    typed = typed.lower().strip()
+    choices: list[app_commands.Choice[str]] = []
+    for combo in option_combinations(game_key):
+        if not combo:
+            # A game without options: say so, rather than offer an empty (invalid) choice.
+            name = t("options.none", locale, game=GAMES[game_key].title)
+            return [app_commands.Choice(name=clip(name, CHOICE_LIMIT), value=NO_OPTIONS)]
+        value = " ".join(f"{k}={v}" for k, v in combo.items())
+        name = " · ".join(adapter.option_label(k, v, locale) for k, v in combo.items())
+        if typed in value.lower() or typed in name.lower():
+            choices.append(app_commands.Choice(name=clip(name, CHOICE_LIMIT), value=value[:CHOICE_LIMIT]))
+    return choices[:25]
 
 
 class TableCog(commands.Cog):
@@ -52,7 +73,7 @@ class TableCog(commands.Cog):
     @table.command(name="create")
     @app_commands.describe(
         game="The game to play",
-        options="Game options, for example level=2 (optional)",
+        options="Game options: pick from the list once the game is chosen",
         reminders="Remind a waiting player every this many hours (default: the server's, else 24)",
         time_limit="Time allowed per move (default: the server's, else none)",
         on_timeout="What happens when the time limit runs out (default: a legal move is made for them)",
@@ -127,8 +148,7 @@ class TableCog(commands.Cog):
     @create.autocomplete("options")
     async def create_options(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         game = getattr(interaction.namespace, "game", None) or ""
-        typed = current.lower().strip()
-        return [app_commands.Choice(name=c, value=c) for c in option_combinations(game) if typed in c][:25]
+        return option_choices(game, current, locale_of(interaction))
 
     async def channel_game(
         self, interaction: discord.Interaction, *, defer: bool = True, finished_too: bool = False
@@ -233,6 +253,8 @@ class TableCog(commands.Cog):
             state = await self.service.state(row)
             action = next((a for a in state.legal_actions(seat) if state.action_kind(a) in ("concede", "resign")), None)
             if action is None:
+                if adapter_for(row.game).give_up_command == "resign":
+                    raise Refusal("error.concede-use-resign")
                 raise Refusal("error.concede-later")
         except Refusal as refusal:
             await self.flow.refuse(interaction, refusal)

@@ -6,6 +6,8 @@ which choices may be shown on the public board. Everything else in ``bot`` is ga
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine import GAMES, Action, Event, Outcome
 
 
@@ -14,8 +16,8 @@ class GameAdapter:
 
     game_id: str = ""
 
-    def action_label(self, action: Action, view: dict, locale: str) -> str:
-        """A button or menu label (at most 80 characters)."""
+    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
+        """A button or menu label (at most 80 characters); ``names`` are the seats' display names."""
         return action.text
 
     def action_description(self, action: Action, view: dict, locale: str) -> str | None:
@@ -32,6 +34,12 @@ class GameAdapter:
     def action_is_suggested(self, action: Action, view: dict) -> bool:
         """True for the choice the bot proposes (shown as the highlighted button)."""
         return False
+
+    @property
+    def give_up_command(self) -> str:
+        """The command that gives up a started game: "concede" where the rules have a concession
+        (the team gives up, co-operative games), else "resign" (leave it, ranked last)."""
+        return "concede" if "concede" in GAMES[self.game_id].action_kinds.values() else "resign"
 
     def action_is_dangerous(self, action: Action) -> bool:
         """True for choices that end the game for everyone (they need a confirmation): the
@@ -63,6 +71,10 @@ class GameAdapter:
 
     def option_label(self, name: str, value: object, locale: str) -> str:
         return f"{name}: {value}"
+
+    def option_name(self, name: str, locale: str) -> str:
+        """An option's name as players read it (the lobby menu's placeholder)."""
+        return name
 
     def push_events(self) -> set[str]:
         """Private event types after which the seat gets its hand by DM (a new deal, a gift)."""

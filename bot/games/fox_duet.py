@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.games import GameAdapter
 from bot.i18n import t
 from engine import Action, Event, Outcome
@@ -29,10 +31,12 @@ def card_from_id(card_id: str) -> dict:
 class FoxDuetAdapter(GameAdapter):
     game_id = "fox-duet"
 
-    def _end(self, seat: int, names: list[str], locale: str) -> str:
-        return t("fox-duet.end", locale, name=names[seat] if 0 <= seat < len(names) else "?")
+    def _end(self, seat: int, names: Sequence[str], locale: str) -> str:
+        if 0 <= seat < len(names):
+            return t("fox-duet.end", locale, name=names[seat])
+        return t("fox-duet.end", locale, name=t("player.fallback", locale, number=seat + 1))
 
-    def action_label(self, action: Action, view: dict, locale: str) -> str:
+    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         public = view.get("public", {})
         if verb in ("play", "swap", "give") and args and args[0] != "none":
@@ -47,10 +51,10 @@ class FoxDuetAdapter(GameAdapter):
                 return t(f"fox-duet.action.ignore-{args[0]}", locale)
             return t("fox-duet.action.ignore", locale, card=card_name(self._card_in_view(args[0], view), locale))
         if verb == "toward":
-            return t("fox-duet.action.toward", locale, seat=int(args[0]) + 1)
+            return t("fox-duet.action.toward", locale, end=self._end(int(args[0]), names, locale))
         if verb == "forest":
             end = int(args[0].split("=")[1])
-            return t("fox-duet.action.forest", locale, seat=end + 1)
+            return t("fox-duet.action.forest", locale, end=self._end(end, names, locale))
         if verb == "concede":
             return t("fox-duet.action.concede", locale)
         del public
@@ -216,6 +220,11 @@ class FoxDuetAdapter(GameAdapter):
         if name == "level":
             return t(f"fox-duet.option.level.{value}", locale)
         return f"{name}: {value}"
+
+    def option_name(self, name: str, locale: str) -> str:
+        if name == "level":
+            return t("fox-duet.option.level", locale)
+        return name
 
     def push_events(self) -> set[str]:
         return {"deal", "gift exchanged"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from bot.games import GameAdapter
 from bot.i18n import t
@@ -91,14 +92,22 @@ class NoctilucaAdapter(GameAdapter):
     game_id = "noctiluca"
 
     # -- choices ---------------------------------------------------------------------------
-    def action_label(self, action: Action, view: dict, locale: str) -> str:
+    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         public = view.get("public", {})
         if verb == "keep":
             return t("noctiluca.action.keep", locale, a=jar_name(args[0], locale), b=jar_name(args[1], locale))
         if verb == "shore":
-            return t("noctiluca.action.shore", locale, shore=args[0])
+            shore = int(args[0])
+            if public.get("shores"):
+                short, long = (len(path_dice(public, shore, kind)) for kind in ("short", "long"))
+                return t("noctiluca.action.shore-reach", locale, shore=shore, short=short, long=long)
+            return t("noctiluca.action.shore", locale, shore=shore)
         if verb == "path":
+            pending = public.get("pending", {})
+            if public.get("shores") and "shore" in pending:
+                dice = dice_text(path_dice(public, pending["shore"], args[0]), locale)
+                return t(f"noctiluca.action.path-reach.{args[0]}", locale, dice=dice)[:80]
             return t(f"noctiluca.action.path.{args[0]}", locale)
         if verb == "number":
             number = int(args[0])
@@ -326,6 +335,8 @@ class NoctilucaAdapter(GameAdapter):
         if phase == "pass":
             values["dice"] = dice_text(pending["dice"], locale)
         key = f"noctiluca.prompt.{phase}"
+        if phase == "pass" and len(pending["dice"]) == 1:
+            key = "noctiluca.prompt.pass-single"
         if phase == "shore" and public.get("solo"):
             key = "noctiluca.prompt.shore-solo"
         return status + "\n" + t(key, locale, **values)

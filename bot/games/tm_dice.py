@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from bot.games import GameAdapter
 from bot.i18n import t
@@ -134,7 +135,7 @@ class TMDiceAdapter(GameAdapter):
     game_id = "tm-dice"
 
     # -- choices ---------------------------------------------------------------------------
-    def action_label(self, action: Action, view: dict, locale: str) -> str:
+    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         if verb in GENERAL or verb in ("production", "action", "support", "skip", "end", "more"):
             return t(f"tm-dice.action.{verb}", locale)[:80]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.games import GameAdapter
 from bot.i18n import t
 from engine import Action, Event, Outcome
@@ -114,7 +116,7 @@ class VivariumAdapter(GameAdapter):
         card = grid[row - 1][col - 1] if len(grid) >= row and len(grid[row - 1]) >= col else None
         return row, col, card
 
-    def action_label(self, action: Action, view: dict, locale: str) -> str:
+    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         if verb == "swap":
             mine, theirs = (a.split("=")[1] for a in args)

@@ -37,7 +37,7 @@ async def test_join_and_leave_commands_update_the_lobby(emu, world, config_for) 
         row = await bot.db.active_game_in_channel(world.channel.id)
         assert [s.user_id for s in await bot.db.seats(row.id)] == [world.alice.id]
         early = await emu.slash(world.alice, world.channel, "table start")
-        assert "needs 2 to 2 players" in (await early.final_message()).content
+        assert "needs exactly 2 players; 1 is seated." in (await early.final_message()).content
 
 
 async def test_commands_without_a_table_answer_privately(emu, world, config_for) -> None:

@@ -61,16 +61,19 @@ async def test_two_players_play_a_whole_game_by_clicks(emu, world, config_for) -
                 break
             board = table.board()
             content = board.content
-            for step in ("Pick a free shore", "short or the long path", "name a number", "Store one of them"):
+            for step in ("Pick a free shore", "pick a path: **S** (short", "name a number", "Store one of them"):
                 if step in content:
                     seen_steps.add(step)
+            if "pick a path" in content:
+                # each path button says what it reaches
+                assert all(" path: " in b["label"] for b in action_buttons(board)), labels(board)
             if "name a number" in content:
                 # every number button says what it would take on that path
                 assert all(":" in b["label"] for b in action_buttons(board)), labels(board)
             assert_not_shown(board, await secret_jars(bot, game_id))
             await table.play_one()
         assert table.finished()
-        assert {"Pick a free shore", "short or the long path", "name a number"} <= seen_steps
+        assert {"Pick a free shore", "pick a path: **S** (short", "name a number"} <= seen_steps
         row = await bot.db.get_game(game_id)
         assert row.status == "finished" and row.outcome is not None
         final = table.board()

@@ -45,7 +45,9 @@ async def test_slash_command_creates_a_lobby_and_autocompletes_options(emu, worl
         typed = await emu.autocomplete(
             world.alice, world.channel, "table create", {"game": "fox-duet", "options": "level"}, "options"
         )
-        assert [c["name"] for c in await typed.choices()] == ["level=1", "level=2", "level=3"]
+        choices = await typed.choices()
+        assert [c["value"] for c in choices] == ["level=1", "level=2", "level=3"]
+        assert choices[1]["name"] == "Level 2 (side B, 13 gems, 3 forest tokens)"
         lobby = await open_table(emu, world, "level=2")
         assert "Level 2" in lobby.content
         again = await emu.slash(world.bob, world.channel, "table create", {"game": "fox-duet"})

@@ -66,7 +66,7 @@ async def test_table_full_and_double_join_are_refused(service: GameService) -> N
 
 async def test_start_needs_a_seated_player_and_the_right_count(service: GameService) -> None:
     row = await service.create("fox-duet", 1, CHANNEL, ALICE, "A", {})
-    assert await refusal(service.start(row.id, ALICE)) == "error.player-count"
+    assert await refusal(service.start(row.id, ALICE)) == "error.player-count.exact"
     await service.join(row.id, BOB, "B")
     assert await refusal(service.start(row.id, CAROL)) == "error.not-seated"
     result = await service.start(row.id, BOB)
