@@ -174,6 +174,7 @@ async def test_a_thread_the_bot_creates_is_listed_live_and_linked(live: Running)
             options={"game": "vivarium", "thread": "true"},
         )
         assert created == {"ok": True}
+
         def new_threads() -> list[Any]:
             return [c for c in emu.state.channels.values() if c.is_thread and c is not live.world.thread]
 
