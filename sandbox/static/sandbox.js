@@ -938,6 +938,7 @@ let choiceTicket = 0;
 function requestChoices(opt, control) {
   clearTimeout(choiceTimer);
   choiceTimer = setTimeout(async () => {
+    if (!S.cmd) return; // the command was sent or cancelled meanwhile
     const ticket = ++choiceTicket;
     const answer = await post("api/autocomplete", {
       user_id: S.me.id,

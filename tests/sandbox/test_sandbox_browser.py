@@ -423,7 +423,8 @@ def test_on_a_phone_the_channel_takes_the_width_and_the_lists_are_panels(sandbox
             assert box(alice, "#composer-box")["width"] <= PHONE
 
         run_command(alice, "table create", thread_on)
-        link = page.locator("#messages .message.ephemeral a.jump")  # the reply links the new thread
+        reply = page.locator("#messages .message.ephemeral", has_text="its own thread").last
+        link = reply.locator("a.jump:not([data-message])")  # the reply links the new thread (a <#id>)
         link.wait_for()
         thread_name = link.inner_text().lstrip("#")
         assert "#unknown" not in link.inner_text() and thread_name != THREAD_NAME
@@ -453,8 +454,12 @@ def test_on_a_phone_the_channel_takes_the_width_and_the_lists_are_panels(sandbox
 
         before = alice.ephemeral_ids()
         alice.boards().last.locator(".dbutton", has_text="My hand").click()
-        alice.new_ephemeral_with_choices(before)
-        assert assert_buttons_fit(alice) >= 3  # the board's buttons and the private answer's menu
+        page.wait_for_function(  # her hand, with its menu when it is her turn (who leads is dealt at random)
+            "([sel, before]) => [...document.querySelectorAll(sel)].some(m => !before.includes(m.dataset.id)"
+            " && m.querySelector('img') && !m.querySelector('.thinking'))",
+            arg=[EPHEMERAL, before],
+        )
+        assert assert_buttons_fit(alice) >= 2  # the board's buttons, and the private answer's menu if any
         page.screenshot(path=str(sandbox.database.parent / "phone.png"))
 
         run_command(alice, "meeple list")
