@@ -100,6 +100,17 @@ async def run_sandbox(config: Config, port: int) -> int:
         await sandbox.stop()
 
 
+def quiet_voice_warnings() -> None:
+    """Drop discord.py's start-up warnings about missing voice libraries (PyNaCl, davey).
+
+    Meeple Post never joins a voice channel, so those libraries are not installed and the warnings
+    would alarm whoever reads the log. discord.py checks these two class flags once, when a client
+    is created; every other warning keeps its level.
+    """
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
 def configure_api_base(config: Config) -> None:
     """Point discord.py at another Discord host (the loopback emulator): its API and its gateway.
 
@@ -133,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    quiet_voice_warnings()
     if not config.token:
         try:
             return asyncio.run(run_sandbox(config, port))

@@ -32,6 +32,12 @@ DIRECT_MESSAGE_REACTIONS = 1 << 13
 MESSAGE_CONTENT = 1 << 15
 
 REPLAY_BUFFER = 2000
+# Discord answers a heartbeat after a network round trip, never in the same instant. discord.py's
+# heartbeat thread notes the send time only once the event loop has sent the beat; an ACK arriving
+# before that (possible on loopback, above all with the emulator on the bot's own loop, as in the
+# sandbox) is measured from the previous beat and logged as "Can't keep up ... N s behind", N being
+# the heartbeat interval. A realistic delay leaves the thread time to note the send first.
+HEARTBEAT_ACK_DELAY = 0.1
 
 
 class GatewayHost(Protocol):
@@ -270,7 +276,8 @@ class Gateway:
     async def _on_payload(self, conn: Connection, payload: dict[str, Any]) -> None:
         op, data = payload.get("op"), payload.get("d")
         if op == HEARTBEAT:
-            conn.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+            ack = {"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None}
+            asyncio.get_running_loop().call_later(HEARTBEAT_ACK_DELAY, conn.send, ack)
         elif op == IDENTIFY:
             await self._identify(conn, data or {})
         elif op == RESUME:

@@ -156,5 +156,7 @@ def view(
             "messages": [message(m, viewer) for m in dms],
         },
         "counts": counts,
+        # Live: a thread the bot creates appears in every open page's channel list at once.
+        "channels": [channel_info(c) for c in world.channels()],
         "commands": commands(emu, world),
     }

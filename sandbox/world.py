@@ -1,4 +1,7 @@
-"""The sandbox's Discord: a loopback emulator with one server, a #games channel, a thread and four people."""
+"""The sandbox's Discord: a loopback emulator with one server, a #games channel, a thread and four people.
+
+Threads the bot creates later (`/table create ... thread:True`) join the channel list as they appear.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +9,14 @@ import asyncio
 from dataclasses import dataclass
 
 from emulator.emulator import Emulator
-from emulator.state import Channel, Guild, User
+from emulator.state import GUILD_TEXT, PUBLIC_THREAD, Channel, Guild, State, User
 
 PEOPLE = (("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave"))
 GUILD_NAME = "Meeple Hall"
 CHANNEL_NAME = "games"
 CHANNEL_TOPIC = "Board games by post: type /table create to open a table"
-THREAD_NAME = "Fox Duet table"
+# Named for no game: any of the four may be played there.
+THREAD_NAME = "Game night"
 
 
 class SandboxEmulator(Emulator):
@@ -31,12 +35,16 @@ class SandboxEmulator(Emulator):
 
 @dataclass
 class World:
-    """Who and where: the four people (Alice owns the server), the guild, #games and its thread."""
+    """Who and where: the four people (Alice owns the server), the guild, #games and its thread.
+
+    `state` is the emulator's, where the threads the bot creates later are found.
+    """
 
     people: list[User]
     guild: Guild
     channel: Channel
     thread: Channel
+    state: State
 
     def person(self, user_id: int | str) -> User:
         """One of the four people by id (a KeyError for anyone else, the bot included)."""
@@ -47,8 +55,17 @@ class World:
         raise KeyError(f"no sandbox user {user_id}")
 
     def channels(self) -> list[Channel]:
-        """The server's channels in sidebar order."""
-        return [self.channel, self.thread]
+        """The server's channels in sidebar order: each text channel, then its public threads, oldest first.
+
+        Read from the emulator each time, so a thread the bot has just created is listed at once.
+        """
+        found = [self.state.channels[i] for i in self.guild.channel_ids if i in self.state.channels]
+        texts = sorted((c for c in found if c.type == GUILD_TEXT), key=lambda c: (c.position, c.id))
+        ordered: list[Channel] = []
+        for text in texts:
+            ordered.append(text)
+            ordered += [c for c in found if c.parent_id == text.id and c.type == PUBLIC_THREAD]
+        return ordered
 
 
 def build_world(emu: Emulator) -> World:
@@ -61,4 +78,4 @@ def build_world(emu: Emulator) -> World:
     thread = emu.add_thread(channel, THREAD_NAME, owner=people[0])
     for user in people:
         thread.thread_member_ids.add(user.id)
-    return World(people, guild, channel, thread)
+    return World(people, guild, channel, thread, emu.state)

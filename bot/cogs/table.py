@@ -113,7 +113,10 @@ class TableCog(commands.Cog):
             await self.flow.refuse(interaction, refusal)
             return
         await self.flow.post_lobby(row)
-        await self.flow.private(interaction, t("lobby.created", locale_of(interaction)))
+        if channel_id == interaction.channel_id:
+            await self.flow.private(interaction, t("lobby.created", locale_of(interaction)))
+        else:  # a new thread: link it, or the creator is left looking for the table
+            await self.flow.private(interaction, t("lobby.created-thread", locale_of(interaction), channel=channel_id))
 
     async def game_channel(self, interaction: discord.Interaction, game: str, thread: bool | None) -> int:
         """The channel the game lives in: this one, or a new thread of it."""

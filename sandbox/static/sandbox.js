@@ -27,6 +27,7 @@ const S = {
   popup: null,         // {kind, items, index, onPick}
   failures: new Map(), // message id -> error text, shown under its components for a while
   dismissed: new Set(), // ephemeral messages dismissed in this tab
+  channelsKey: "",     // changes when the channel list does (a new thread), so channel links are redrawn
 };
 
 const SVG_EYE = '<svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M12 5C5.6 5 2 12 2 12s3.6 7 10 7 10-7 10-7-3.6-7-10-7zm0 11.5A4.5 4.5 0 1 1 12 7.5a4.5 4.5 0 0 1 0 9zm0-7a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z"/></svg>';
@@ -43,6 +44,7 @@ async function boot() {
   for (const p of world.people) S.byId.set(p.id, p);
   S.byId.set(world.bot.id, world.bot);
   S.channels = world.channels;
+  S.channelsKey = S.channels.map((c) => c.id + ":" + c.name).join(",");
   S.commands = world.commands;
   $("guild-name").textContent = world.guild.name;
   $("guild-icon").title = world.guild.name;
@@ -59,6 +61,7 @@ async function boot() {
   renderSidebar();
   setupComposer();
   setupLightbox();
+  setupPanels();
   for (const scroller of document.querySelectorAll(".scroller")) {
     scroller.dataset.stick = "1";
     scroller.addEventListener("scroll", () => {
@@ -123,6 +126,12 @@ function subscribe(force) {
 function applyView(view) {
   if (view.channel_id !== S.channelId) return;
   S.counts = view.counts;
+  if (view.channels && JSON.stringify(view.channels) !== JSON.stringify(S.channels)) {
+    // a thread the bot just created: list it, and redraw messages that link to it
+    S.channels = view.channels;
+    S.channelsKey = S.channels.map((c) => c.id + ":" + c.name).join(",");
+    renderChannelHeader();
+  }
   if (JSON.stringify(view.commands) !== JSON.stringify(S.commands)) S.commands = view.commands;
   const shown = view.messages.filter((m) => !S.dismissed.has(m.id));
   renderMessages($("messages"), $("scroller"), shown, S.rendered.main, false);
@@ -134,7 +143,8 @@ function applyView(view) {
     changed = true;
   }
   const dmLast = view.dm.messages.length ? view.dm.messages[view.dm.messages.length - 1].id : null;
-  if (view.dm.channel_id && dmLast && S.seen[view.dm.channel_id] !== dmLast) {
+  S.dmChannelId = view.dm.channel_id;
+  if (view.dm.channel_id && dmLast && S.seen[view.dm.channel_id] !== dmLast && dmsOnScreen()) {
     S.seen[view.dm.channel_id] = dmLast;
     changed = true;
   }
@@ -143,6 +153,7 @@ function applyView(view) {
     subscribe(false);
   }
   renderSidebar();
+  renderDmBadge();
   $("welcome").hidden = view.messages.length > 30;
 }
 
@@ -263,7 +274,8 @@ function renderChannelHeader() {
     "<li>Type <code>/table create</code>, pick a game, press Enter: a lobby appears.</li>" +
     "<li>Switch to <b>" + escapeHtml(other.name) + "</b> at the top (or open a new tab as " + escapeHtml(other.name) +
     ") and press <b>Join</b>.</li>" +
-    "<li>Press <b>Start</b>. Hands arrive in each player's <b>Direct messages</b> on the right.</li>" +
+    "<li>Press <b>Start</b>. Hands arrive in each player's <b>Direct messages</b> (on the right, or behind the " +
+    "speech-bubble button on a narrow screen).</li>" +
     "<li>Whoever the board mentions plays: public choices are buttons, your cards are under <b>My hand</b>.</li>";
   w.append(steps);
 }
@@ -274,6 +286,7 @@ function parentName(c) {
 }
 
 function openChannel(id, focusMessage) {
+  closePanels();
   if (id !== S.channelId) {
     S.channelId = id;
     cancelCommand();
@@ -312,7 +325,7 @@ function renderMessages(list, scroller, messages, rendered, isDm) {
   for (const m of messages) {
     const head = startsGroup(previous, m);
     const failure = S.failures.get(m.id) || "";
-    const key = JSON.stringify(m) + "|" + head + "|" + failure;
+    const key = JSON.stringify(m) + "|" + head + "|" + failure + "|" + S.channelsKey;
     let entry = rendered.get(m.id);
     if (!entry || entry.key !== key) {
       const node = drawMessage(m, head, failure);
@@ -925,6 +938,7 @@ let choiceTicket = 0;
 function requestChoices(opt, control) {
   clearTimeout(choiceTimer);
   choiceTimer = setTimeout(async () => {
+    if (!S.cmd) return; // the command was sent or cancelled meanwhile
     const ticket = ++choiceTicket;
     const answer = await post("api/autocomplete", {
       user_id: S.me.id,
@@ -1008,6 +1022,71 @@ async function submitComposer() {
   input.value = "";
   const answer = await post("api/send", { user_id: S.me.id, channel_id: S.channelId, content: text });
   if (!answer.ok) showError(answer.error);
+}
+
+// ---------------------------------------------------------------- panels on a narrow screen
+
+const NARROW_DMS = window.matchMedia("(max-width: 1000px)");
+const NARROW_CHANNELS = window.matchMedia("(max-width: 700px)");
+
+function setupPanels() {
+  $("open-channels").addEventListener("click", () => togglePanel("channels-open"));
+  $("open-dms").addEventListener("click", () => togglePanel("dms-open"));
+  $("close-dms").addEventListener("click", closePanels);
+  $("backdrop").addEventListener("click", closePanels);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") closePanels();
+  });
+  const widened = () => {
+    if (!NARROW_DMS.matches) document.body.classList.remove("dms-open");
+    if (!NARROW_CHANNELS.matches) document.body.classList.remove("channels-open");
+    syncPanels();
+  };
+  NARROW_DMS.addEventListener("change", widened);
+  NARROW_CHANNELS.addEventListener("change", widened);
+}
+
+function togglePanel(name) {
+  const open = !document.body.classList.contains(name);
+  closePanels();
+  if (open) document.body.classList.add(name);
+  syncPanels();
+  if (name === "dms-open" && open) {
+    stickToBottom($("dm-scroller"));
+    subscribe(false);
+  }
+}
+
+function closePanels() {
+  document.body.classList.remove("channels-open", "dms-open");
+  syncPanels();
+}
+
+function syncPanels() {
+  $("open-channels").setAttribute("aria-expanded", String(document.body.classList.contains("channels-open")));
+  $("open-dms").setAttribute("aria-expanded", String(document.body.classList.contains("dms-open")));
+  if (dmsOnScreen() && S.dmChannelId) {
+    // the direct messages are read once they are on screen
+    const last = S.rendered.dm.size ? [...S.rendered.dm.keys()].pop() : null;
+    if (last && S.seen[S.dmChannelId] !== last) {
+      S.seen[S.dmChannelId] = last;
+      saveSeen();
+      subscribe(false);
+    }
+  }
+  renderDmBadge();
+}
+
+function dmsOnScreen() {
+  return !NARROW_DMS.matches || document.body.classList.contains("dms-open");
+}
+
+function renderDmBadge() {
+  const badge = $("dm-badge");
+  const count = S.dmChannelId && S.counts[S.dmChannelId] ? S.counts[S.dmChannelId].unread : 0;
+  badge.hidden = !count || dmsOnScreen();
+  badge.textContent = String(count);
+  $("open-dms").title = count ? "Direct messages (" + count + " new)" : "Direct messages";
 }
 
 // ---------------------------------------------------------------- lightbox

@@ -12,6 +12,7 @@ import discord
 from discord.http import Route
 
 from emulator import Emulator
+from emulator.gateway import HEARTBEAT_ACK_DELAY
 from emulator.testing import World
 from tests.emulator.sample_bot import SampleBot
 
@@ -70,6 +71,36 @@ async def test_zlib_stream_frames_and_intents(emu: Emulator, world: World) -> No
     finally:
         await ws.close()
         await session.close()
+
+
+async def test_a_heartbeat_is_acknowledged_after_a_round_trip_not_in_the_same_instant(
+    emu: Emulator, world: World
+) -> None:
+    """An instant ACK races discord.py's heartbeat thread, which logs "Can't keep up" when it loses."""
+    session, ws, receive = await _raw_gateway(emu, 0)
+    try:
+        await receive(), await receive()  # READY, GUILD_CREATE
+        sent = asyncio.get_running_loop().time()
+        await ws.send_json({"op": 1, "d": 2})
+        assert (await receive())["op"] == 11
+        waited = asyncio.get_running_loop().time() - sent
+        assert HEARTBEAT_ACK_DELAY * 0.9 <= waited < 2
+    finally:
+        await ws.close()
+        await session.close()
+
+
+async def test_discord_py_measures_the_round_trip_not_the_heartbeat_interval(
+    emu: Emulator, world: World, bot: SampleBot
+) -> None:
+    """discord.py's latency after each heartbeat of its thread is the ACK's delay, never a whole interval."""
+    interval = emu.heartbeat_interval
+    assert interval > 2 * HEARTBEAT_ACK_DELAY
+    measured = []
+    for _ in range(6):
+        await asyncio.sleep(interval)
+        measured.append(bot.latency)
+    assert all(HEARTBEAT_ACK_DELAY * 0.9 <= latency < interval * 0.9 for latency in measured), measured
 
 
 async def test_bad_token_closes_with_4004(emu: Emulator) -> None:

@@ -8,10 +8,12 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
@@ -53,6 +55,11 @@ class Started:
     database: Path
     process: subprocess.Popen[str]
     banner: str
+    output: list[str]  # every line printed after the banner, read as it comes (the pipe never fills up)
+
+    def log(self) -> str:
+        """Everything the start command has printed so far."""
+        return self.banner + "".join(self.output)
 
 
 @pytest.fixture(scope="module")
@@ -89,8 +96,15 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Started]:
     if url is None:
         process.kill()
         pytest.fail("the start command printed no sandbox address:\n" + "".join(banner))
+    output: list[str] = []
+
+    def read(stream: IO[str]) -> None:
+        for line in stream:
+            output.append(line)
+
+    threading.Thread(target=read, args=(process.stdout,), daemon=True).start()
     try:
-        yield Started(url, home / "meeple.db", process, "".join(banner))
+        yield Started(url, home / "meeple.db", process, "".join(banner), output)
     finally:
         process.terminate()
         try:

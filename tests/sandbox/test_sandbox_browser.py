@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Locator, Page
 from bot.games.fox_duet import card_name
 from bot.storage import Database
 from engine import GAMES
+from sandbox.world import THREAD_NAME
 from tests.sandbox.conftest import Started
 
 BOARDS = '#messages .message:not(.ephemeral):has(img[data-filename="board.png"])'
@@ -32,8 +33,8 @@ SCREENSHOT_COPY = "MEEPLE_SANDBOX_SCREENSHOT"  # also save Alice's mid-game scre
 class Tab:
     """One browser tab playing as one person."""
 
-    def __init__(self, browser: Browser, url: str, username: str) -> None:
-        self.context = browser.new_context(viewport={"width": 1440, "height": 900})
+    def __init__(self, browser: Browser, url: str, username: str, width: int = 1440, height: int = 900) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height})
         self.page: Page = self.context.new_page()
         # Generous: a loaded 2-core CI machine may take seconds for a render; a real failure still fails.
         self.page.set_default_timeout(45_000)
@@ -41,7 +42,8 @@ class Tab:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.goto(f"{url}?as={username}")
         self.page.wait_for_selector(f'.user-tab.current[data-user="{username}"]')
-        self.page.wait_for_selector("#channel-list .channel.current")
+        # attached, not visible: on a phone the channel list is a panel you open
+        self.page.wait_for_selector("#channel-list .channel.current", state="attached")
         self.username = username
 
     def boards(self) -> Locator:
@@ -303,9 +305,9 @@ def test_switching_person_in_one_tab_hides_the_first_persons_private_answers(
 ) -> None:
     tab = Tab(browser, sandbox.url, "dave")
     try:
-        tab.page.locator('.channel[data-name="Fox Duet table"]').click()
-        tab.page.wait_for_selector('.channel.current[data-name="Fox Duet table"]')
-        assert "Welcome to Fox Duet table" in tab.page.locator("#welcome").inner_text()
+        tab.page.locator(f'.channel[data-name="{THREAD_NAME}"]').click()
+        tab.page.wait_for_selector(f'.channel.current[data-name="{THREAD_NAME}"]')
+        assert f"Welcome to {THREAD_NAME}" in tab.page.locator("#welcome").inner_text()
         composer = tab.page.locator("#composer-input")
         composer.click()
         composer.type("/table jo")
@@ -320,8 +322,160 @@ def test_switching_person_in_one_tab_hides_the_first_persons_private_answers(
         tab.page.locator('.user-tab[data-user="carol"]').click()
         tab.page.wait_for_selector('.user-tab.current[data-user="carol"]')
         tab.page.wait_for_function("() => !document.querySelector('#messages .message.ephemeral')")
-        assert "carol" in tab.page.url and "Fox" in tab.page.url
+        assert "carol" in tab.page.url and "Game" in tab.page.url
         assert tab.page.locator("#dm-messages .message").count() == 0
         assert not tab.errors, tab.errors
     finally:
         tab.close()
+
+
+PHONE = 400
+OVERLAPS = """() => {
+    // Every button and menu of every message: inside the screen, its label inside it, and no two overlapping.
+    const problems = [];
+    const width = document.documentElement.clientWidth;
+    for (const message of document.querySelectorAll("#messages .message")) {
+        const items = [...message.querySelectorAll(".components .dbutton, .components .dselect")];
+        const boxes = items.map((item) => item.getBoundingClientRect());
+        items.forEach((item, i) => {
+            const name = (item.innerText || item.className).trim().slice(0, 40);
+            const box = boxes[i];
+            if (box.left < -0.5 || box.right > width + 0.5) problems.push(name + " runs off the screen");
+            if (item.scrollHeight > item.clientHeight + 1 || item.scrollWidth > item.clientWidth + 1) {
+                problems.push(name + "'s label spills out");
+            }
+            boxes.forEach((other, j) => {
+                if (j <= i) return;
+                const x = Math.min(box.right, other.right) - Math.max(box.left, other.left);
+                const y = Math.min(box.bottom, other.bottom) - Math.max(box.top, other.top);
+                const otherName = (items[j].innerText || "").trim().slice(0, 40);
+                if (x > 0.5 && y > 0.5) problems.push(name + " overlaps " + otherName);
+            });
+        });
+    }
+    return {problems, items: document.querySelectorAll("#messages .components :is(.dbutton, .dselect)").length};
+}"""
+
+
+def box(tab: Tab, selector: str) -> dict[str, float]:
+    found = tab.page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not on the page"
+    return found
+
+
+def slid_in(tab: Tab, selector: str) -> dict[str, float]:
+    """A panel's box once it has slid onto the screen from its edge."""
+    tab.page.locator(selector).wait_for()
+    tab.page.wait_for_function(
+        "sel => { const b = document.querySelector(sel).getBoundingClientRect();"
+        " return b.left === 0 || b.right === document.documentElement.clientWidth; }",
+        arg=selector,
+    )
+    tab.page.wait_for_timeout(300)  # the end of the slide
+    return box(tab, selector)
+
+
+def assert_buttons_fit(tab: Tab) -> int:
+    """No button or menu overlaps another or leaves the screen; returns how many were checked."""
+    found = tab.page.evaluate(OVERLAPS)
+    assert not found["problems"], found["problems"]
+    return found["items"]
+
+
+def run_command(tab: Tab, name: str, fill: Callable[[], None] | None = None) -> None:
+    composer = tab.page.locator("#composer-input")
+    composer.click()
+    composer.type("/" + name)
+    tab.page.locator(".popup-item", has_text="/" + name).first.wait_for()
+    composer.press("Enter")
+    tab.page.locator(".command-chip", has_text="/" + name).wait_for()
+    if fill is not None:
+        fill()
+    tab.page.keyboard.press("Enter")
+
+
+def test_on_a_phone_the_channel_takes_the_width_and_the_lists_are_panels(sandbox: Started, browser: Browser) -> None:
+    """400 px: the channel is full width, channels and DMs open as panels, buttons wrap without overlapping."""
+    alice = Tab(browser, sandbox.url, "alice", width=PHONE, height=800)
+    bob = Tab(browser, sandbox.url, "bob")  # at a desk, already open on #games
+    page = alice.page
+    try:
+        assert box(alice, ".chat")["x"] == 0 and box(alice, ".chat")["width"] == PHONE
+        assert box(alice, "#composer-box")["width"] <= PHONE and box(alice, ".notice")["width"] == PHONE
+        tabs = [box(alice, f'.user-tab[data-user="{u}"]') for u in ("alice", "bob", "carol", "dave")]
+        for i, one in enumerate(tabs):  # the four people's switches: on screen, side by side or wrapped
+            assert one["x"] >= 0 and one["x"] + one["width"] <= PHONE
+            for other in tabs[i + 1 :]:
+                assert one["x"] + one["width"] <= other["x"] or one["y"] + one["height"] <= other["y"]
+        assert not page.locator("#sidebar").is_visible() and not page.locator("#dm-panel").is_visible()
+
+        page.locator("#open-channels").click()  # the channel list is one tap away
+        channels = page.locator("#sidebar")
+        shown = slid_in(alice, "#sidebar")
+        assert shown["x"] == 0 and shown["width"] <= PHONE
+        page.locator('#channel-list .channel[data-name="games"]').click()
+        channels.wait_for(state="hidden")
+
+        def thread_on() -> None:
+            page.locator('.opt-field[data-option="game"] select').select_option("fox-duet")
+            page.locator('.opt-add[data-option="thread"]').click()
+            page.locator('.opt-field[data-option="thread"] select').select_option("true")
+            assert box(alice, "#composer-box")["width"] <= PHONE
+
+        run_command(alice, "table create", thread_on)
+        reply = page.locator("#messages .message.ephemeral", has_text="its own thread").last
+        link = reply.locator("a.jump:not([data-message])")  # the reply links the new thread (a <#id>)
+        link.wait_for()
+        thread_name = link.inner_text().lstrip("#")
+        assert "#unknown" not in link.inner_text() and thread_name != THREAD_NAME
+        bob_thread = bob.page.locator(f'#channel-list .channel.thread[data-name="{thread_name}"]')
+        bob_thread.wait_for()  # in Bob's open tab, without a reload
+        link.click()
+        page.wait_for_function("name => document.getElementById('channel-name').textContent === name", arg=thread_name)
+        bob_thread.click()
+        bob.page.locator("#messages .dbutton", has_text="Join").click()
+        page.locator("#messages .message .mention", has_text="@Bob").first.wait_for()
+        assert assert_buttons_fit(alice) >= 3  # the lobby's Join, Leave, Start (and its menus)
+        page.locator("#messages .dbutton", has_text="Start").click()
+        alice.wait_for_boards(0)
+        assert box(alice, BOARDS)["width"] <= PHONE
+
+        badge = page.locator("#dm-badge")
+        badge.wait_for()  # the hand arrived by DM: the closed panel says so
+        page.locator("#open-dms").click()
+        panel = page.locator("#dm-panel")
+        shown = slid_in(alice, "#dm-panel")
+        assert shown["x"] == 0 and shown["width"] == PHONE
+        panel.locator(".message img").first.wait_for()
+        assert "Alice's hand" in panel.inner_text() or "Your hand" in panel.inner_text()
+        assert not badge.is_visible()
+        page.locator("#close-dms").click()
+        panel.wait_for(state="hidden")
+
+        before = alice.ephemeral_ids()
+        alice.boards().last.locator(".dbutton", has_text="My hand").click()
+        page.wait_for_function(  # her hand, with its menu when it is her turn (who leads is dealt at random)
+            "([sel, before]) => [...document.querySelectorAll(sel)].some(m => !before.includes(m.dataset.id)"
+            " && m.querySelector('img') && !m.querySelector('.thinking'))",
+            arg=[EPHEMERAL, before],
+        )
+        assert assert_buttons_fit(alice) >= 2  # the board's buttons, and the private answer's menu if any
+        page.screenshot(path=str(sandbox.database.parent / "phone.png"))
+
+        run_command(alice, "meeple list")
+        listing = page.locator("#messages .message.ephemeral", has_text="Tables on this server")
+        listing.wait_for()
+        assert thread_name in listing.inner_text() and "#unknown" not in listing.inner_text()
+        assert not alice.errors and not bob.errors, alice.errors + bob.errors
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_the_bot_started_quietly(sandbox: Started) -> None:
+    """No voice-library warning at start, and no false "Can't keep up" about the heartbeat."""
+    log = sandbox.log()
+    for noise in ("PyNaCl", "davey", "Can't keep up", "heartbeat blocked"):
+        assert noise not in log, f"the log says {noise!r}:\n{log[-3000:]}"
+    warnings = [line for line in log.splitlines() if " WARNING discord." in line]
+    assert not warnings, warnings

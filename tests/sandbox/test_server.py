@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +15,9 @@ import pytest_asyncio
 from bot.client import MeepleBot
 from bot.config import Config
 from emulator.testing import assert_clean, running
+from engine import GAMES
 from sandbox import Sandbox
-from sandbox.world import World
+from sandbox.world import THREAD_NAME, World
 
 
 @dataclass
@@ -83,7 +85,7 @@ async def test_world_lists_four_people_the_channels_and_the_bots_commands(live: 
     async with live.http.get(live.url + "api/world") as answer:
         world = await answer.json()
     assert [p["name"] for p in world["people"]] == ["Alice", "Bob", "Carol", "Dave"]
-    assert [c["name"] for c in world["channels"]] == ["games", "Fox Duet table"]
+    assert [c["name"] for c in world["channels"]] == ["games", THREAD_NAME]
     create = next(c for c in world["commands"] if c["name"] == "table create")
     game = next(o for o in create["options"] if o["name"] == "game")
     assert game["required"] and {"name": "The Fox in the Forest Duet", "value": "fox-duet"} in game["choices"]
@@ -134,6 +136,68 @@ async def test_a_page_is_sent_each_change_live(live: Running) -> None:
         update = json.loads((await ws.receive(timeout=5)).data)
         assert [m["content"] for m in update["messages"]] == ["hello <@bob>"]
         assert update["counts"][str(live.world.thread.id)]["unread"] == 1
+
+
+async def private_answer(live: Running, username: str, channel: Any) -> str:
+    """The newest answer only that person sees in that channel, once the bot has finished it."""
+    user = next(u for u in live.world.people if u.username == username)
+    emu = live.sandbox.emu
+
+    def done() -> list[Any]:
+        return [m for m in emu.ephemerals(user, channel) if not m.loading and m.content]
+
+    await emu.wait_until(done, what=f"{username}'s private answer")
+    return done()[-1].content
+
+
+async def test_the_sandbox_thread_is_named_for_no_game(live: Running) -> None:
+    """Any of the four games may be played in it: a game's name would mislead."""
+    async with live.http.get(live.url + "api/world") as answer:
+        thread = next(c for c in (await answer.json())["channels"] if c["thread"])
+    named = set(re.findall(r"[a-z]+", thread["name"].lower()))
+    for game in GAMES.values():
+        words = set(re.findall(r"[a-z]+", f"{game.title} {game.id}".lower())) - {"the", "in", "game"}
+        assert not named & words, f"the thread {thread['name']!r} is named after {game.title}"
+
+
+async def test_a_thread_the_bot_creates_is_listed_live_and_linked(live: Running) -> None:
+    """`/table create thread:True`: the new thread reaches every open page, the reply and /meeple list link it."""
+    emu, games = live.sandbox.emu, live.world.channel
+    async with live.http.ws_connect(live.url + "api/live") as ws:  # Bob's page, already open on #games
+        await ws.send_str(json.dumps({"user_id": live.id_of("bob"), "channel_id": str(games.id)}))
+        assert len(json.loads((await ws.receive(timeout=5)).data)["channels"]) == 2
+        created = await live.post(
+            "api/slash",
+            user_id=live.id_of("alice"),
+            channel_id=str(games.id),
+            command="table create",
+            options={"game": "vivarium", "thread": "true"},
+        )
+        assert created == {"ok": True}
+
+        def new_threads() -> list[Any]:
+            return [c for c in emu.state.channels.values() if c.is_thread and c is not live.world.thread]
+
+        await emu.wait_until(new_threads, what="the table's thread")
+        thread = new_threads()[0]
+        assert thread.parent_id == games.id
+        listed: list[dict[str, Any]] = []
+        while not any(c["id"] == str(thread.id) for c in listed):
+            listed = json.loads((await ws.receive(timeout=5)).data)["channels"]
+        assert [c["name"] for c in listed] == ["games", THREAD_NAME, thread.name]
+        assert next(c for c in listed if c["id"] == str(thread.id))["parent_id"] == str(games.id)
+    await emu.wait_for_message(thread, lambda m: bool(m.buttons()))  # the lobby is in the thread
+    reply = await private_answer(live, "alice", games)
+    assert f"<#{thread.id}>" in reply and "this channel" not in reply
+    in_thread = await live.view("carol", thread.id)  # anyone can open it and sees the lobby
+    assert in_thread["channel_id"] == str(thread.id) and any(m["components"] for m in in_thread["messages"])
+    listing = await live.post(
+        "api/slash", user_id=live.id_of("carol"), channel_id=str(games.id), command="meeple list", options={}
+    )
+    assert listing == {"ok": True}
+    assert f"<#{thread.id}>" in await private_answer(live, "carol", games)
+    carol = await live.view("carol")
+    assert str(thread.id) in {c["id"] for c in carol["channels"]}  # so the page can name it, not "#unknown"
 
 
 async def test_mistakes_are_answered_not_crashed_on(live: Running) -> None:
