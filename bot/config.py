@@ -99,9 +99,7 @@ def flag(settings: Mapping[str, str], name: str) -> bool:
     return value in TRUE_WORDS
 
 
-def load_config(
-    env: Mapping[str, str] | None = None, env_file: Path | None | Literal["find"] = "find"
-) -> Config:
+def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Literal["find"] = "find") -> Config:
     """Build the configuration; real environment variables win over the ``.env`` file.
 
     ``env_file="find"`` looks for it as ``find_env_file`` says; ``None`` reads no file.
