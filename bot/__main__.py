@@ -8,15 +8,13 @@ import contextlib
 import dataclasses
 import errno
 import logging
-import os
 import signal
 import sys
-from pathlib import Path
 
 import discord
 import yarl
 
-from bot.config import Config, load_config, parse_env_file
+from bot.config import Config, load_config, read_settings
 
 NO_TOKEN = """\
 Meeple Post needs a Discord bot token to connect to Discord.
@@ -46,13 +44,10 @@ Note: to host games on a real Discord server instead of this sandbox:
 SANDBOX_PORT = 8765
 
 
-def sandbox_port(argv: list[str] | None) -> int:
-    """The sandbox page's port: --port, else MEEPLE_SANDBOX_PORT (environment or .env), else 8765."""
-    env_file = Path(".env")
-    values = parse_env_file(env_file.read_text(encoding="utf-8")) if env_file.is_file() else {}
-    values.update(os.environ)
+def parse_options(argv: list[str] | None, settings: dict[str, str]) -> argparse.Namespace:
+    """The command line; --port defaults to MEEPLE_SANDBOX_PORT (environment or .env), else 8765."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="Start Meeple Post.")
-    default = (values.get("MEEPLE_SANDBOX_PORT") or "").strip() or str(SANDBOX_PORT)
+    default = (settings.get("MEEPLE_SANDBOX_PORT") or "").strip() or str(SANDBOX_PORT)
     if not default.isdigit() or not 0 < int(default) < 65536:
         raise ValueError("MEEPLE_SANDBOX_PORT must be a port number (1-65535)")
     parser.add_argument(
@@ -61,7 +56,13 @@ def sandbox_port(argv: list[str] | None) -> int:
         default=int(default),
         help="port of the local sandbox page when no DISCORD_TOKEN is set (default %(default)s)",
     )
-    return parser.parse_args(argv).port
+    parser.add_argument(
+        "--sync-commands",
+        action="store_true",
+        help="sync the slash commands with Discord even if they did not change since the last sync "
+        "(same as MEEPLE_SYNC_COMMANDS=1)",
+    )
+    return parser.parse_args(argv)
 
 
 async def run_sandbox(config: Config, port: int) -> int:
@@ -80,7 +81,10 @@ async def run_sandbox(config: Config, port: int) -> int:
         )
         await sandbox.stop()
         return 1
-    bot_config = dataclasses.replace(config, token=sandbox.bot_token, api_base=sandbox.api_base, dev_guild=None)
+    # The stand-in Discord starts empty every time: it needs the commands whatever the database remembers.
+    bot_config = dataclasses.replace(
+        config, token=sandbox.bot_token, api_base=sandbox.api_base, dev_guild=None, sync_commands=True
+    )
     bot = asyncio.create_task(run(bot_config), name="meeple-bot")
     try:
         ready = asyncio.create_task(sandbox.wait_for_bot())
@@ -138,11 +142,15 @@ async def run(config: Config) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        config = load_config()
-        port = sandbox_port(argv)
+        settings = read_settings()
+        config = load_config(settings, env_file=None)
+        options = parse_options(argv, settings)
     except ValueError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
+    if options.sync_commands:
+        config = dataclasses.replace(config, sync_commands=True)
+    port = options.port
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     quiet_voice_warnings()
     if not config.token:

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.command_sync import sync_if_changed
 from bot.config import Config
 from bot.flow import Flow, locale_of
 from bot.history_ui import HISTORY_ITEMS
@@ -84,13 +85,10 @@ class MeepleBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS)
         await self.load_extension("bot.cogs.table")
         await self.load_extension("bot.cogs.meeple")
-        if self.config.dev_guild:
-            guild = discord.Object(self.config.dev_guild)
+        guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
-        log.info("commands synced%s", f" to guild {self.config.dev_guild}" if self.config.dev_guild else " globally")
+        await sync_if_changed(self.tree, self.db, self.application_id, guild, force=self.config.sync_commands)
         # Before the gateway connects, so no player's click can race the recovery.
         count = await self.flow.resume_all()
         log.info("%d running games carry on", count)

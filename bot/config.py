@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 DEFAULT_DB = "var/meeple-post.db"
+ENV_FILE_VARIABLE = "MEEPLE_ENV_FILE"
+TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
 @dataclass(frozen=True)
@@ -16,12 +20,13 @@ class Config:
     dev_guild: int | None
     api_base: str | None
     log_level: str
+    sync_commands: bool = False  # sync the slash commands even when they did not change
 
     def __repr__(self) -> str:  # never show the token, even in a traceback
         shown = "set" if self.token else "missing"
         return (
             f"Config(token={shown}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
-            f"api_base={self.api_base!r}, log_level={self.log_level!r})"
+            f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands})"
         )
 
 
@@ -47,13 +52,59 @@ def parse_env_file(text: str) -> dict[str, str]:
     return values
 
 
-def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Config:
-    """Build the configuration; real environment variables win over the ``.env`` file."""
-    merged: dict[str, str] = {}
-    if env_file is not None and env_file.is_file():
-        merged.update(parse_env_file(env_file.read_text(encoding="utf-8")))
-    merged.update(os.environ if env is None else env)
+def checkout_root() -> Path | None:
+    """The source checkout the bot runs from (README.md and pyproject.toml beside ``bot/``), else None.
 
+    An editable install runs from its checkout; a ``pip install .`` or a container image does not.
+    """
+    root = Path(__file__).resolve().parent.parent
+    return root if (root / "README.md").is_file() and (root / "pyproject.toml").is_file() else None
+
+
+def find_env_file(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the ``.env`` file is: ``MEEPLE_ENV_FILE`` if set, else beside the README of the checkout
+    the bot runs from, else ``.env`` in the working directory (an installed bot has no checkout).
+
+    The working directory never decides for a checkout: ``python -m bot`` started from elsewhere
+    (a service manager, a test) reads the same file as ``./scripts/start``.
+    """
+    chosen = (os.environ if environ is None else environ).get(ENV_FILE_VARIABLE, "").strip()
+    if chosen:
+        path = Path(chosen).expanduser()
+        if not path.is_file():
+            raise ValueError(f"{ENV_FILE_VARIABLE} names {chosen}, which is not a file")
+        return path
+    root = checkout_root()
+    return (root if root is not None else Path.cwd()) / ".env"
+
+
+def read_settings(
+    env: Mapping[str, str] | None = None, env_file: Path | None | Literal["find"] = "find"
+) -> dict[str, str]:
+    """The ``.env`` file's values overridden by the real environment (``env``, else ``os.environ``)."""
+    environ = os.environ if env is None else env
+    path = find_env_file(environ) if env_file == "find" else env_file
+    merged: dict[str, str] = {}
+    if path is not None and path.is_file():
+        merged.update(parse_env_file(path.read_text(encoding="utf-8")))
+    merged.update(environ)
+    return merged
+
+
+def flag(settings: Mapping[str, str], name: str) -> bool:
+    """A yes/no setting: 1/true/yes/on or 0/false/no/off (or unset)."""
+    value = settings.get(name, "").strip().lower()
+    if value not in TRUE_WORDS + FALSE_WORDS:
+        raise ValueError(f"{name} must be 1 or 0 (yes or no)")
+    return value in TRUE_WORDS
+
+
+def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Literal["find"] = "find") -> Config:
+    """Build the configuration; real environment variables win over the ``.env`` file.
+
+    ``env_file="find"`` looks for it as ``find_env_file`` says; ``None`` reads no file.
+    """
+    merged = read_settings(env, env_file)
     guild = merged.get("MEEPLE_DEV_GUILD", "").strip()
     if guild and not guild.isdigit():
         raise ValueError("MEEPLE_DEV_GUILD must be a guild id (a number)")
@@ -66,4 +117,5 @@ def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(
         dev_guild=int(guild) if guild else None,
         api_base=merged.get("DISCORD_API_BASE", "").strip().rstrip("/") or None,
         log_level=level,
+        sync_commands=flag(merged, "MEEPLE_SYNC_COMMANDS"),
     )

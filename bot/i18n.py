@@ -9,16 +9,18 @@ from __future__ import annotations
 import json
 import string
 from functools import cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
-I18N_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+from engine.resources import data_file
+
 DEFAULT_LOCALE = "en"
 
 
 @cache
 def catalogue(locale: str) -> dict[str, str]:
     merged: dict[str, str] = {}
-    paths = [I18N_DIR / f"{locale}.json", *sorted((I18N_DIR / locale).glob("*.json"))]
+    folder = data_file("i18n")
+    paths = [folder / f"{locale}.json", *_json_files(folder / locale)]
     for path in paths:
         if not path.is_file():
             continue
@@ -33,7 +35,14 @@ def catalogue(locale: str) -> dict[str, str]:
 
 
 def available_locales() -> list[str]:
-    return sorted(p.stem for p in I18N_DIR.glob("*.json"))
+    return sorted(p.name.removesuffix(".json") for p in _json_files(data_file("i18n")))
+
+
+def _json_files(folder: Traversable) -> list[Traversable]:
+    """The ``*.json`` files of a data folder, by name; none when the folder does not exist."""
+    if not folder.is_dir():
+        return []
+    return sorted((p for p in folder.iterdir() if p.name.endswith(".json") and p.is_file()), key=lambda p: p.name)
 
 
 def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:

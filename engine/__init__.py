@@ -1,4 +1,4 @@
-"""Rules of every game, pure Python. See ../shared/ENGINE.md for the contract."""
+"""Rules of every game, pure Python. See docs/ENGINE.md for the contract."""
 
 from __future__ import annotations
 

@@ -16,12 +16,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from engine.resources import data_file
 from engine.rng import Rng
-
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 
 class ContentError(ValueError):
@@ -82,8 +80,8 @@ def check(value: Any, schema: Any, where: str = "$") -> None:
 
 def load(relative: str, schema: Any) -> Any:
     """Load ``data/<relative>`` and check it against ``schema``."""
-    path = DATA_DIR / relative
     try:
+        path = data_file(relative)
         value = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ContentError(f"{relative}: file not found") from exc

@@ -1,4 +1,4 @@
-"""The contract of ../shared/ENGINE.md: Game, State, Action, Outcome, IllegalAction.
+"""The contract of docs/ENGINE.md: Game, State, Action, Outcome, IllegalAction.
 
 Subclasses implement the underscored hooks; the public methods here enforce the contract's
 promises once for every game (seat checks, parsing of action text, the state left untouched

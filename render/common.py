@@ -6,12 +6,12 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+from engine.resources import data_file
+
 FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 # Sprites are painted this many times larger, then shrunk: Pillow's shapes have no anti-aliasing.
@@ -62,7 +62,14 @@ class GameRenderer:
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """Return the house font at ``size`` pixels, loaded once per size."""
-    return ImageFont.truetype(str(FONT_DIR / FONT_FILES[bold]), size)
+    return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), size)
+
+
+@lru_cache(maxsize=2)
+def _font_bytes(bold: bool) -> bytes:
+    # Read through the package's resources (an installed bot has no source tree to point a path at);
+    # Pillow keeps its own copy of the bytes it is given, so one read per face serves every size.
+    return data_file("fonts", FONT_FILES[bold]).read_bytes()
 
 
 @lru_cache(maxsize=4096)

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+import bot.config as config_module
 from bot.__main__ import NO_TOKEN, main
-from bot.config import DEFAULT_DB, load_config, parse_env_file
+from bot.config import DEFAULT_DB, checkout_root, find_env_file, load_config, parse_env_file
 
 
 def test_env_file_is_read_with_comments_quotes_and_export(tmp_path: Path) -> None:
@@ -58,5 +59,57 @@ def test_a_bad_sandbox_port_is_a_configuration_error(monkeypatch: pytest.MonkeyP
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.setenv("MEEPLE_SANDBOX_PORT", "not-a-port")
+    assert main([]) == 2
+    assert "MEEPLE_SANDBOX_PORT" in capsys.readouterr().err
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_checkout_is_recognised_by_its_readme() -> None:
+    assert checkout_root() == ROOT
+
+
+def test_the_env_file_beside_the_readme_is_read_from_any_working_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    checkout, elsewhere = tmp_path / "checkout", tmp_path / "elsewhere"
+    checkout.mkdir()
+    elsewhere.mkdir()
+    (checkout / ".env").write_text("MEEPLE_DB=/srv/from-the-checkout.db\n")
+    (elsewhere / ".env").write_text("MEEPLE_DB=/srv/from-the-working-directory.db\n")
+    monkeypatch.setattr(config_module, "checkout_root", lambda: checkout)
+    monkeypatch.chdir(elsewhere)
+    assert find_env_file({}) == checkout / ".env"
+    assert str(load_config(env={}).database) == "/srv/from-the-checkout.db"
+
+
+def test_an_installed_bot_reads_the_env_file_of_its_working_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / ".env").write_text("MEEPLE_DEV_GUILD=7\n")
+    monkeypatch.setattr(config_module, "checkout_root", lambda: None)
+    monkeypatch.chdir(tmp_path)
+    assert load_config(env={}).dev_guild == 7
+
+
+def test_meeple_env_file_names_the_env_file_and_must_exist(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    chosen = tmp_path / "meeple.env"
+    chosen.write_text("MEEPLE_LOG_LEVEL=debug\n")
+    monkeypatch.chdir(tmp_path)
+    assert load_config(env={"MEEPLE_ENV_FILE": str(chosen)}).log_level == "DEBUG"
+    with pytest.raises(ValueError, match="MEEPLE_ENV_FILE"):
+        load_config(env={"MEEPLE_ENV_FILE": str(tmp_path / "missing.env")})
+
+
+def test_the_sandbox_port_comes_from_the_same_env_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys
+) -> None:
+    chosen = tmp_path / "meeple.env"
+    chosen.write_text("MEEPLE_SANDBOX_PORT=99999\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEEPLE_ENV_FILE", str(chosen))
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("MEEPLE_SANDBOX_PORT", raising=False)
     assert main([]) == 2
     assert "MEEPLE_SANDBOX_PORT" in capsys.readouterr().err

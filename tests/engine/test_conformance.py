@@ -1,4 +1,4 @@
-"""The conformance suite of ENGINE.md, run over every registered game, player count and option."""
+"""The conformance suite of docs/ENGINE.md, run over every registered game, player count and option."""
 
 from __future__ import annotations
 

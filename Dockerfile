@@ -1,0 +1,34 @@
+# Meeple Post in a container. The token comes from the environment at run time (never baked in);
+# the database lives on the volume /data. See README.md, "Run it as a service".
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# An unprivileged user owns the data volume and runs the bot.
+RUN useradd --system --uid 10001 --user-group --home-dir /home/meeple --create-home meeple \
+    && mkdir /data \
+    && chown meeple:meeple /data
+
+# Only what the distribution needs (.dockerignore keeps the rest out); installed as a regular
+# package, data files included, then the sources are dropped.
+COPY pyproject.toml README.md /src/
+COPY engine /src/engine
+COPY render /src/render
+COPY bot /src/bot
+COPY emulator /src/emulator
+COPY sandbox /src/sandbox
+COPY data /src/data
+RUN pip install /src && rm -rf /src
+
+USER meeple
+WORKDIR /data
+VOLUME ["/data"]
+ENV MEEPLE_DB=/data/meeple-post.db
+
+# Exec form: python is PID 1 and gets SIGTERM itself; the bot answers the clicks in progress and
+# exits 0 within a few seconds (docker stop waits 10 s before SIGKILL).
+STOPSIGNAL SIGTERM
+CMD ["python", "-m", "bot"]
