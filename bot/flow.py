@@ -63,6 +63,7 @@ class Flow:
         self.locale = locale  # public messages; private answers use the clicker's locale
         self._tasks: set[asyncio.Task] = set()  # background work (replays) kept alive until done
         self.delivery = Delivery(self, backoff)
+        self.answer_wait = ANSWER_WAIT
 
     # -- answering ------------------------------------------------------------------------
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, row: GameRow | None = None) -> None:
@@ -249,7 +250,7 @@ class Flow:
     async def deliver(self, game_id: int) -> GameRow:
         """Have the game's pending boards and DMs delivered; wait a little for them, not for retries."""
         self.delivery.kick(game_id)
-        await self.delivery.wait(game_id, ANSWER_WAIT)
+        await self.delivery.wait(game_id, self.answer_wait)
         return await self.service.get(game_id)
 
     def board_link(self, row: GameRow, loc: str) -> str:
