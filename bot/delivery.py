@@ -60,7 +60,7 @@ def is_transient(exc: BaseException) -> bool:
     """Whether a failed request is worth trying again (rate limits, server errors, the network)."""
     if isinstance(exc, discord.HTTPException):
         return exc.status == 429 or exc.status >= 500
-    return isinstance(exc, discord.RateLimited | NETWORK_ERRORS)
+    return isinstance(exc, (discord.RateLimited, *NETWORK_ERRORS))
 
 
 def describe(exc: BaseException) -> str:
@@ -151,13 +151,13 @@ class Delivery:
             if row is None or (job.kind == "board" and row.status == "abandoned"):
                 await jobs.fail(self.db, job.id, "the game is gone or was abandoned")
                 return
-            if job.kind == "board":
-                newer = await jobs.newer_board(self.db, job)
-                if newer is not None:
-                    # Post only the newest board; what happened since the last one still shows.
-                    await jobs.skip_into(self.db, job, newer, await self.board_lines(row, job))
-                    return
             try:
+                if job.kind == "board":
+                    newer = await jobs.newer_board(self.db, job)
+                    if newer is not None:
+                        # Post only the newest board; what happened since the last one still shows.
+                        await jobs.skip_into(self.db, job, newer, await self.board_lines(row, job))
+                        return
                 await self._attempt(row, job)
             except Exception as exc:  # every failure is classified below; none may stop the worker
                 if is_transient(exc):
