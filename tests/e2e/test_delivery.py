@@ -41,9 +41,10 @@ async def test_a_kill_after_the_final_move_is_followed_by_the_final_board(emu, w
     final = table.board()
     assert "Rematch" in [b.get("label") for b in final.buttons()]
     assert table.finished()
+    # The bot records the board after Discord has taken it: wait for the job to be done.
+    await emu.wait_until(lambda: (game_row(bot)["version"], "done") in board_jobs(bot), what="the job done")
     row = game_row(bot)
     assert row["board_version"] == row["version"] and row["board_message_id"] == final.id
-    assert (row["version"], "done") in board_jobs(bot)
     assert len(bot.query("SELECT * FROM results WHERE game_id = ?", (row["id"],))) == 2
     await emu.wait_until(
         lambda: any(a.filename.startswith("replay.") for a in final.attachments), timeout=30, what="the replay"
