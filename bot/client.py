@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.command_sync import sync_if_changed
 from bot.config import Config
+from bot.delivery import Backoff
 from bot.flow import Flow, locale_of
 from bot.history_ui import HISTORY_ITEMS
 from bot.i18n import t
@@ -61,7 +62,7 @@ DRAIN_SECONDS = 5.0
 class MeepleBot(commands.Bot):
     """Meeple Post: hosts board games in Discord channels."""
 
-    def __init__(self, config: Config, clock: Clock = system_clock) -> None:
+    def __init__(self, config: Config, clock: Clock = system_clock, backoff: Backoff | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no message content, no members list
         super().__init__(
@@ -73,6 +74,7 @@ class MeepleBot(commands.Bot):
         )
         self.config = config
         self.clock = clock
+        self.backoff = backoff  # of board and DM deliveries; tests make it fast
         self.db: Database | None = None
         self.flow: Flow | None = None
         self.scheduler: Scheduler | None = None
@@ -80,7 +82,7 @@ class MeepleBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
-        self.flow = Flow(self, GameService(self.db))
+        self.flow = Flow(self, GameService(self.db), backoff=self.backoff)
         self.scheduler = Scheduler(self.flow, self.clock)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS)
         await self.load_extension("bot.cogs.table")
@@ -90,6 +92,7 @@ class MeepleBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         await sync_if_changed(self.tree, self.db, self.application_id, guild, force=self.config.sync_commands)
         # Before the gateway connects, so no player's click can race the recovery.
+        # Pending boards and DMs start going out now (the REST API needs no gateway).
         count = await self.flow.resume_all()
         log.info("%d running games carry on", count)
         self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
+from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
 from bot.i18n import t
-from bot.results import ranks
 from bot.service import GameService, MoveResult, Refusal
-from bot.storage import GameRow, async_play
+from bot.storage import GameRow, async_play, jobs
+from bot.storage.jobs import JobSpec
 from bot.ui import ActButton, ActSelect, GameButton, HandButton, LobbyButton, OptionSelect, SnoozeButton, UndoButton
 from engine import Action, Event, State
 
@@ -34,6 +35,8 @@ MAX_BUTTONS = 5
 # The choice the bot proposes (a payment, for example) stands out in green.
 SUGGESTED = discord.ButtonStyle.success
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+# How long a player's answer waits for the board of their move before saying it is on its way.
+ANSWER_WAIT = 5.0
 
 
 def locale_of(interaction: discord.Interaction) -> str:
@@ -53,12 +56,15 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
 class Flow:
     """The bot's behaviour for tables and moves, shared by commands and components."""
 
-    def __init__(self, bot: commands.Bot, service: GameService, locale: str = "en") -> None:
+    def __init__(
+        self, bot: commands.Bot, service: GameService, locale: str = "en", backoff: Backoff | None = None
+    ) -> None:
         self.bot = bot
         self.service = service
         self.locale = locale  # public messages; private answers use the clicker's locale
         self._tasks: set[asyncio.Task] = set()  # background work (replays) kept alive until done
-        self._board_locks: dict[int, asyncio.Lock] = {}
+        self.delivery = Delivery(self, backoff)
+        self.answer_wait = ANSWER_WAIT
 
     # -- answering ------------------------------------------------------------------------
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, row: GameRow | None = None) -> None:
@@ -78,7 +84,11 @@ class Flow:
             await interaction.response.send_message(clip(text), ephemeral=True, **kwargs)
 
     async def shutdown(self, grace: float = 10.0) -> None:
-        """Let background work (replays) finish for a moment, then cancel what is left."""
+        """Let deliveries and background work (replays) finish for a moment, then cancel what is left.
+
+        Deliveries not made stay in the database and go out at the next start.
+        """
+        await self.delivery.shutdown()
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=grace)
             for task in pending:
@@ -181,14 +191,8 @@ class Flow:
             return
         row = started.row
         await self.refresh_lobby(row)
-        adapter = adapter_for(row.game)
-        notice = adapter.start_notice(self.locale)
-        lines = [t("game.started", self.locale, game=self.service.game(row.game).title)]
-        if notice:
-            lines.append(notice)
-        lines.extend(self.public_lines(row.game, started.events, await self.names(row.id)))
-        row = await self.post_board(row, started.state, lines)
-        await self.push_hands(row, started.state, range(started.state.players), reason="game.dm.start")
+        # The first board and the hands were enqueued with the start itself.
+        await self.deliver(row.id)
         if interaction.message is None or interaction.message.id != row.lobby_message_id:
             await self.private(interaction, t("game.started.private", locale_of(interaction)))
 
@@ -250,29 +254,35 @@ class Flow:
             for a in actions
         ]
 
-    async def post_board(self, row: GameRow, state: State, lines: list[str]) -> GameRow:
-        """Post a new board message in the game's channel and remember it as the current one.
+    async def deliver(self, game_id: int) -> GameRow:
+        """Have the game's pending boards and DMs delivered; wait a little for them, not for retries."""
+        self.delivery.kick(game_id)
+        await self.delivery.wait(game_id, self.answer_wait)
+        return await self.service.get(game_id)
 
-        Boards of one game are posted one at a time and in version order: a board that a newer
-        one has already replaced is not posted at all.
-        """
-        async with self._board_locks.setdefault(row.id, asyncio.Lock()):
-            current = await self.service.get(row.id)
-            if current.board_version is not None and current.board_version >= state.version:
-                return current
-            payload = await self.board_payload(row, state, lines)
-            message = await self.send_to_channel(row, payload)
-            if message is not None:
-                await self.service.db.set_board(row.id, message.id, state.version)
-                if state.outcome() is not None:
-                    from bot.history_ui import attach_replay
+    def board_link(self, row: GameRow, loc: str) -> str:
+        """A link to the board of the game's current version, or word that it is on its way."""
+        url = jump_url(row, row.board_message_id)
+        if url and row.board_version == row.version:
+            return t("move.board-link", loc, url=url)
+        return t("move.board-coming", loc)
 
-                    task = asyncio.create_task(attach_replay(self, row, message), name=f"replay-{row.id}")
-                    self._tasks.add(task)
-                    task.add_done_callback(self._tasks.discard)
-            return await self.service.get(row.id)
+    async def post_board(self, row: GameRow, state: State, lines: list[str]) -> discord.Message:
+        """Post a board message in the game's channel and remember it as the current one (one
+        attempt; the delivery worker retries). A final board gets the replay and Rematch."""
+        payload = await self.board_payload(row, state, lines)
+        message = await self.send_to_channel(row, payload)
+        await self.service.db.set_board(row.id, message.id, state.version)
+        if state.outcome() is not None:
+            from bot.history_ui import attach_replay
 
-    async def send_to_channel(self, row: GameRow, payload: dict) -> discord.Message | None:
+            task = asyncio.create_task(attach_replay(self, row, message), name=f"replay-{row.id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return message
+
+    async def send_to_channel(self, row: GameRow, payload: dict) -> discord.Message:
+        """Send a board, unarchiving its thread or shrinking its image when Discord asks; raise otherwise."""
         channel = self.channel(row)
         png: bytes = payload["png"]
         for attempt in range(3):
@@ -286,12 +296,11 @@ class Flow:
             except discord.HTTPException as exc:
                 if exc.code == 50083 and attempt == 0:
                     await self.unarchive(row.channel_id)
-                elif exc.code == 40005 or exc.status == 413:
+                elif (exc.code == 40005 or exc.status == 413) and attempt < 2:
                     png = await asyncio.to_thread(render.shrink_png, png, len(png) // 4)
                 else:
-                    log.warning("could not post the board of game %s: %s %s", row.id, exc.status, exc.code)
-                    return None
-        return None
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def unarchive(self, channel_id: int) -> None:
         try:
@@ -309,37 +318,23 @@ class Flow:
         png = await asyncio.to_thread(render.render_hand, row.game, view, names, seat)
         return adapter.hand_text(view, loc), png
 
-    async def push_hands(self, row: GameRow, state: State, seats: object, reason: str, lines: list[str] = ()) -> None:
-        """DM each seat its private view; name in the channel (never the content) who could not get it."""
+    async def send_hand(self, row: GameRow, state: State, seat: int, reason: str, lines: list[str] = ()) -> None:
+        """DM the seat's player its private view (one attempt; the delivery worker retries, and
+        turns a refusal into a public notice that names the player, never the content)."""
         users = await self.service.seat_users(row.id)
         game = self.service.game(row.game)
-        refused: list[int] = []
-        for seat in seats:  # type: ignore[attr-defined]
-            text, png = await self.hand_payload(row, state, seat, self.locale)
-            header = t(
-                reason,
-                self.locale,
-                game=game.title,
-                url=jump_url(row, row.board_message_id) or "",
-                channel=row.channel_id,
-                server=self.server_name(row),
-            )
-            content = clip("\n".join([header, *lines, text]))
-            try:
-                user = self.bot.get_user(users[seat]) or await self.bot.fetch_user(users[seat])
-                await user.send(content, file=discord.File(io.BytesIO(png), filename="hand.png"))
-            except discord.Forbidden:
-                refused.append(users[seat])
-            except discord.HTTPException as exc:
-                log.warning("could not DM a player of game %s: %s", row.id, exc.status)
-                refused.append(users[seat])
-        if refused:
-            channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-            mentions = ", ".join(f"<@{u}>" for u in refused)
-            try:
-                await channel.send(t("game.dm-failed", self.locale, players=mentions), allowed_mentions=MENTIONS)
-            except discord.HTTPException as exc:
-                log.warning("could not post the DM notice of game %s: %s", row.id, exc.status)
+        text, png = await self.hand_payload(row, state, seat, self.locale)
+        header = t(
+            reason,
+            self.locale,
+            game=game.title,
+            url=jump_url(row, row.board_message_id) or "",
+            channel=row.channel_id,
+            server=self.server_name(row),
+        )
+        content = clip("\n".join([header, *lines, text]))
+        user = self.bot.get_user(users[seat]) or await self.bot.fetch_user(users[seat])
+        await user.send(content, file=discord.File(io.BytesIO(png), filename="hand.png"))
 
     def server_name(self, row: GameRow) -> str:
         guild = self.bot.get_guild(row.guild_id) if row.guild_id else None
@@ -425,9 +420,7 @@ class Flow:
             view = self.choices_view(row, result.state, result.seat, loc, names) or discord.ui.View(timeout=None)
             if self.service.undoable(row.game, result.seat, result.state, result.events) and len(view.children) < 25:
                 view.add_item(UndoButton(row.id, result.state.version, loc))
-        url = jump_url(row, row.board_message_id)
-        if url:
-            lines.append(t("move.board-link", loc, url=url))
+        lines.append(self.board_link(row, loc))
         await interaction.followup.send(clip("\n".join(lines)), ephemeral=True, **({"view": view} if view else {}))
 
     def public_lines(self, game: str, events: list[Event], names: list[str]) -> list[str]:
@@ -445,37 +438,17 @@ class Flow:
     async def after_move(
         self, result: MoveResult, before: list[str] = (), forfeited: set[int] = frozenset()
     ) -> GameRow:
-        """Post the new board with what happened, and DM whoever received private information."""
+        """Have the new board (with what happened) and the DMs of private information delivered.
+
+        The service enqueued them with the move; ``before`` lines (a resignation, a time-out)
+        are added to that board here.
+        """
         row = result.row
-        outcome = result.state.outcome()
-        if outcome is not None:
-            users = await self.service.seat_users(row.id)
-            places = ranks(outcome, forfeited)
-            await async_play.record_results(
-                self.service.db,
-                row,
-                [
-                    (seat, users[seat], outcome.scores[seat], places[seat], seat in outcome.winners, seat in forfeited)
-                    for seat in range(len(users))
-                ],
-            )
-        names = await self.names(row.id)
-        adapter = adapter_for(row.game)
-        lines = [*before, *self.public_lines(row.game, result.events, names)]
-        row = await self.post_board(row, result.state, lines)
-        pushed = adapter.push_events()
-        by_seat: dict[int, list[str]] = {}
-        for event in result.events:
-            seats = event.get("visible_to")
-            if seats is not None and event["type"] in pushed:
-                for seat in seats:
-                    line = adapter.describe_event(event, names, self.locale)
-                    by_seat.setdefault(seat, [])
-                    if line:
-                        by_seat[seat].append(line)
-        for seat, lines in sorted(by_seat.items()):
-            await self.push_hands(row, result.state, [seat], reason="game.dm.update", lines=lines)
-        return row
+        if result.state.outcome() is not None:
+            await record_results(self, row, result.state, set(forfeited))
+        if before or forfeited:
+            await jobs.annotate_board(self.service.db, row.id, result.state.version, list(before), sorted(forfeited))
+        return await self.deliver(row.id)
 
     # -- undo, resign, seats, rematch ------------------------------------------------------
     async def undo(self, interaction: discord.Interaction, game_id: int, version: int | None) -> None:
@@ -488,8 +461,7 @@ class Flow:
             return
         row = result.row
         label = self.action_words(row, result, Action(result.action))
-        line = t("undo.public", self.locale, player=f"<@{interaction.user.id}>", action=label)
-        row = await self.post_board(row, result.state, [line])
+        row = await self.deliver(row.id)  # the board after the undo was enqueued with it
         view = self.choices_view(row, result.state, result.seat, loc, await self.names(row.id))
         await interaction.followup.send(
             t("undo.done", loc, action=label), ephemeral=True, **({"view": view} if view else {})
@@ -519,8 +491,8 @@ class Flow:
     async def seat_changed(self, row: GameRow, seat: int, new_user: int, key: str, **values: object) -> None:
         """Announce a seat's new player and send them the seat's private information."""
         await self.announce(row, t(key, self.locale, new=f"<@{new_user}>", **values))
-        state = await self.service.state(row)
-        await self.push_hands(row, state, [seat], reason="game.dm.seat")
+        await jobs.enqueue(self.service.db, row.id, [JobSpec("hand", row.version, seat, {"reason": "game.dm.seat"})])
+        await self.deliver(row.id)
 
     # -- reminders ------------------------------------------------------------------------
     async def remind(self, row: GameRow, users: list[int], key: str, snooze: bool = False, **values: object) -> None:
@@ -562,15 +534,22 @@ class Flow:
 
     # -- start-up -------------------------------------------------------------------------
     async def resume_all(self) -> int:
-        """Carry on every running game: re-post any board that a crash kept from being posted."""
+        """Carry on every running game, and deliver every board and DM a stop or crash left
+        pending (the final board of a game that just finished too); how many games run."""
         count = 0
         for row in await self.service.db.running_games():
             try:
-                state = await self.service.state(row)
+                await self.service.state(row)
             except (Refusal, ValueError) as exc:
                 log.error("game %s cannot be loaded: %s", row.id, exc)
                 continue
             count += 1
-            if row.board_version != row.version:
-                await self.post_board(row, state, [t("game.resumed", self.locale)])
+            # A database from before durable delivery: the board of a move a crash kept from
+            # being posted has no job; give it one.
+            if row.board_version != row.version and not await jobs.has_board_job(self.service.db, row.id, row.version):
+                spec = JobSpec("board", row.version, payload={"notes": [t("game.resumed", self.locale)]})
+                await jobs.enqueue(self.service.db, row.id, [spec])
+        resumed = await self.delivery.resume()
+        if resumed:
+            log.info("resuming deliveries for %d games", resumed)
         return count

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from bot import history
 from bot.games import adapter_for
 from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play, seats_and_undo
+from bot.storage.jobs import JobSpec, plain
 from engine import GAMES, Event, Game, IllegalAction, State
 
 # The value of the ``options`` autocomplete's only choice for a game that has no options.
@@ -65,6 +66,28 @@ class StartResult:
     state: State
     seats: list[int]
     events: list[Event] = field(default_factory=list)
+
+
+def delivery_jobs(game_key: str, version: int, events: list[Event], players: int | None = None) -> list[JobSpec]:
+    """What a change must announce: the board at ``version`` (its public events, worded when it is
+    posted) and a DM to each seat that received private information. ``players`` is given at
+    the start, when every seat gets its hand."""
+    public = plain([event for event in events if event.get("visible_to") is None])
+    if players is not None:
+        board = JobSpec("board", version, payload={"events": public, "started": True})
+        return [board, *(JobSpec("hand", version, seat, {"reason": "game.dm.start"}) for seat in range(players))]
+    pushed = adapter_for(game_key).push_events()
+    by_seat: dict[int, list[Event]] = {}
+    for event in events:
+        seats = event.get("visible_to")
+        if seats is not None and event["type"] in pushed:
+            for seat in seats:
+                by_seat.setdefault(seat, []).append(event)
+    hands = [
+        JobSpec("hand", version, seat, {"reason": "game.dm.update", "events": plain(private)})
+        for seat, private in sorted(by_seat.items())
+    ]
+    return [JobSpec("board", version, payload={"events": public}), *hands]
 
 
 class GameService:
@@ -220,7 +243,9 @@ class GameService:
             # a game that keeps them offers them here.
             events = getattr(state, "setup_events", [])
             try:
-                row = await self.db.start_game(game_id, state.to_dict())
+                row = await self.db.start_game(
+                    game_id, state.to_dict(), jobs=delivery_jobs(row.game, 0, list(events), len(seats))
+                )
             except WrongStatus as exc:
                 raise Refusal("error.not-in-lobby") from exc
             self._cache[game_id] = (state.version, state)
@@ -287,7 +312,8 @@ class GameService:
             events = history.apply_logged(probe, seat, last.action)
             if not self.undoable(row.game, seat, state, events):
                 raise Refusal("error.undo-revealed")
-            if not await seats_and_undo.undo_last(self.db, game_id, row.version, before.to_dict()):
+            board = JobSpec("board", before.version, payload={"undo": {"seat": seat, "action": last.action}})
+            if not await seats_and_undo.undo_last(self.db, game_id, row.version, before.to_dict(), [board]):
                 raise Refusal("error.stale-board")
             self._cache[game_id] = (before.version, before)
             return MoveResult(await self.get(game_id), before, seat, last.action, [])
@@ -302,7 +328,13 @@ class GameService:
             events = working.resign(seat)
             outcome = working.outcome()
             ok = await self.db.commit_move(
-                game_id, row.version, seat, "resign", working.to_dict(), outcome.to_dict() if outcome else None
+                game_id,
+                row.version,
+                seat,
+                "resign",
+                working.to_dict(),
+                outcome.to_dict() if outcome else None,
+                delivery_jobs(row.game, working.version, events),
             )
             if not ok:
                 raise Refusal("error.stale-board")
@@ -373,6 +405,7 @@ class GameService:
                 str(action),
                 working.to_dict(),
                 outcome.to_dict() if outcome else None,
+                delivery_jobs(row.game, working.version, events),
             )
             if not ok:
                 raise Refusal("error.stale-board")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +20,7 @@ from typing import Any, Literal, NamedTuple
 
 import aiosqlite
 
+from bot.storage.jobs import JobSpec, insert_jobs
 from bot.storage.migrate import migrate
 
 GameStatus = Literal["lobby", "running", "finished", "abandoned"]
@@ -305,11 +306,18 @@ class Database:
         rows = await self._fetchall("SELECT * FROM games WHERE status = 'running' ORDER BY id")
         return [GameRow.from_row(row) for row in rows]
 
-    async def start_game(self, game_id: int, state: dict[str, Any], seat_order: list[int] | None = None) -> GameRow:
+    async def start_game(
+        self,
+        game_id: int,
+        state: dict[str, Any],
+        seat_order: list[int] | None = None,
+        jobs: Sequence[JobSpec] = (),
+    ) -> GameRow:
         """Move a lobby to running with its start state (version 0, snapshotted).
 
-        ``seat_order`` lists every seated user id in the new seat order. The game keeps the
-        rules version of its start state (``rules_version``, 1 when the state has none).
+        ``seat_order`` lists every seated user id in the new seat order; ``jobs`` (the first
+        board, the hands) are enqueued in the same transaction. The game keeps the rules version
+        of its start state (``rules_version``, 1 when the state has none).
         """
         rules_version = state.get("rules_version", 1)
         if not isinstance(rules_version, int) or isinstance(rules_version, bool) or rules_version < 1:
@@ -331,6 +339,7 @@ class Database:
                 "INSERT INTO snapshots (game_id, version, state) VALUES (?, 0, ?)",
                 (game_id, state_json),
             )
+            await insert_jobs(conn, game_id, jobs)
             return await _game(conn, game_id)
 
     async def commit_move(
@@ -341,11 +350,13 @@ class Database:
         action: str,
         state: dict[str, Any],
         outcome: dict[str, Any] | None,
+        jobs: Sequence[JobSpec] = (),
     ) -> bool:
         """Log an action and store the state it produced, if the game is still at expected_version.
 
         Return False, changing nothing, when another move got there first or the game is not
-        running. A non-None ``outcome`` finishes the game.
+        running. A non-None ``outcome`` finishes the game. ``jobs`` (the new board, the DMs) are
+        enqueued in the same transaction, so a crash cannot keep a committed move unannounced.
         """
         version = expected_version + 1
         state_json = _dump_json(state)
@@ -375,6 +386,7 @@ class Database:
                         "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
                         (game_id, version, state_json),
                     )
+                await insert_jobs(conn, game_id, jobs)
         except _StaleVersion:
             return False
         return True

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.db import Database
+from bot.storage.jobs import JobSpec, insert_jobs
 
 
-async def undo_last(db: Database, game_id: int, version: int, state: dict[str, Any]) -> bool:
+async def undo_last(
+    db: Database, game_id: int, version: int, state: dict[str, Any], jobs: Sequence[JobSpec] = ()
+) -> bool:
     """Take back the action that produced ``version``; the game returns to ``state`` at version - 1.
 
-    False, changing nothing, when the game is no longer at ``version``.
+    False, changing nothing, when the game is no longer at ``version``. ``jobs`` (the board
+    after the undo) are enqueued in the same transaction.
     """
     async with db.transaction() as conn:
         cursor = await conn.execute(
@@ -27,6 +32,7 @@ async def undo_last(db: Database, game_id: int, version: int, state: dict[str, A
         )
         await conn.execute("DELETE FROM actions WHERE game_id = ? AND version = ?", (game_id, version))
         await conn.execute("DELETE FROM snapshots WHERE game_id = ? AND version >= ?", (game_id, version))
+        await insert_jobs(conn, game_id, jobs)
         return True
 
 

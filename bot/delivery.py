@@ -1,0 +1,271 @@
+"""Durable delivery: the worker that posts boards, private DMs and their notices from SQLite.
+
+Jobs are written by the transaction that commits a move (``bot.storage.jobs``). One worker task
+per game delivers that game's jobs one at a time, oldest first, so boards appear in the order
+the moves were made. A failure Discord may get over (429, 5xx, a network error) is retried with
+capped exponential backoff and jitter, for as long as it takes; a refusal that will not change
+(403, 404, any other 4xx) ends the job: a DM that cannot be sent becomes a public notice naming
+the player (never the content), a board that cannot be posted is logged (/table status still
+shows it). A board that a newer board replaced before it could be posted is skipped, and its
+lines (what happened) are carried into the newer one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import aiohttp
+import discord
+
+from bot import history
+from bot.games import adapter_for
+from bot.i18n import t
+from bot.results import ranks
+from bot.storage import GameRow, async_play, jobs
+from bot.storage.jobs import Job, JobSpec
+from engine import Action, State
+
+if TYPE_CHECKING:
+    from bot.flow import Flow
+    from bot.storage import Database
+
+log = logging.getLogger("meeple.delivery")
+
+# Errors of the network or of Discord's side: the same request may well succeed later.
+NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Seconds to wait before retry ``attempt`` (1, 2, ...): doubling from ``first`` up to ``cap``,
+    each spread by +-``jitter`` so that many games retrying at once do not hit Discord together."""
+
+    first: float = 2.0
+    factor: float = 2.0
+    cap: float = 300.0
+    jitter: float = 0.2
+
+    def delay(self, attempt: int, retry_after: float | None = None, rng: random.Random | None = None) -> float:
+        base = min(self.cap, self.first * self.factor ** max(0, attempt - 1))
+        spread = 1 + self.jitter * (2 * (rng or random).random() - 1)
+        return max(min(self.cap, base * spread), retry_after or 0.0)
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a failed request is worth trying again (rate limits, server errors, the network)."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, (discord.RateLimited, *NETWORK_ERRORS))
+
+
+def describe(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"HTTP {exc.status} (code {exc.code})"
+    return type(exc).__name__
+
+
+class Delivery:
+    """Per-game workers over the job table; ``kick`` after enqueueing, ``resume`` at start-up."""
+
+    def __init__(
+        self,
+        flow: Flow,
+        backoff: Backoff | None = None,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        self.flow = flow
+        self.backoff = backoff or Backoff()
+        self._sleep = sleep
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()  # games that got a job while their worker was finishing
+        self._closing = False
+
+    @property
+    def db(self) -> Database:
+        return self.flow.service.db
+
+    # -- running --------------------------------------------------------------------------
+    def kick(self, game_id: int) -> asyncio.Task[None] | None:
+        """Make sure a worker is delivering the game's pending jobs."""
+        if self._closing:
+            return None  # the jobs stay in SQLite for the next start
+        task = self._workers.get(game_id)
+        if task is not None and not task.done():
+            self._again.add(game_id)
+            return task
+        task = asyncio.create_task(self._run(game_id), name=f"meeple-delivery-{game_id}")
+        self._workers[game_id] = task
+        return task
+
+    async def resume(self) -> int:
+        """Start a worker for every game with something left to deliver; how many games."""
+        games = await jobs.games_with_pending(self.db)
+        for game_id in games:
+            self.kick(game_id)
+        return len(games)
+
+    async def wait(self, game_id: int, timeout: float) -> bool:
+        """Wait (at most ``timeout``) for the game's jobs to be delivered; True when they are.
+
+        The worker is not cancelled when the wait ends: the jobs go on in the background.
+        """
+        task = self._workers.get(game_id)
+        if task is None or task.done():
+            return not await jobs.pending(self.db, game_id)
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+        return bool(done) and not await jobs.pending(self.db, game_id)
+
+    async def shutdown(self, grace: float = 3.0) -> None:
+        """Let the workers finish the job in hand for a moment, then stop them; jobs left stay pending."""
+        self._closing = True
+        running = {task for task in self._workers.values() if not task.done()}
+        if not running:
+            return
+        _, pending = await asyncio.wait(running, timeout=grace)
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending, timeout=2)
+            log.info("stopped delivering for %d games; their jobs resume at the next start", len(pending))
+
+    async def _run(self, game_id: int) -> None:
+        while True:
+            job = await jobs.claim(self.db, game_id)
+            if job is None:
+                if game_id in self._again:
+                    self._again.discard(game_id)
+                    continue
+                return
+            self._again.discard(game_id)
+            await self._deliver(job)
+
+    async def _deliver(self, job: Job) -> None:
+        attempt = 1
+        while True:
+            row = await self.db.get_game(job.game_id)
+            if row is None or (job.kind == "board" and row.status == "abandoned"):
+                await jobs.fail(self.db, job.id, "the game is gone or was abandoned")
+                return
+            try:
+                if job.kind == "board":
+                    newer = await jobs.newer_board(self.db, job)
+                    if newer is not None:
+                        # Post only the newest board; what happened since the last one still shows.
+                        await jobs.skip_into(self.db, job, newer, await self.board_lines(row, job))
+                        return
+                await self._attempt(row, job)
+            except Exception as exc:  # every failure is classified below; none may stop the worker
+                if is_transient(exc):
+                    delay = self.backoff.delay(attempt, getattr(exc, "retry_after", None))
+                    log.warning(
+                        "delivery of %s (game %s, version %s) failed: %s; retry %d in %.1fs",
+                        job.kind,
+                        job.game_id,
+                        job.version,
+                        describe(exc),
+                        attempt,
+                        delay,
+                    )
+                    await jobs.retrying(self.db, job.id, describe(exc))
+                    attempt += 1
+                    await self._sleep(delay)
+                    continue
+                await self._give_up(row, job, exc)
+                return
+            await jobs.complete(self.db, job.id)
+            return
+
+    async def _attempt(self, row: GameRow, job: Job) -> None:
+        if job.kind == "board":
+            await self.post_board(row, job)
+        elif job.kind == "hand":
+            await self.send_hand(row, job)
+        else:
+            await self.post_notice(row, job)
+
+    async def _give_up(self, row: GameRow, job: Job, exc: Exception) -> None:
+        if not isinstance(exc, discord.HTTPException):
+            log.exception("delivery of %s for game %s failed", job.kind, job.game_id, exc_info=exc)
+            await jobs.fail(self.db, job.id, describe(exc))
+            return
+        if job.kind == "hand" and job.seat is not None:
+            users = await self.flow.service.seat_users(row.id)
+            notice = JobSpec("notice", job.version, payload={"key": "game.dm-failed", "users": [users[job.seat]]})
+            log.info("could not DM a player of game %s: %s; telling the channel", row.id, describe(exc))
+            await jobs.fail(self.db, job.id, describe(exc), [notice])
+            return
+        log.warning("gave up posting a %s of game %s: %s", job.kind, row.id, describe(exc))
+        await jobs.fail(self.db, job.id, describe(exc))
+
+    # -- what each job posts ------------------------------------------------------------------
+    async def state_at(self, row: GameRow, version: int) -> State:
+        """The position a job shows: the current state, or the one rebuilt from the log."""
+        if version == row.version:
+            return await self.flow.service.state(row)
+        return await history.state_at(self.db, row, version)
+
+    async def board_lines(self, row: GameRow, job: Job) -> list[str]:
+        """What happened, in words: lines carried from skipped boards, then this change's own."""
+        flow, loc = self.flow, self.flow.locale
+        payload = job.payload
+        lines = list(payload.get("carried", []))
+        if payload.get("started"):
+            lines.append(t("game.started", loc, game=flow.service.game(row.game).title))
+            notice = adapter_for(row.game).start_notice(loc)
+            if notice:
+                lines.append(notice)
+        lines.extend(payload.get("notes", []))
+        undo = payload.get("undo")
+        if undo:
+            users = await flow.service.seat_users(row.id)
+            state = await self.state_at(row, job.version)
+            names = await flow.names(row.id)
+            label = adapter_for(row.game).action_label(Action(undo["action"]), state.view(undo["seat"]), loc, names)
+            lines.append(t("undo.public", loc, player=f"<@{users[undo['seat']]}>", action=label))
+        lines.extend(flow.public_lines(row.game, payload.get("events", []), await flow.names(row.id)))
+        return lines
+
+    async def post_board(self, row: GameRow, job: Job) -> None:
+        state = await self.state_at(row, job.version)
+        outcome = state.outcome()
+        if outcome is not None and row.status == "finished":
+            # Normally recorded already by the move; after a crash this is the only chance.
+            await record_results(self.flow, row, state, set(job.payload.get("forfeited", [])))
+        await self.flow.post_board(row, state, await self.board_lines(row, job))
+
+    async def send_hand(self, row: GameRow, job: Job) -> None:
+        assert job.seat is not None
+        flow = self.flow
+        names = await flow.names(row.id)
+        adapter = adapter_for(row.game)
+        lines = [adapter.describe_event(event, names, flow.locale) for event in job.payload.get("events", [])]
+        # The hand as it is now: what the seat can act on (only ever this seat's own view).
+        state = await flow.service.state(row)
+        await flow.send_hand(row, state, job.seat, job.payload.get("reason", "game.dm.update"), [x for x in lines if x])
+
+    async def post_notice(self, row: GameRow, job: Job) -> None:
+        mentions = ", ".join(f"<@{user}>" for user in job.payload.get("users", []))
+        text = t(job.payload["key"], self.flow.locale, players=mentions)
+        channel = self.flow.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
+
+
+async def record_results(flow: Flow, row: GameRow, state: State, forfeited: set[int]) -> None:
+    """Store each seat's result of a finished game (once: a second call changes nothing)."""
+    outcome = state.outcome()
+    assert outcome is not None
+    users = await flow.service.seat_users(row.id)
+    places = ranks(outcome, forfeited)
+    await async_play.record_results(
+        flow.service.db,
+        row,
+        [
+            (seat, users[seat], outcome.scores[seat], places[seat], seat in outcome.winners, seat in forfeited)
+            for seat in range(len(users))
+        ],
+    )
