@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.flow import Flow, locale_of
 from bot.history_ui import HISTORY_ITEMS
+from bot.howto import HOWTO_ITEMS
 from bot.i18n import t
 from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
@@ -81,7 +82,7 @@ class MeepleBot(commands.Bot):
         self.db = await Database.open(self.config.database)
         self.flow = Flow(self, GameService(self.db))
         self.scheduler = Scheduler(self.flow, self.clock)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS)
         await self.load_extension("bot.cogs.table")
         await self.load_extension("bot.cogs.meeple")
         if self.config.dev_guild:
