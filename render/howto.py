@@ -26,6 +26,7 @@ SIZE = (1600, 900)
 TITLE_H = 120
 MARGIN = 24
 LIST_W = 540
+BADGE_ROOM = 44
 BUDGET = 500_000
 MAX_SAMPLE_STEPS = 3000
 # Scenes are searched over a few seeds so that, say, a won game can be shown whatever the
@@ -117,7 +118,7 @@ SCENES: dict[str, tuple[Scene, ...]] = {
     "noctiluca": (
         Scene("goal", BOARD, ((110, 150, 790, 770), (905, 245, 1580, 540), (910, 60, 1250, 105)), noct_shore),
         Scene("dive", (0, 40, 800, 900), (), noct_number),
-        Scene("store", (900, 0, 1600, 560), ((915, 110, 1580, 210), (905, 245, 1580, 540)), noct_delivered),
+        Scene("store", (900, 0, 1600, 560), ((915, 60, 1580, 215), (905, 245, 1580, 540)), noct_delivered),
         Scene("end", (0, 40, 800, 900), ((80, 60, 800, 830),), None),
         Scene("score", (880, 0, 1600, 900), ((905, 245, 1580, 540), (910, 60, 1250, 105)), None),
     ),
@@ -132,7 +133,7 @@ SCENES: dict[str, tuple[Scene, ...]] = {
         Scene("production", (935, 0, 1600, 330), ((945, 160, 1585, 300),), tm_turn),
         Scene("action", (0, 150, 940, 870), ((40, 190, 660, 750), (675, 150, 925, 865)), tm_turn),
         Scene("end", (0, 0, 1600, 900), ((670, 80, 930, 870),), None),
-        Scene("score", (935, 0, 1600, 900), ((940, 10, 1585, 150), (945, 160, 1585, 520)), None),
+        Scene("score", (935, 0, 1600, 560), ((940, 10, 1585, 150), (945, 160, 1585, 520)), None),
     ),
 }
 
@@ -245,7 +246,7 @@ def page_image(game_id: str, index: int, title: str, labels: Sequence[str], name
     cx0, cy0, cx1, cy1 = scene.crop
     part = source.crop((round(cx0), round(cy0), round(cx1), round(cy1)))
     top, bottom, width = TITLE_H + MARGIN, SIZE[1] - MARGIN, SIZE[0] - 2 * MARGIN
-    side_scale = min((width - LIST_W - MARGIN) / part.width, (bottom - top) / part.height)
+    side_scale = min((width - LIST_W - 2 * BADGE_ROOM) / part.width, (bottom - top) / part.height)
     _, _, under_h = _list_layout(labels, width, (bottom - top) / 2, 2)
     under_scale = min(width / part.width, (bottom - top - under_h - MARGIN) / part.height)
     if under_scale > side_scale:
@@ -255,8 +256,11 @@ def page_image(game_id: str, index: int, title: str, labels: Sequence[str], name
         columns = 2
     else:
         scale = side_scale
-        area = (MARGIN, top, SIZE[0] - LIST_W - MARGIN, bottom)
-        list_box = (SIZE[0] - LIST_W, top, SIZE[0] - MARGIN, bottom)
+        # The picture and the list side by side, centred together, with room left of the picture
+        # for the badges.
+        left = (SIZE[0] - (BADGE_ROOM + part.width * scale + BADGE_ROOM + LIST_W)) / 2
+        area = (left + BADGE_ROOM, top, left + BADGE_ROOM + part.width * scale, bottom)
+        list_box = (area[2] + BADGE_ROOM, top, min(SIZE[0] - MARGIN, area[2] + BADGE_ROOM + LIST_W), bottom)
         columns = 1
     part = part.resize((round(part.width * scale), round(part.height * scale)), Image.Resampling.LANCZOS)
     ox = area[0] + ((area[2] - area[0]) - part.width) / 2
@@ -269,7 +273,8 @@ def page_image(game_id: str, index: int, title: str, labels: Sequence[str], name
         box = (ox + (mx0 - cx0) * scale, oy + (my0 - cy0) * scale, ox + (mx1 - cx0) * scale, oy + (my1 - cy0) * scale)
         draw.rounded_rectangle(box, radius=10, outline=Palette.TEXT_DARK, width=9)
         draw.rounded_rectangle(box, radius=10, outline=Palette.ACCENT, width=5)
-        _badge(draw, (max(box[0], ox + 30), max(box[1], oy + 30)), number)
+        # Left of the box, so the badge hides nothing the box frames.
+        _badge(draw, (max(MARGIN + 34, box[0] - 36), min(max(box[1] + 34, oy + 34), (box[1] + box[3]) / 2)), number)
     _draw_list(image, list_box, labels, len(marks), columns)
     return image
 
