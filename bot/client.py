@@ -14,6 +14,7 @@ from bot.config import Config
 from bot.delivery import Backoff
 from bot.flow import Flow, locale_of
 from bot.history_ui import HISTORY_ITEMS
+from bot.howto import HOWTO_ITEMS
 from bot.i18n import t
 from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
@@ -84,7 +85,7 @@ class MeepleBot(commands.Bot):
         self.db = await Database.open(self.config.database)
         self.flow = Flow(self, GameService(self.db), backoff=self.backoff)
         self.scheduler = Scheduler(self.flow, self.clock)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS)
         await self.load_extension("bot.cogs.table")
         await self.load_extension("bot.cogs.meeple")
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None

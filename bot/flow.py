@@ -32,6 +32,7 @@ log = logging.getLogger("meeple.flow")
 MESSAGE_LIMIT = 2000
 UPLOAD_LIMIT = 10 * 1024 * 1024
 MAX_BUTTONS = 5
+MAX_COMPONENTS = 25  # 5 rows of 5 buttons on one message
 # The choice the bot proposes (a payment, for example) stands out in green.
 SUGGESTED = discord.ButtonStyle.success
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
@@ -135,6 +136,9 @@ class Flow:
                 view.add_item(LobbyButton(row.id, op, loc))
         else:
             lines.append(t(f"lobby.status.{row.status}", loc))
+        from bot.howto import howto_button  # the guide builds on this module
+
+        view.add_item(howto_button(row.game, loc))
         return {"content": clip("\n".join(lines)), "view": view, "allowed_mentions": discord.AllowedMentions.none()}
 
     async def post_lobby(self, row: GameRow) -> None:
@@ -228,6 +232,10 @@ class Flow:
         from bot.history_ui import log_button  # the history module builds on this one
 
         view.add_item(log_button(row.id, loc))
+        if len(view.children) < MAX_COMPONENTS:
+            from bot.howto import howto_button
+
+            view.add_item(howto_button(row.game, loc))
         return {"content": clip("\n".join(body)), "png": png, "view": view}
 
     def public_choices(
@@ -392,6 +400,9 @@ class Flow:
         view = None
         if row.status == "running" and seat in state.to_move():
             lines.append(t("choices.your-turn", loc))
+            meaning = adapter_for(row.game).choice_help(state.view(seat), seat, loc)
+            if meaning:
+                lines.append(t("howto.help.label", loc, text=meaning))
             view = self.choices_view(row, state, seat, loc, await self.names(row.id))
         elif row.status == "running":
             lines.append(t("choices.not-your-turn", loc))

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES
 from bot.flow import clip, jump_url, locale_of
+from bot.howto import guide_exists, show_page
 from bot.i18n import t
 from bot.service import Refusal
 from bot.storage import async_play as store
@@ -62,6 +63,16 @@ class MeepleCog(commands.Cog):
         if others:
             lines += [t("mine.others", loc, count=len(others)), *others[:LIST_LIMIT]]
         await self.flow.private(interaction, "\n".join(lines))
+
+    @meeple.command(name="rules")
+    @app_commands.describe(game="The game to learn")
+    @app_commands.choices(
+        game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values() if guide_exists(g.id)]
+    )
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        """How to play a game: a short illustrated guide, page by page, shown only to you."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await show_page(interaction, game, 0, edit=False)
 
     @meeple.command(name="list")
     @app_commands.guild_only()

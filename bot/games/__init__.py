@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import has, t
 from engine import GAMES, Action, Event, Outcome
 
 
@@ -79,6 +80,16 @@ class GameAdapter:
     def push_events(self) -> set[str]:
         """Private event types after which the seat gets its hand by DM (a new deal, a gift)."""
         return set()
+
+    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+        """What the seat's current decision means (a line of 'My hand' on its turn), or None."""
+        return None
+
+
+def help_line(game_id: str, step: str, locale: str, **values: object) -> str | None:
+    """The guide's line for one step of a game (``howto.help.<game>.<step>``), if it has one."""
+    key = f"howto.help.{game_id}.{step}"
+    return t(key, locale, **values) if has(key, locale) else None
 
 
 ADAPTERS: dict[str, GameAdapter] = {}

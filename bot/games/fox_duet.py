@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games import GameAdapter
+from bot.games import GameAdapter, help_line
 from bot.i18n import t
 from engine import Action, Event, Outcome
 
@@ -228,3 +228,18 @@ class FoxDuetAdapter(GameAdapter):
 
     def push_events(self) -> set[str]:
         return {"deal", "gift exchanged"}
+
+    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+        public = view.get("public", {})
+        step = public.get("phase", "play")
+        values: dict = {}
+        if step == "play":
+            trick = public.get("trick_cards") or []
+            if not trick:
+                step = "play-lead"
+            elif trick[0]["card"].get("ability") == "royal":  # a led royal lifts the duty to follow
+                step = "play-free"
+            else:
+                step = "play-follow"
+                values["suit"] = t(f"fox-duet.suit.{trick[0]['card']['suit']}", locale)
+        return help_line(self.game_id, step, locale, **values)

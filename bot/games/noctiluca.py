@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.games import GameAdapter
+from bot.games import GameAdapter, help_line
 from bot.i18n import t
 from engine import Action, Event, Outcome
 
@@ -399,6 +399,9 @@ class NoctilucaAdapter(GameAdapter):
 
     def push_events(self) -> set[str]:
         return {"jars drawn"}
+
+    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+        return help_line(self.game_id, view.get("public", {}).get("phase", ""), locale)
 
 
 def _colour(die: str) -> str:

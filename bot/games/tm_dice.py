@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.games import GameAdapter
+from bot.games import GameAdapter, help_line
 from bot.i18n import t
 from engine import Action, Event, Outcome
 from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_COLOUR, MILESTONES
@@ -390,3 +390,9 @@ class TMDiceAdapter(GameAdapter):
 
     def push_events(self) -> set[str]:
         return {"dealt", "cards drawn", "bonus cards shown"}
+
+    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+        public = view.get("public", {})
+        if public.get("stage") == "corp":
+            return help_line(self.game_id, "corp", locale)
+        return help_line(self.game_id, (public.get("step") or {}).get("kind", ""), locale)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games import GameAdapter
+from bot.games import GameAdapter, help_line
 from bot.i18n import t
 from engine import Action, Event, Outcome
 
@@ -353,3 +353,6 @@ class VivariumAdapter(GameAdapter):
 
     def push_events(self) -> set[str]:
         return {"starting contracts"}
+
+    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+        return help_line(self.game_id, view.get("public", {}).get("phase", ""), locale)

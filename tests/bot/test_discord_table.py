@@ -20,7 +20,7 @@ async def open_table(emu, world, options: str | None = None):
     answer = await created.final_message()
     assert answer.ephemeral and "table is open" in answer.content
     lobby = emu.last_message(world.channel)
-    assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start"]
+    assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "How to play"]
     return lobby
 
 

@@ -1,0 +1,119 @@
+"""How to play: a short illustrated guide per game, answered privately and browsed page by page.
+
+The buttons carry the game and the page in their custom id (not a table), so the guide opens from
+``/meeple rules``, a lobby or a board alike, and keeps working after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+
+from bot.flow import clip, locale_of
+from bot.i18n import has, t
+from bot.ui import flow_of
+from engine import GAMES
+from render.howto import SCENES, pages, render_page
+
+OPEN = "o"
+
+
+def guide_exists(game_id: str) -> bool:
+    return game_id in GAMES and game_id in SCENES
+
+
+def howto_button(game_id: str, loc: str) -> HowtoPage:
+    """The lobby's and the board's 'How to play' button: opens page 1 in a new private message."""
+    item = HowtoPage(game_id, 0, OPEN, t("howto.button", loc))
+    item.item.emoji = "\N{OPEN BOOK}"
+    return item
+
+
+class HowtoPage(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mp:howto:(?P<game>[a-z0-9-]{1,40}):(?P<page>\d{1,2}):(?P<tag>[a-z])",
+):
+    """A page of a game's guide (the tag only keeps the pager's custom ids distinct)."""
+
+    def __init__(self, game_id: str, page: int, tag: str, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or tag,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"mp:howto:{game_id}:{page}:{tag}",
+            )
+        )
+        self.game_id, self.page, self.tag = game_id, page, tag
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> HowtoPage:
+        return cls(match["game"], int(match["page"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.tag == OPEN:  # from a lobby or a board: a new private message, never an edit of theirs
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await show_page(interaction, self.game_id, 0, edit=False)
+            return
+        await interaction.response.defer()
+        await show_page(interaction, self.game_id, self.page, edit=True)
+
+
+def pager(game_id: str, current: int, last: int, loc: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for tag, target, key in (
+        ("a", 0, "howto.first"),
+        ("b", current - 1, "howto.back"),
+        ("c", current + 1, "howto.next"),
+    ):
+        disabled = target < 0 or target > last or target == current
+        view.add_item(HowtoPage(game_id, max(0, min(target, last)), tag, t(key, loc), disabled))
+    return view
+
+
+def labels(game_id: str, page: str, loc: str) -> list[str]:
+    """The lines of a page's numbered list: ``howto.<game>.<page>.label.1``, ``.2``... while they exist."""
+    found = []
+    while has(key := f"howto.{game_id}.{page}.label.{len(found) + 1}", loc):
+        found.append(t(key, loc))
+    return found
+
+
+def page_text(game_id: str, index: int, loc: str) -> str:
+    names = pages(game_id)
+    page = names[index]
+    lines = [
+        t("howto.header", loc, game=GAMES[game_id].title, page=index + 1, pages=len(names)),
+        f"## {t(f'howto.{game_id}.{page}.title', loc)}",
+        t(f"howto.{game_id}.{page}.text", loc),
+    ]
+    return clip("\n".join(lines))
+
+
+def page_png(game_id: str, index: int, loc: str) -> bytes:
+    page = pages(game_id)[index]
+    names = [name.strip() for name in t("howto.sample-names", loc).split(",")]
+    return render_page(game_id, index, t(f"howto.{game_id}.{page}.title", loc), labels(game_id, page, loc), names)
+
+
+async def show_page(interaction: discord.Interaction, game_id: str, page: int, edit: bool) -> None:
+    """Answer privately with a page of the guide (a new message, or the pager's own message edited)."""
+    loc = locale_of(interaction)
+    if not guide_exists(game_id):
+        await flow_of(interaction).private(interaction, t("howto.unknown-game", loc))
+        return
+    last = len(pages(game_id)) - 1
+    index = max(0, min(page, last))
+    png = await asyncio.to_thread(page_png, game_id, index, loc)
+    file = discord.File(io.BytesIO(png), filename="how-to-play.png")
+    text, view = page_text(game_id, index, loc), pager(game_id, index, last, loc)
+    if edit:
+        await interaction.edit_original_response(content=text, attachments=[file], view=view)
+    else:
+        await interaction.followup.send(text, file=file, view=view, ephemeral=True)
+
+
+HOWTO_ITEMS = (HowtoPage,)

@@ -1,0 +1,296 @@
+"""Pictures of the "How to play" guide: parts of real boards from sample games, with numbered marks.
+
+Each page of a game's guide is a ``Scene``: a position reached by playing a seeded sample game
+(random legal moves, never a concession), the part of its board (or of the mover's hand) worth
+looking at, and the boxes to point at. The words come from the caller (``bot.howto``, through
+the translation layer): a title and one short line per mark, drawn in a numbered list beside
+the picture, so the guide's text can say "①" and the player finds it on the board.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+import render
+from engine import GAMES, State
+from render.common import Box, Palette, backdrop, circle, encode_png, fitted, font, shadowed_box, wrap
+
+SIZE = (1600, 900)
+TITLE_H = 120
+MARGIN = 24
+LIST_W = 540
+BADGE_ROOM = 44
+BUDGET = 500_000
+MAX_SAMPLE_STEPS = 3000
+# Scenes are searched over a few seeds so that, say, a won game can be shown whatever the
+# engine's random sequence turns out to be; the first seed whose game reaches the scene wins.
+SEEDS = tuple(range(1, 9))
+
+Public = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One page: where the sample game stops, what part of which image is shown, what is marked.
+
+    ``until`` is tested on the public view before every move (the first position where it holds
+    is shown); ``None`` plays the game to its end. ``crop`` and ``marks`` are in the pixels of
+    the board (or, with ``source="hand"``, of the mover's hand image).
+    """
+
+    page: str
+    crop: Box
+    marks: tuple[Box, ...] | Callable[[Public], tuple[Box, ...]] = ()
+    until: Callable[[Public], bool] | None = None
+    source: str = "board"
+    players: int = 2
+
+
+BOARD: Box = (0, 0, 1600, 900)
+
+
+def at_start(public: Public) -> bool:
+    return True
+
+
+def fox_trick_led(public: Public) -> bool:
+    return public.get("phase") == "play" and len(public.get("trick_cards", [])) == 1
+
+
+def fox_token_placed(public: Public) -> bool:
+    return public.get("phase") == "play" and public["forest_tokens_left"] < public["forest_tokens_total"]
+
+
+# The fox-duet path: the centre of space i is at x = FOX_X0 + i * FOX_DX on the board image.
+FOX_X0, FOX_DX, FOX_PATH_Y = 103, 139.3, 322
+
+
+def fox_covered(public: Public) -> tuple[Box, ...]:
+    """The first space a forest token covers, and the gems above the path."""
+    covered = [i for i, space in enumerate(public["spaces"]) if space["covered"]]
+    x = FOX_X0 + (covered[0] if covered else 0) * FOX_DX
+    return ((x - 62, FOX_PATH_Y - 62, x + 62, FOX_PATH_Y + 62), (40, 140, 1560, 245))
+
+
+def noct_shore(public: Public) -> bool:
+    return public.get("phase") == "shore"
+
+
+def noct_number(public: Public) -> bool:
+    return public.get("phase") == "number"
+
+
+def noct_delivered(public: Public) -> bool:
+    return public.get("phase") == "shore" and any(s.get("delivered") for s in public.get("seats", []))
+
+
+def viv_take(public: Public) -> bool:
+    return public.get("phase") == "take" and public.get("round", 1) >= 2
+
+
+def tm_turn(public: Public) -> bool:
+    step = public.get("step") or {}
+    return public.get("stage") != "corp" and step.get("kind") == "turn" and public.get("turn", 0) >= 3
+
+
+SCENES: dict[str, tuple[Scene, ...]] = {
+    "fox-duet": (
+        Scene(
+            "goal", (0, 120, 1600, 470), ((45, 140, 1560, 245), (745, 265, 855, 380), (40, 420, 1560, 470)), at_start
+        ),
+        Scene("trick", (0, 470, 1070, 885), ((70, 535, 265, 800), (350, 570, 540, 835)), fox_trick_led),
+        Scene("powers", (20, 130, 1290, 880), (), at_start, source="hand"),
+        Scene("end", (0, 120, 1600, 470), fox_covered, fox_token_placed),
+        Scene(
+            "score",
+            (1070, 15, 1585, 885),
+            ((1120, 25, 1560, 115), (1085, 490, 1560, 620), (1085, 760, 1560, 870)),
+            fox_token_placed,
+        ),
+    ),
+    "noctiluca": (
+        Scene("goal", BOARD, ((110, 150, 790, 770), (905, 245, 1580, 540), (910, 60, 1250, 105)), noct_shore),
+        Scene("dive", (0, 40, 800, 900), (), noct_number),
+        Scene("store", (900, 0, 1600, 560), ((915, 60, 1580, 215), (905, 245, 1580, 540)), noct_delivered),
+        Scene("end", (0, 40, 800, 900), ((80, 60, 800, 830),), None),
+        Scene("score", (880, 0, 1600, 900), ((905, 245, 1580, 540), (910, 60, 1250, 105)), None),
+    ),
+    "vivarium": (
+        Scene("goal", (0, 60, 810, 900), ((55, 100, 805, 490), (55, 500, 805, 690), (55, 700, 805, 890)), at_start),
+        Scene("turn", BOARD, ((840, 110, 1155, 200), (1410, 260, 1580, 310), (55, 100, 805, 890)), viv_take),
+        Scene("round", (820, 60, 1600, 900), ((1155, 110, 1390, 250), (830, 260, 1585, 570)), viv_take),
+        Scene("score", (820, 60, 1600, 900), ((830, 260, 1585, 570),), None),
+    ),
+    "tm-dice": (
+        Scene("goal", (0, 80, 940, 870), ((675, 150, 755, 865), (760, 150, 840, 865), (845, 150, 925, 865)), at_start),
+        Scene("production", (935, 0, 1600, 330), ((945, 160, 1585, 300),), tm_turn),
+        Scene("action", (0, 150, 940, 870), ((40, 190, 660, 750), (675, 150, 925, 865)), tm_turn),
+        Scene("end", (0, 0, 1600, 900), ((670, 80, 930, 870),), None),
+        Scene("score", (935, 0, 1600, 560), ((940, 10, 1585, 150), (945, 160, 1585, 520)), None),
+    ),
+}
+
+
+def pages(game_id: str) -> tuple[str, ...]:
+    """The names of a game's pages, in order (``goal``, ``trick``...)."""
+    return tuple(scene.page for scene in SCENES[game_id])
+
+
+def _play(game_id: str, scene: Scene, seed: int) -> State | None:
+    """The sample game of ``seed`` at the scene's position, or None if it never gets there."""
+    state = GAMES[game_id].new(scene.players, seed)
+    rng = random.Random(seed)
+    for _ in range(MAX_SAMPLE_STEPS):
+        if state.outcome() is not None:
+            return state if scene.until is None else None
+        if scene.until is not None and scene.until(state.view(None)["public"]):
+            return state
+        seat = state.to_move()[0]
+        actions = [a for a in state.legal_actions(seat) if a.verb not in ("concede", "resign")]
+        state.apply(seat, rng.choice(actions))
+    return None
+
+
+def _sample(game_id: str, scene: Scene, names: Sequence[str]) -> tuple[State, Image.Image]:
+    """The scene's sample position and the image it shows (the board, or the mover's hand)."""
+    for seed in SEEDS:
+        state = _play(game_id, scene, seed)
+        if state is not None:
+            break
+    else:
+        raise ValueError(f"no sample game of {game_id} reaches the page {scene.page!r}")
+    if scene.source == "hand":
+        seat = state.to_move()[0]
+        png = render.render_hand(game_id, state.view(seat), names, seat)
+    else:
+        png = render.render_board(game_id, state.view(None), names)
+    with Image.open(io.BytesIO(png)) as image:
+        return state, image.convert("RGB")
+
+
+def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], number: int, radius: int = 30) -> None:
+    circle(draw, centre, radius + 4, fill=Palette.TEXT_DARK)
+    circle(draw, centre, radius, fill=Palette.ACCENT)
+    draw.text(centre, str(number), font=font(round(radius * 1.3), True), fill=Palette.TEXT_DARK, anchor="mm")
+
+
+LIST_SIZES = range(38, 23, -2)
+LINE_GAP = 10
+ITEM_GAP = 26
+INDENT = 80
+
+
+def _list_layout(
+    labels: Sequence[str], width: float, height: float, columns: int
+) -> tuple[int, list[list[str]], float]:
+    """The largest font size at which the lines fit; the wrapped lines and the tallest column's height."""
+    for size in LIST_SIZES:
+        fnt = font(size, True)
+        blocks = [wrap(label, fnt, width / columns - INDENT - 10, 5) for label in labels]
+        heights = [len(b) * (size + LINE_GAP) + ITEM_GAP for b in blocks]
+        per_column = -(-len(blocks) // columns)
+        tallest = max((sum(heights[c * per_column : (c + 1) * per_column]) for c in range(columns)), default=0)
+        if tallest <= height:
+            break
+    return size, blocks, tallest
+
+
+def _draw_list(image: Image.Image, box: Box, labels: Sequence[str], numbered: int, columns: int) -> None:
+    """The marks' lines, numbered like the badges; lines past the marks get a plain bullet."""
+    draw = ImageDraw.Draw(image)
+    x0, y0, x1, y1 = box
+    size, blocks, tallest = _list_layout(labels, x1 - x0, y1 - y0, columns)
+    fnt = font(size, True)
+    per_column = -(-len(blocks) // columns) if blocks else 1
+    column_w = (x1 - x0) / columns
+    for index, lines in enumerate(blocks):
+        column = index // per_column
+        if index % per_column == 0:
+            y = y0 + max(0, (y1 - y0 - tallest) / 2)
+        x = x0 + column * column_w
+        if index < numbered:
+            _badge(draw, (x + 36, y + size / 2 + 4), index + 1, 26)
+        else:
+            circle(draw, (x + 36, y + size / 2 + 4), 9, fill=Palette.ACCENT)
+        for line in lines:
+            draw.text((x + INDENT, y), line, font=fnt, fill=Palette.TEXT)
+            y += size + LINE_GAP
+        y += ITEM_GAP
+
+
+def page_image(game_id: str, index: int, title: str, labels: Sequence[str], names: Sequence[str]) -> Image.Image:
+    """Draw page ``index`` of a game's guide: the title, the marked board part, the numbered list."""
+    scenes = SCENES[game_id]
+    scene = scenes[index]
+    image = backdrop(SIZE).copy()
+    # Title band.
+    shadowed_box(image, (MARGIN, MARGIN, SIZE[0] - MARGIN, TITLE_H), 18, Palette.PANEL, Palette.PANEL_EDGE)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((MARGIN + 18, MARGIN + 18, MARGIN + 28, TITLE_H - 18), radius=5, fill=Palette.ACCENT)
+    counter = f"{index + 1} / {len(scenes)}"
+    counter_font = font(40, True)
+    counter_w = counter_font.getlength(counter)
+    shown, title_font = fitted(title, SIZE[0] - 2 * MARGIN - 90 - counter_w, 56, True, 30)
+    mid = (MARGIN + TITLE_H) / 2
+    draw.text((MARGIN + 50, mid), shown, font=title_font, fill=Palette.TEXT, anchor="lm")
+    draw.text((SIZE[0] - MARGIN - 30, mid), counter, font=counter_font, fill=Palette.TEXT_MUTED, anchor="rm")
+    # The board part, as large as the room beside (or, for a wide part, under) the list allows.
+    state, source = _sample(game_id, scene, names)
+    cx0, cy0, cx1, cy1 = scene.crop
+    part = source.crop((round(cx0), round(cy0), round(cx1), round(cy1)))
+    top, bottom, width = TITLE_H + MARGIN, SIZE[1] - MARGIN, SIZE[0] - 2 * MARGIN
+    side_scale = min((width - LIST_W - 2 * BADGE_ROOM) / part.width, (bottom - top) / part.height)
+    _, _, under_h = _list_layout(labels, width, (bottom - top) / 2, 2)
+    under_scale = min(width / part.width, (bottom - top - under_h - MARGIN) / part.height)
+    if under_scale > side_scale:
+        scale = under_scale
+        area: Box = (MARGIN, top, SIZE[0] - MARGIN, top + part.height * scale)
+        list_box: Box = (MARGIN, area[3] + MARGIN, SIZE[0] - MARGIN, bottom)
+        columns = 2
+    else:
+        scale = side_scale
+        # The picture and the list side by side, centred together, with room left of the picture
+        # for the badges.
+        left = (SIZE[0] - (BADGE_ROOM + part.width * scale + BADGE_ROOM + LIST_W)) / 2
+        area = (left + BADGE_ROOM, top, left + BADGE_ROOM + part.width * scale, bottom)
+        list_box = (area[2] + BADGE_ROOM, top, min(SIZE[0] - MARGIN, area[2] + BADGE_ROOM + LIST_W), bottom)
+        columns = 1
+    part = part.resize((round(part.width * scale), round(part.height * scale)), Image.Resampling.LANCZOS)
+    ox = area[0] + ((area[2] - area[0]) - part.width) / 2
+    oy = area[1] + ((area[3] - area[1]) - part.height) / 2
+    shadowed_box(image, (ox - 6, oy - 6, ox + part.width + 6, oy + part.height + 6), 12, Palette.PANEL_DARK)
+    image.paste(part, (round(ox), round(oy)))
+    draw = ImageDraw.Draw(image)
+    marks = scene.marks(state.view(None)["public"]) if callable(scene.marks) else scene.marks
+    for number, (mx0, my0, mx1, my1) in enumerate(marks, start=1):
+        box = (ox + (mx0 - cx0) * scale, oy + (my0 - cy0) * scale, ox + (mx1 - cx0) * scale, oy + (my1 - cy0) * scale)
+        draw.rounded_rectangle(box, radius=10, outline=Palette.TEXT_DARK, width=9)
+        draw.rounded_rectangle(box, radius=10, outline=Palette.ACCENT, width=5)
+        # Left of the box, so the badge hides nothing the box frames.
+        _badge(draw, (max(MARGIN + 34, box[0] - 36), min(max(box[1] + 34, oy + 34), (box[1] + box[3]) / 2)), number)
+    _draw_list(image, list_box, labels, len(marks), columns)
+    return image
+
+
+@lru_cache(maxsize=64)
+def _page_png(game_id: str, index: int, title: str, labels: tuple[str, ...], names: tuple[str, ...]) -> bytes:
+    return encode_png(page_image(game_id, index, title, labels, names), BUDGET, optimize=False)
+
+
+def render_page(game_id: str, index: int, title: str, labels: Sequence[str], names: Sequence[str]) -> bytes:
+    """The PNG of page ``index`` (from 0) of a game's guide, within ``BUDGET`` bytes.
+
+    ``labels`` are the lines of the numbered list: one per mark of the scene first (the badges
+    on the board carry the same numbers), then any further ones. Pages are the same for every
+    reader, so they are kept once drawn.
+    """
+    if not 0 <= index < len(SCENES[game_id]):
+        raise ValueError(f"{game_id} has no guide page {index}")
+    return _page_png(game_id, index, title, tuple(labels), tuple(names))
