@@ -142,16 +142,12 @@ class Flow:
 
     async def lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         await interaction.response.defer()
-        try:
-            if op == "join":
-                row = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
-            elif op == "leave":
-                row = await self.service.leave(game_id, interaction.user.id)
-            else:
-                await self.start(interaction, game_id)
-                return
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
+        if op == "join":
+            row = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+        elif op == "leave":
+            row = await self.service.leave(game_id, interaction.user.id)
+        else:
+            await self.start(interaction, game_id)
             return
         await interaction.edit_original_response(**await self.lobby_payload(row))
 
@@ -159,21 +155,19 @@ class Flow:
         await interaction.response.defer()
         try:
             row = await self.service.set_option(game_id, interaction.user.id, name, value)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            row = await self.service.db.get_game(game_id)
-        if row is not None:
-            await interaction.edit_original_response(**await self.lobby_payload(row))
+        except Refusal:
+            # The refused menu shows the clicker's choice until the lobby is redrawn as stored:
+            # redraw it, then let the one error path give the refusal its private answer.
+            if (stored := await self.service.db.get_game(game_id)) is not None:
+                await interaction.edit_original_response(**await self.lobby_payload(stored))
+            raise
+        await interaction.edit_original_response(**await self.lobby_payload(row))
 
     async def start(self, interaction: discord.Interaction, game_id: int) -> None:
         """Start the table: set up the game, post the first board, push each hand by DM."""
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            started = await self.service.start(game_id, interaction.user.id)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        started = await self.service.start(game_id, interaction.user.id)
         row = started.row
         await self.refresh_lobby(row)
         adapter = adapter_for(row.game)
@@ -374,15 +368,11 @@ class Flow:
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            row = await self.service.get(game_id)
-            seat = await self.service.seat_of(row, interaction.user.id)
-            if seat is None:
-                raise Refusal("error.spectator-hand")
-            state = await self.service.state(row)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        row = await self.service.get(game_id)
+        seat = await self.service.seat_of(row, interaction.user.id)
+        if seat is None:
+            raise Refusal("error.spectator-hand")
+        state = await self.service.state(row)
         text, png = await self.hand_payload(row, state, seat, loc)
         lines = [text]
         view = None
@@ -400,11 +390,7 @@ class Flow:
     async def act(self, interaction: discord.Interaction, game_id: int, version: int | None, action: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            result = await self.service.act(game_id, interaction.user.id, version, action)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self.service.db.get_game(game_id))
-            return
+        result = await self.service.act(game_id, interaction.user.id, version, action)
         row = await self.after_move(result)
         adapter = adapter_for(row.game)
         lines = [
@@ -468,11 +454,7 @@ class Flow:
     async def undo(self, interaction: discord.Interaction, game_id: int, version: int | None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            result = await self.service.undo(game_id, interaction.user.id, version)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self.service.db.get_game(game_id))
-            return
+        result = await self.service.undo(game_id, interaction.user.id, version)
         row = result.row
         label = self.action_words(row, result, Action(result.action))
         line = t("undo.public", self.locale, player=f"<@{interaction.user.id}>", action=label)
@@ -484,22 +466,14 @@ class Flow:
 
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            result = await self.service.resign(game_id, interaction.user.id)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        result = await self.service.resign(game_id, interaction.user.id)
         line = t("resign.public", self.locale, player=f"<@{interaction.user.id}>")
         await self.after_move(result, before=[line], forfeited={result.seat})
         await self.private(interaction, t("resign.done", locale_of(interaction)))
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.rematch(game_id, interaction.user.id)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        row = await self.service.rematch(game_id, interaction.user.id)
         await self.post_lobby(row)
         await self.private(interaction, t("rematch.done", locale_of(interaction)))
 
@@ -530,21 +504,17 @@ class Flow:
     async def snooze(self, interaction: discord.Interaction, game_id: int, version: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            row = await self.service.get(game_id)
-            seat = await self.service.seat_of(row, interaction.user.id)
-            if seat is None:
-                raise Refusal("error.not-a-player")
-            if row.status != "running" or row.version != version:
-                raise Refusal("snooze.too-late")
-            state = await self.service.state(row)
-            if seat not in state.to_move():
-                raise Refusal("snooze.not-waiting")
-            if not await async_play.snooze(self.service.db, game_id, version):
-                raise Refusal("snooze.too-late")
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        row = await self.service.get(game_id)
+        seat = await self.service.seat_of(row, interaction.user.id)
+        if seat is None:
+            raise Refusal("error.not-a-player")
+        if row.status != "running" or row.version != version:
+            raise Refusal("snooze.too-late")
+        state = await self.service.state(row)
+        if seat not in state.to_move():
+            raise Refusal("snooze.not-waiting")
+        if not await async_play.snooze(self.service.db, game_id, version):
+            raise Refusal("snooze.too-late")
         await self.private(interaction, t("snooze.done", loc))
 
     # -- start-up -------------------------------------------------------------------------
