@@ -26,7 +26,8 @@ log = logging.getLogger("meeple.errors")
 
 UNKNOWN_INTERACTION = 10062  # answered too late: Discord forgot the interaction
 ALREADY_ACKNOWLEDGED = 40060  # answered twice (another process, or a retry, got there first)
-EXPIRED = (UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED)
+UNKNOWN_WEBHOOK = 10015  # a follow-up after the interaction's token ran out (15 minutes)
+EXPIRED = (UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED, UNKNOWN_WEBHOOK)
 
 
 def locale_of(interaction: discord.Interaction) -> str:

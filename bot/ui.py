@@ -38,8 +38,9 @@ class Answered:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        custom_id = str((interaction.data or {}).get("custom_id", "?"))
-        await answered(interaction, lambda: self.handle(interaction), f"component {custom_id}", self.game_id)
+        # Named by its kind and game, never by its custom id: an action there can name a card in a hand.
+        what = f"{type(self).__name__} of game {self.game_id}"
+        await answered(interaction, lambda: self.handle(interaction), what, self.game_id)
 
 
 class LobbyButton(

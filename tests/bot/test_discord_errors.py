@@ -75,6 +75,9 @@ async def test_a_locked_database_in_a_menu_handler_is_answered_and_changes_nothi
         assert answer.ephemeral and "nothing was changed" in answer.content
         assert len(tracebacks(logged)) == 1 and "locked" in str(tracebacks(logged)[0].exc_info[1])
         assert not unhandled(logged)
+        # The log names the menu by its kind and game, never by the card chosen in it.
+        card = menu["options"][0]["value"]
+        assert not [r for r in logged.records if card in r.getMessage()]
         assert (await bot.db.get_game(game_id)).version == 0
         # Nothing was changed indeed: the same choice, made again, is the game's first move.
         again = await emu.select(mover, panel, menu["custom_id"], [menu["options"][0]["value"]])

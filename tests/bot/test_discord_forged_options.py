@@ -86,3 +86,14 @@ async def test_a_table_and_its_timing_are_stored_together_or_not_at_all(tmp_path
         assert await db.query("SELECT * FROM games") == [] and await db.query("SELECT * FROM seats") == []
         row = await db.create_game("fox-duet", 1, 10, 100, {}, 7, others=[(200, "Bob"), (300, None)])
         assert [s.user_id for s in await db.seats(row.id)] == [100, 200, 300]
+
+
+async def test_a_value_discord_py_cannot_transform_gets_a_clear_answer_not_an_internal_error(
+    emu, world, config_for, caplog
+) -> None:
+    stranger = emu.add_user("stranger", global_name="Stranger")  # not a member of the server
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
+        result = await emu.slash(world.alice, world.channel, "table handover", {"member": stranger})
+        answer = await result.final_message()
+        assert answer.ephemeral and "options has a value I cannot use" in answer.content
+        assert not [r for r in caplog.records if r.exc_info]
