@@ -9,49 +9,67 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_failure, locale_of, refuse, say
+from bot.command_options import check_options, leaf_options
 from bot.command_sync import sync_if_changed
 from bot.config import Config
 from bot.delivery import Backoff
-from bot.flow import Flow, locale_of
+from bot.flow import Flow
 from bot.history_ui import HISTORY_ITEMS
 from bot.howto import HOWTO_ITEMS
 from bot.i18n import t
 from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
 from bot.storage import Database
+from bot.storage.db import watch_commits
 from bot.ui import DYNAMIC_ITEMS
 
 log = logging.getLogger("meeple.bot")
 
 TICK_SECONDS = 60
+COMMIT_WATCH = "meeple-commit-watch"  # the key of this command's CommitWatch in interaction.extras
 
 
 class MeepleTree(app_commands.CommandTree):
-    """One error path for every slash command and every component."""
+    """The commands' side of the one error path (``bot.answers``; components use ``Answered``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Watch this command's commits, and refuse options its declaration does not allow."""
+        interaction.extras[COMMIT_WATCH] = watch_commits()
+        command = interaction.command
+        if interaction.type is not discord.InteractionType.application_command:
+            return True  # autocomplete: the focused option is half typed, nothing runs
+        if not isinstance(command, app_commands.Command):
+            return True
+        try:
+            data: dict = interaction.data  # type: ignore[assignment]
+            check_options(command.to_dict(self).get("options", []), leaf_options(data), data.get("resolved") or {})
+        except Refusal as refusal:
+            await refuse(interaction, refusal)
+            return False
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, Refusal):
-            await self.client.flow.refuse(interaction, original)  # type: ignore[attr-defined]
-            return
+        what = f"command {interaction.command.qualified_name if interaction.command else '?'}"
         if isinstance(error, app_commands.CheckFailure):
             await answer_error(interaction, "error.not-allowed")
             return
-        log.exception(
-            "command %s failed", interaction.command.qualified_name if interaction.command else "?", exc_info=original
-        )
-        await answer_error(interaction, "error.internal")
+        if isinstance(error, app_commands.TransformerError):
+            # A value discord.py could not turn into what the command takes (a member who left,
+            # a forged choice): the player's input, not a fault of the bot.
+            log.info("%s: %s", what, error)
+            await answer_error(interaction, "error.option-invalid")
+            return
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            log.warning("%s: %s", what, error)
+            await answer_error(interaction, "error.command-outdated")
+            return
+        await answer_failure(interaction, original, interaction.extras.get(COMMIT_WATCH), what)
 
 
 async def answer_error(interaction: discord.Interaction, key: str) -> None:
-    text = t(key, locale_of(interaction))
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        pass
+    await say(interaction, t(key, locale_of(interaction)), "an error answer")
 
 
 # discord.py's names for the tasks that handle an interaction: a component of a view (dynamic

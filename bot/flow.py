@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
+from bot.answers import locale_of
 from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
 from bot.i18n import t
@@ -38,10 +39,6 @@ SUGGESTED = discord.ButtonStyle.success
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 # How long a player's answer waits for the board of their move before saying it is on its way.
 ANSWER_WAIT = 5.0
-
-
-def locale_of(interaction: discord.Interaction) -> str:
-    return str(interaction.locale.value if interaction.locale else "en")
 
 
 def jump_url(row: GameRow, message_id: int | None) -> str | None:
@@ -161,16 +158,12 @@ class Flow:
 
     async def lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         await interaction.response.defer()
-        try:
-            if op == "join":
-                row = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
-            elif op == "leave":
-                row = await self.service.leave(game_id, interaction.user.id)
-            else:
-                await self.start(interaction, game_id)
-                return
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
+        if op == "join":
+            row = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+        elif op == "leave":
+            row = await self.service.leave(game_id, interaction.user.id)
+        else:
+            await self.start(interaction, game_id)
             return
         await interaction.edit_original_response(**await self.lobby_payload(row))
 
@@ -178,21 +171,19 @@ class Flow:
         await interaction.response.defer()
         try:
             row = await self.service.set_option(game_id, interaction.user.id, name, value)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            row = await self.service.db.get_game(game_id)
-        if row is not None:
-            await interaction.edit_original_response(**await self.lobby_payload(row))
+        except Refusal:
+            # The refused menu shows the clicker's choice until the lobby is redrawn as stored:
+            # redraw it, then let the one error path give the refusal its private answer.
+            if (stored := await self.service.db.get_game(game_id)) is not None:
+                await interaction.edit_original_response(**await self.lobby_payload(stored))
+            raise
+        await interaction.edit_original_response(**await self.lobby_payload(row))
 
     async def start(self, interaction: discord.Interaction, game_id: int) -> None:
         """Start the table: set up the game, post the first board, push each hand by DM."""
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            started = await self.service.start(game_id, interaction.user.id)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        started = await self.service.start(game_id, interaction.user.id)
         row = started.row
         await self.refresh_lobby(row)
         # The first board and the hands were enqueued with the start itself.
@@ -386,15 +377,11 @@ class Flow:
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            row = await self.service.get(game_id)
-            seat = await self.service.seat_of(row, interaction.user.id)
-            if seat is None:
-                raise Refusal("error.spectator-hand")
-            state = await self.service.state(row)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        row = await self.service.get(game_id)
+        seat = await self.service.seat_of(row, interaction.user.id)
+        if seat is None:
+            raise Refusal("error.spectator-hand")
+        state = await self.service.state(row)
         text, png = await self.hand_payload(row, state, seat, loc)
         lines = [text]
         view = None
@@ -417,11 +404,7 @@ class Flow:
     async def act(self, interaction: discord.Interaction, game_id: int, version: int | None, action: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            result = await self.service.act(game_id, interaction.user.id, version, action)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self.service.db.get_game(game_id))
-            return
+        result = await self.service.act(game_id, interaction.user.id, version, action)
         row = await self.after_move(result)
         names = await self.names(row.id)
         lines = [t("move.done", loc, action=self.action_words(row, result, Action(result.action), loc, names))]
@@ -465,11 +448,7 @@ class Flow:
     async def undo(self, interaction: discord.Interaction, game_id: int, version: int | None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            result = await self.service.undo(game_id, interaction.user.id, version)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self.service.db.get_game(game_id))
-            return
+        result = await self.service.undo(game_id, interaction.user.id, version)
         row = result.row
         label = self.action_words(row, result, Action(result.action))
         row = await self.deliver(row.id)  # the board after the undo was enqueued with it
@@ -480,22 +459,14 @@ class Flow:
 
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            result = await self.service.resign(game_id, interaction.user.id)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        result = await self.service.resign(game_id, interaction.user.id)
         line = t("resign.public", self.locale, player=f"<@{interaction.user.id}>")
         await self.after_move(result, before=[line], forfeited={result.seat})
         await self.private(interaction, t("resign.done", locale_of(interaction)))
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.rematch(game_id, interaction.user.id)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        row = await self.service.rematch(game_id, interaction.user.id)
         await self.post_lobby(row)
         await self.private(interaction, t("rematch.done", locale_of(interaction)))
 
@@ -526,21 +497,17 @@ class Flow:
     async def snooze(self, interaction: discord.Interaction, game_id: int, version: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            row = await self.service.get(game_id)
-            seat = await self.service.seat_of(row, interaction.user.id)
-            if seat is None:
-                raise Refusal("error.not-a-player")
-            if row.status != "running" or row.version != version:
-                raise Refusal("snooze.too-late")
-            state = await self.service.state(row)
-            if seat not in state.to_move():
-                raise Refusal("snooze.not-waiting")
-            if not await async_play.snooze(self.service.db, game_id, version):
-                raise Refusal("snooze.too-late")
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-            return
+        row = await self.service.get(game_id)
+        seat = await self.service.seat_of(row, interaction.user.id)
+        if seat is None:
+            raise Refusal("error.not-a-player")
+        if row.status != "running" or row.version != version:
+            raise Refusal("snooze.too-late")
+        state = await self.service.state(row)
+        if seat not in state.to_move():
+            raise Refusal("snooze.not-waiting")
+        if not await async_play.snooze(self.service.db, game_id, version):
+            raise Refusal("snooze.too-late")
         await self.private(interaction, t("snooze.done", loc))
 
     # -- start-up -------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from bot.flow import Flow, clip, locale_of
 from bot.i18n import t
 from bot.service import Refusal
 from bot.storage import GameRow, seats_and_undo
-from bot.ui import flow_of
+from bot.ui import Answered, flow_of
 from render.replay import replay_animation
 
 log = logging.getLogger("meeple.history")
@@ -30,7 +30,9 @@ def log_button(game_id: int, loc: str) -> LogPage:
     return item
 
 
-class LogPage(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:log:(?P<gid>\d+):(?P<page>\d+):(?P<tag>[a-z])"):
+class LogPage(
+    Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:log:(?P<gid>\d+):(?P<page>\d+):(?P<tag>[a-z])"
+):
     """A page of the log (the tag only keeps the four buttons' custom ids distinct)."""
 
     def __init__(self, game_id: int, page: int, tag: str, label: str = "", disabled: bool = False) -> None:
@@ -48,7 +50,7 @@ class LogPage(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:log:(?P<g
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> LogPage:
         return cls(int(match["gid"]), int(match["page"]), match["tag"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         if self.tag == OPEN:  # the board's "Log" button: a new private message, not an edit
             await interaction.response.defer(ephemeral=True, thinking=True)
             await show_log(flow_of(interaction), interaction, self.game_id, None, edit=False)
@@ -58,7 +60,7 @@ class LogPage(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:log:(?P<g
 
 
 class PastBoard(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mp:past:(?P<gid>\d+):(?P<ver>\d+):(?P<tag>[a-z])"
+    Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:past:(?P<gid>\d+):(?P<ver>\d+):(?P<tag>[a-z])"
 ):
     """The board as it stood after a given number of moves."""
 
@@ -77,7 +79,7 @@ class PastBoard(
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> PastBoard:
         return cls(int(match["gid"]), int(match["ver"]), match["tag"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
         await show_past_board(flow_of(interaction), interaction, self.game_id, self.version, edit=True)
 
@@ -100,24 +102,18 @@ async def viewer_seat(flow: Flow, row: GameRow, user_id: int) -> int | None:
     return await flow.service.seat_of(row, user_id)
 
 
-async def started_game(flow: Flow, interaction: discord.Interaction, game_id: int) -> GameRow | None:
-    """The game, once started; else None, the clicker told privately why."""
-    try:
-        row = await flow.service.get(game_id)
-        if row.state is None:
-            raise Refusal("error.not-started")
-    except Refusal as refusal:
-        await flow.refuse(interaction, refusal)
-        return None
+async def started_game(flow: Flow, game_id: int) -> GameRow:
+    """The game, once started; else a refusal saying why."""
+    row = await flow.service.get(game_id)
+    if row.state is None:
+        raise Refusal("error.not-started")
     return row
 
 
 async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, page: int | None, edit: bool) -> None:
     """The log for the clicker: public events, plus the clicker's own private ones."""
     loc = locale_of(interaction)
-    row = await started_game(flow, interaction, game_id)
-    if row is None:
-        return
+    row = await started_game(flow, game_id)
     seat = await viewer_seat(flow, row, interaction.user.id)
     undone = await seats_and_undo.undone(flow.service.db, row.id)
     all_steps = await history.steps(flow.service.db, row)
@@ -135,9 +131,7 @@ async def show_past_board(
     flow: Flow, interaction: discord.Interaction, game_id: int, version: int | None, edit: bool
 ) -> None:
     loc = locale_of(interaction)
-    row = await started_game(flow, interaction, game_id)
-    if row is None:
-        return
+    row = await started_game(flow, game_id)
     step = row.version if version is None else max(0, min(version, row.version))
     state = await history.state_at(flow.service.db, row, step)
     png = await asyncio.to_thread(render.render_board, row.game, state.view(None), await flow.names(row.id))

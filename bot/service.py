@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot import history
@@ -20,6 +20,9 @@ from engine import GAMES, Event, Game, IllegalAction, State
 
 # The value of the ``options`` autocomplete's only choice for a game that has no options.
 NO_OPTIONS = "none"
+# What the games table accepts (see the 0003 migration); the commands offer less.
+REMINDER_HOURS_MAX = 720
+TIME_LIMIT_MAX = 2160
 
 
 def option_example(game: Game) -> str | None:
@@ -46,6 +49,22 @@ class Timing:
     reminder_hours: int | None = None
     time_limit_hours: int | None = None  # None: the server's default; 0: no limit
     timeout_action: str | None = None
+
+
+def check_timing(reminder_hours: object, time_limit_hours: object, timeout_action: object) -> None:
+    """Refuse, naming the option, a timing the database would not take (or take wrongly)."""
+    for option, value, high in (
+        ("reminders", reminder_hours, REMINDER_HOURS_MAX),
+        ("time_limit", time_limit_hours, TIME_LIMIT_MAX),
+    ):
+        if value is None or (option == "time_limit" and value == 0):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Refusal("error.option-whole-number", option=option)
+        if not 1 <= value <= high:
+            raise Refusal("error.option-range", option=option, low=1, high=high)
+    if timeout_action not in async_play.TIMEOUT_ACTIONS:
+        raise Refusal("error.option-choice", option="on_timeout", choices=", ".join(async_play.TIMEOUT_ACTIONS))
 
 
 @dataclass
@@ -139,26 +158,39 @@ class GameService:
         name: str | None,
         options: dict,
         timing: Timing | None = None,
+        others: Sequence[tuple[int, str | None]] = (),
     ) -> GameRow:
+        """Open a table: the table, its timing and any ``others`` seated are stored in one transaction."""
         game = self.game(game_key)
         try:
             options = game.resolve_options(options)
         except ValueError as exc:
             raise Refusal("error.bad-options", reason=str(exc)) from exc
-        try:
-            row = await self.db.create_game(
-                game_key, guild_id, channel_id, user_id, options, secrets.randbits(63), creator_name=name
-            )
-        except ChannelBusy as exc:
-            raise Refusal("error.channel-busy") from exc
         timing = timing or Timing()
         settings = await async_play.guild_settings(self.db, guild_id) if guild_id else None
         limit = timing.time_limit_hours
         if limit is None and settings is not None:
             limit = settings.time_limit_hours
         action = timing.timeout_action or (settings.timeout_action if settings else None) or "auto"
-        await async_play.set_timing(self.db, row.id, timing.reminder_hours, limit or None, action)
-        return await self.get(row.id)
+        # Checked before anything is stored, whatever the command layer let through.
+        check_timing(timing.reminder_hours, limit, action)
+        try:
+            row = await self.db.create_game(
+                game_key,
+                guild_id,
+                channel_id,
+                user_id,
+                options,
+                secrets.randbits(63),
+                creator_name=name,
+                reminder_hours=timing.reminder_hours,
+                time_limit_hours=limit or None,
+                timeout_action=action,
+                others=others,
+            )
+        except ChannelBusy as exc:
+            raise Refusal("error.channel-busy") from exc
+        return row
 
     async def active(self, channel_id: int) -> GameRow:
         row = await self.db.active_game_in_channel(channel_id)
@@ -210,10 +242,8 @@ class GameService:
             row = await self.get(game_id)
             if row.status != "lobby":
                 raise Refusal(f"error.leave-running.{adapter_for(row.game).give_up_command}")
-            if not await self.db.leave(game_id, user_id):
+            if not await self.db.leave(game_id, user_id, abandon_if_empty=True):
                 raise Refusal("error.not-seated")
-            if not await self.db.seats(game_id):
-                await self.db.abandon(game_id)
             return await self.get(game_id)
 
     async def set_option(self, game_id: int, user_id: int, name: str, raw: str) -> GameRow:
@@ -353,9 +383,8 @@ class GameService:
         """Count a player's vote to abandon; all seated players agreeing ends the game."""
         async with self.lock(game_id):
             row, _, state = await self.running_seat(game_id, user_id)
-            votes = await seats_and_undo.vote_abandon(self.db, game_id, user_id)
+            votes = await seats_and_undo.vote_abandon(self.db, game_id, user_id, players=state.players)
             if votes >= state.players:
-                await self.db.abandon(game_id)
                 self._cache.pop(game_id, None)
             return await self.get(game_id), votes, state.players
 
@@ -368,12 +397,17 @@ class GameService:
         if user_id not in [s.user_id for s in seats]:
             raise Refusal("error.not-a-player")
         timing = Timing(old.reminder_hours, old.time_limit_hours or 0, old.timeout_action)
-        row = await self.create(
-            old.game, old.guild_id, old.channel_id, seats[0].user_id, seats[0].display_name, old.options, timing
+        first, rest = seats[0], seats[1:]
+        return await self.create(
+            old.game,
+            old.guild_id,
+            old.channel_id,
+            first.user_id,
+            first.display_name,
+            old.options,
+            timing,
+            others=[(seat.user_id, seat.display_name) for seat in rest],
         )
-        for seat in seats[1:]:
-            await self.db.join(row.id, seat.user_id, display_name=seat.display_name)
-        return await self.get(row.id)
 
     async def act(self, game_id: int, user_id: int, expected_version: int | None, action: str) -> MoveResult:
         """Apply ``action`` for ``user_id``; refuse strangers, stale boards, wrong turns, illegal moves."""

@@ -1,6 +1,7 @@
 """Persistent components: every button and menu is a ``DynamicItem`` whose custom id carries the
 game id (and the state version where a stale click must be refused), so they keep working
-after a restart. Callbacks stay thin: they hand over to ``bot.flow``.
+after a restart. Handlers stay thin: they hand over to ``bot.flow``, and every one of them runs
+through ``Answered``, the components' one error path.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.answers import answered
 from bot.i18n import t
 
 if TYPE_CHECKING:
@@ -22,8 +24,27 @@ def flow_of(interaction: discord.Interaction) -> Flow:
     return interaction.client.flow  # type: ignore[attr-defined]
 
 
+class Answered:
+    """Mixin for the project's DynamicItems: ``callback`` runs ``handle`` through the one error path.
+
+    discord.py only logs an exception raised in a DynamicItem's callback (its ViewStore catches
+    it; no View.on_error is involved), which leaves the player looking at "thinking..." forever.
+    """
+
+    game_id: int
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        """What the click does; each item defines it."""
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        # Named by its kind and game, never by its custom id: an action there can name a card in a hand.
+        what = f"{type(self).__name__} of game {self.game_id}"
+        await answered(interaction, lambda: self.handle(interaction), what, self.game_id)
+
+
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mp:lobby:(?P<gid>\d+):(?P<op>join|leave|start)"
+    Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:lobby:(?P<gid>\d+):(?P<op>join|leave|start)"
 ):
     """Join, Leave and Start on a lobby message."""
 
@@ -45,12 +66,12 @@ class LobbyButton(
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> LobbyButton:
         return cls(int(match["gid"]), match["op"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await flow_of(interaction).lobby_button(interaction, self.game_id, self.op)
 
 
 class OptionSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"mp:opt:(?P<gid>\d+):(?P<name>[a-z0-9_-]{1,40})"
+    Answered, discord.ui.DynamicItem[discord.ui.Select], template=r"mp:opt:(?P<gid>\d+):(?P<name>[a-z0-9_-]{1,40})"
 ):
     """A lobby menu for one game option; only the table's creator may change it."""
 
@@ -77,12 +98,12 @@ class OptionSelect(
     ) -> OptionSelect:
         return cls(int(match["gid"]), match["name"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         await flow_of(interaction).set_option(interaction, self.game_id, self.name, values[0] if values else "")
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:hand:(?P<gid>\d+)"):
+class HandButton(Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:hand:(?P<gid>\d+)"):
     """'My hand': the clicker's private view and, on their turn, their choices. Works at any time."""
 
     def __init__(self, game_id: int, locale: str | None = None) -> None:
@@ -100,12 +121,14 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:hand:(
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> HandButton:
         return cls(int(match["gid"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await flow_of(interaction).show_hand(interaction, self.game_id)
 
 
 class ActButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mp:act:(?P<gid>\d+):(?P<ver>\d+):(?P<action>.{1,80})$"
+    Answered,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mp:act:(?P<gid>\d+):(?P<ver>\d+):(?P<action>.{1,80})$",
 ):
     """One action of the engine, valid only at the state version it was offered at."""
 
@@ -134,11 +157,11 @@ class ActButton(
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> ActButton:
         return cls(int(match["gid"]), int(match["ver"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await flow_of(interaction).act(interaction, self.game_id, self.version, self.action)
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mp:pick:(?P<gid>\d+):(?P<ver>\d+)"):
+class ActSelect(Answered, discord.ui.DynamicItem[discord.ui.Select], template=r"mp:pick:(?P<gid>\d+):(?P<ver>\d+)"):
     """A menu of actions (up to 25) whose values are the actions' texts."""
 
     def __init__(
@@ -162,14 +185,16 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mp:pick:(?
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any) -> ActSelect:
         return cls(int(match["gid"]), int(match["ver"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         if not values:
             return
         await flow_of(interaction).act(interaction, self.game_id, self.version, values[0])
 
 
-class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:snooze:(?P<gid>\d+):(?P<ver>\d+)"):
+class SnoozeButton(
+    Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:snooze:(?P<gid>\d+):(?P<ver>\d+)"
+):
     """On a reminder: no more reminders for this turn (the time limit, if any, still runs)."""
 
     def __init__(self, game_id: int, version: int, locale: str | None = None) -> None:
@@ -190,11 +215,11 @@ class SnoozeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:snoo
     ) -> SnoozeButton:
         return cls(int(match["gid"]), int(match["ver"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await flow_of(interaction).snooze(interaction, self.game_id, self.version)
 
 
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:undo:(?P<gid>\d+):(?P<ver>\d+)"):
+class UndoButton(Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:undo:(?P<gid>\d+):(?P<ver>\d+)"):
     """Take back the move just made (only while it is still the player's turn)."""
 
     def __init__(self, game_id: int, version: int, locale: str | None = None) -> None:
@@ -212,11 +237,13 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:undo:(
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> UndoButton:
         return cls(int(match["gid"]), int(match["ver"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await flow_of(interaction).undo(interaction, self.game_id, self.version)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:(?P<op>resign|rematch):(?P<gid>\d+)"):
+class GameButton(
+    Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:(?P<op>resign|rematch):(?P<gid>\d+)"
+):
     """Resign (after /table resign asks to confirm) and Rematch (on a finished game's board)."""
 
     def __init__(self, game_id: int, op: str, locale: str | None = None) -> None:
@@ -230,7 +257,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mp:(?P<op
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> GameButton:
         return cls(int(match["gid"]), match["op"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         flow = flow_of(interaction)
         await (flow.resign if self.op == "resign" else flow.rematch)(interaction, self.game_id)
 

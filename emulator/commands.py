@@ -136,8 +136,13 @@ class OptionBuilder:
         guild: Guild | None,
         channel: Channel,
         store_upload: Callable[[Upload], Attachment],
+        *,
+        validate: bool = True,
     ) -> None:
         self.state = state
+        # False forges a payload as a modified client could send it: values go out as given,
+        # unchecked against the option's type, range and choices (entities are still resolved).
+        self.validate = validate
         self.user = user
         self.guild = guild
         self.channel = channel
@@ -171,7 +176,7 @@ class OptionBuilder:
             raise ValueError(f"/{trail} has no option(s) {sorted(unknown)}; it has {sorted(by_name)}")
         if focused is not None and focused not in by_name:
             raise ValueError(f"/{trail} has no option {focused!r} to autocomplete")
-        if focused is None:
+        if focused is None and self.validate:
             missing = [o["name"] for o in schema if o.get("required") and o["name"] not in values]
             if missing:
                 raise ValueError(f"/{trail} is missing required option(s) {missing}")
@@ -192,6 +197,8 @@ class OptionBuilder:
 
     def _value(self, schema: dict[str, Any], value: Any) -> Any:
         name, type_ = schema["name"], schema["type"]
+        if not self.validate and not isinstance(value, User | Member | Role | Channel | Upload | tuple):
+            return value
         if type_ == STRING:
             if not isinstance(value, str):
                 raise TypeError(f"option {name!r} takes a string, not {value!r}")

@@ -42,10 +42,22 @@ class UserActions:
     # -- application commands ------------------------------------------------------------------------
 
     async def slash(
-        self, user: User, channel: Channel, command: str, options: dict[str, Any] | None = None
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        validate: bool = True,
     ) -> InteractionResult:
-        """Invoke `/command [group] [subcommand]` with options, e.g. slash(u, ch, "table create", {"game": "x"})."""
-        record = self._command_interaction(APPLICATION_COMMAND, user, channel, command, options or {}, None)
+        """Invoke `/command [group] [subcommand]` with options, e.g. slash(u, ch, "table create", {"game": "x"}).
+
+        ``validate=False`` forges the payload, as a modified client could: option values are sent
+        as given, without the type, range, choice and required checks Discord's client makes.
+        """
+        record = self._command_interaction(
+            APPLICATION_COMMAND, user, channel, command, options or {}, None, validate=validate
+        )
         return self.interactions.dispatch(record)
 
     async def autocomplete(
@@ -63,6 +75,8 @@ class UserActions:
         command: str,
         options: dict[str, Any],
         focused: str | None,
+        *,
+        validate: bool = True,
     ) -> InteractionRecord:
         name, *path = command.strip().lstrip("/").split()
         guild = self.state.guild_of(channel)
@@ -74,7 +88,7 @@ class UserActions:
             raise LookupError(f"/{name} is not registered (registered: {known}); did the bot sync its command tree?")
         self._check_access(user, channel, perms.VIEW_CHANNEL | perms.USE_APPLICATION_COMMANDS)
         self._check_command_allowed(user, channel, found)
-        builder = OptionBuilder(self.state, user, guild, channel, self._store_upload)
+        builder = OptionBuilder(self.state, user, guild, channel, self._store_upload, validate=validate)
         built = builder.build(found, path, options, focused=focused)
         record = self.interactions.new_record(type_, user, channel, " ".join([name, *path]))
         data: dict[str, Any] = {"id": str(found.id), "name": found.name, "type": found.type}

@@ -149,14 +149,10 @@ class MeepleCog(commands.Cog):
             if end > year_ago:
                 used += min(end, now) - max(start, year_ago) if start < now else timedelta()
         left = VACATION_DAYS_PER_YEAR - used.days
-        try:
-            if any(start <= now < end for start, end in await store.vacations(self.db, interaction.user.id)):
-                raise Refusal("vacation.already")
-            if days > left:
-                raise Refusal("vacation.too-long", left=max(0, left), limit=VACATION_DAYS_PER_YEAR)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        if any(start <= now < end for start, end in await store.vacations(self.db, interaction.user.id)):
+            raise Refusal("vacation.already")
+        if days > left:
+            raise Refusal("vacation.too-long", left=max(0, left), limit=VACATION_DAYS_PER_YEAR)
         await store.add_vacation(self.db, interaction.user.id, now, now + timedelta(days=days))
         await self.flow.private(interaction, t("vacation.started", loc, days=days, left=left - days))
 
@@ -191,8 +187,7 @@ class MeepleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         if not interaction.permissions.manage_guild:
-            await self.flow.refuse(interaction, Refusal("settings.rights"))
-            return
+            raise Refusal("settings.rights")
         changes: dict[str, object] = {}
         if reminders is not None:
             changes["reminder_hours"] = reminders

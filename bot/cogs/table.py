@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from bot.storage.db import GameRow
 
 
+OPTIONS_TEXT_LIMIT = 200  # far more than every option of every game written out
+
+
 def option_combinations(game_key: str) -> list[dict[str, object]]:
     """Every combination of the game's options (one empty combination for a game without any)."""
     spec = GAMES[game_key].options() if game_key in GAMES else {}
@@ -88,7 +91,7 @@ class TableCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: str,
-        options: str | None = None,
+        options: app_commands.Range[str, 1, OPTIONS_TEXT_LIMIT] | None = None,
         reminders: app_commands.Range[int, 1, 168] | None = None,
         time_limit: int | None = None,
         on_timeout: str | None = None,
@@ -96,22 +99,18 @@ class TableCog(commands.Cog):
     ) -> None:
         """Open a new table in this channel; others join with the buttons."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.check_creator_role(interaction)
-            parsed = self.service.parse_options(game, options)
-            channel_id = await self.game_channel(interaction, game, thread)
-            row = await self.service.create(
-                game,
-                interaction.guild_id,
-                channel_id,
-                interaction.user.id,
-                interaction.user.display_name,
-                parsed,
-                Timing(reminders, time_limit, on_timeout),
-            )
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        await self.check_creator_role(interaction)
+        parsed = self.service.parse_options(game, options)
+        channel_id = await self.game_channel(interaction, game, thread)
+        row = await self.service.create(
+            game,
+            interaction.guild_id,
+            channel_id,
+            interaction.user.id,
+            interaction.user.display_name,
+            parsed,
+            Timing(reminders, time_limit, on_timeout),
+        )
         await self.flow.post_lobby(row)
         if channel_id == interaction.channel_id:
             await self.flow.private(interaction, t("lobby.created", locale_of(interaction)))
@@ -155,29 +154,21 @@ class TableCog(commands.Cog):
 
     async def channel_game(
         self, interaction: discord.Interaction, *, defer: bool = True, finished_too: bool = False
-    ) -> GameRow | None:
-        """This channel's game (``finished_too``: or its last one), or None once the user has
-        been told privately why there is none. ``defer`` first, unless the next step answers."""
+    ) -> GameRow:
+        """This channel's game (``finished_too``: or its last one); a refusal when there is none.
+        ``defer`` first, unless the next step answers."""
         if defer:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            if finished_too:
-                return await self.service.active_or_last(interaction.channel_id)
-            return await self.service.active(interaction.channel_id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return None
+        if finished_too:
+            return await self.service.active_or_last(interaction.channel_id)
+        return await self.service.active(interaction.channel_id)
 
     @table.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:
         """Take a seat at the table waiting in this channel."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.active(interaction.channel_id)
-            row = await self.service.join(row.id, interaction.user.id, interaction.user.display_name)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        row = await self.service.active(interaction.channel_id)
+        row = await self.service.join(row.id, interaction.user.id, interaction.user.display_name)
         await self.flow.refresh_lobby(row)
         await self.flow.private(interaction, t("lobby.joined", locale_of(interaction)))
 
@@ -185,12 +176,8 @@ class TableCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         """Give up your seat at the table before it starts."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.active(interaction.channel_id)
-            row = await self.service.leave(row.id, interaction.user.id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        row = await self.service.active(interaction.channel_id)
+        row = await self.service.leave(row.id, interaction.user.id)
         await self.flow.refresh_lobby(row)
         await self.flow.private(interaction, t("lobby.left", locale_of(interaction)))
 
@@ -246,22 +233,18 @@ class TableCog(commands.Cog):
         """Give up this channel's game (asks you to confirm)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        try:
-            row = await self.service.active(interaction.channel_id)
-            if row.status != "running":
-                raise Refusal("error.not-started")
-            seat = await self.service.seat_of(row, interaction.user.id)
-            if seat is None:
-                raise Refusal("error.not-a-player")
-            state = await self.service.state(row)
-            action = next((a for a in state.legal_actions(seat) if state.action_kind(a) in ("concede", "resign")), None)
-            if action is None:
-                if adapter_for(row.game).give_up_command == "resign":
-                    raise Refusal("error.concede-use-resign")
-                raise Refusal("error.concede-later")
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        row = await self.service.active(interaction.channel_id)
+        if row.status != "running":
+            raise Refusal("error.not-started")
+        seat = await self.service.seat_of(row, interaction.user.id)
+        if seat is None:
+            raise Refusal("error.not-a-player")
+        state = await self.service.state(row)
+        action = next((a for a in state.legal_actions(seat) if state.action_kind(a) in ("concede", "resign")), None)
+        if action is None:
+            if adapter_for(row.game).give_up_command == "resign":
+                raise Refusal("error.concede-use-resign")
+            raise Refusal("error.concede-later")
         view = discord.ui.View(timeout=None)
         view.add_item(
             ActButton(row.id, state.version, action.text, t("concede.confirm", loc), style=discord.ButtonStyle.danger)
@@ -278,14 +261,10 @@ class TableCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         """Leave this channel's game for good, ranked last (asks you to confirm)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.active(interaction.channel_id)
-            await self.service.running_seat(row.id, interaction.user.id)
-            if not self.service.game(row.game).supports_resign():
-                raise Refusal("error.resign-unsupported")
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        row = await self.service.active(interaction.channel_id)
+        await self.service.running_seat(row.id, interaction.user.id)
+        if not self.service.game(row.game).supports_resign():
+            raise Refusal("error.resign-unsupported")
         view = discord.ui.View(timeout=None)
         view.add_item(GameButton(row.id, "resign", locale_of(interaction)))
         await self.flow.private(interaction, t("resign.ask", locale_of(interaction)), view=view)
@@ -301,9 +280,7 @@ class TableCog(commands.Cog):
     async def replace(self, interaction: discord.Interaction, player: discord.Member, member: discord.Member) -> None:
         """Give a player's seat to someone else (moderators: Manage Channels)."""
         if not interaction.permissions.manage_channels:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.flow.refuse(interaction, Refusal("error.replace-rights"))
-            return
+            raise Refusal("error.replace-rights")
         await self.change_seat(interaction, player, member, "seat.replaced")
 
     async def change_seat(
@@ -311,14 +288,10 @@ class TableCog(commands.Cog):
     ) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            if new.bot:
-                raise Refusal("error.seat-bot")
-            row = await self.service.active(interaction.channel_id)
-            row, seat = await self.service.hand_over(row.id, old.id, new.id, new.display_name)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        if new.bot:
+            raise Refusal("error.seat-bot")
+        row = await self.service.active(interaction.channel_id)
+        row, seat = await self.service.hand_over(row.id, old.id, new.id, new.display_name)
         await self.flow.seat_changed(row, seat, new.id, key, old=old.mention, mod=interaction.user.mention)
         await self.flow.private(interaction, t("seat.done", locale_of(interaction), new=new.mention))
 
@@ -326,12 +299,8 @@ class TableCog(commands.Cog):
     async def vote_abandon(self, interaction: discord.Interaction) -> None:
         """Vote to abandon this channel's game; it ends when every player has voted."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.active(interaction.channel_id)
-            row, votes, players = await self.service.vote_abandon(row.id, interaction.user.id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        row = await self.service.active(interaction.channel_id)
+        row, votes, players = await self.service.vote_abandon(row.id, interaction.user.id)
         key = "vote.abandoned" if row.status == "abandoned" else "vote.counted"
         await self.flow.announce(
             row, t(key, self.flow.locale, player=interaction.user.mention, votes=votes, players=players)
@@ -342,15 +311,11 @@ class TableCog(commands.Cog):
     async def abandon(self, interaction: discord.Interaction) -> None:
         """Close this channel's table without a result (its creator, or a moderator)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            row = await self.service.active(interaction.channel_id)
-            perms = interaction.permissions
-            if interaction.user.id != row.creator_id and not perms.manage_channels:
-                raise Refusal("error.abandon-rights")
-            row = await self.service.abandon(row.id)
-        except Refusal as refusal:
-            await self.flow.refuse(interaction, refusal)
-            return
+        row = await self.service.active(interaction.channel_id)
+        perms = interaction.permissions
+        if interaction.user.id != row.creator_id and not perms.manage_channels:
+            raise Refusal("error.abandon-rights")
+        row = await self.service.abandon(row.id)
         await self.flow.refresh_lobby(row)
         await self.flow.announce(row, t("game.abandoned", self.flow.locale, user=interaction.user.mention))
         await self.flow.private(interaction, t("game.abandoned.private", locale_of(interaction)))

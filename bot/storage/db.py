@@ -13,6 +13,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -82,6 +83,26 @@ class GameFull(StorageError):
 
 class _StaleVersion(Exception):
     """Raised inside commit_move to roll its transaction back."""
+
+
+@dataclass
+class CommitWatch:
+    """Whether a transaction was committed since the watch began (in the same asyncio task)."""
+
+    committed: bool = False
+
+
+# Each interaction is handled in its own asyncio task, so a watch set at its start sees exactly
+# the commits made while handling it: its error path can then say truthfully whether anything
+# was changed.
+_COMMIT_WATCH: ContextVar[CommitWatch | None] = ContextVar("meeple_commit_watch", default=None)
+
+
+def watch_commits() -> CommitWatch:
+    """Start watching the current task's commits (replacing any earlier watch) and return the watch."""
+    watch = CommitWatch()
+    _COMMIT_WATCH.set(watch)
+    return watch
 
 
 @dataclass(frozen=True)
@@ -244,6 +265,8 @@ class Database:
                 await conn.execute("BEGIN IMMEDIATE")
                 yield conn
                 await conn.execute("COMMIT")
+                if (watch := _COMMIT_WATCH.get()) is not None:
+                    watch.committed = True
             except BaseException:
                 # Shielded so that a second cancellation cannot leave the transaction open;
                 # rollback() is a no-op if COMMIT went through before we were cancelled.
@@ -269,25 +292,39 @@ class Database:
         options: dict[str, Any],
         seed: int,
         creator_name: str | None = None,
+        *,
+        reminder_hours: int | None = None,
+        time_limit_hours: int | None = None,
+        timeout_action: str | None = None,
+        others: Sequence[tuple[int, str | None]] = (),
     ) -> GameRow:
-        """Open a lobby in the channel with the creator in seat 0; raise ChannelBusy if taken."""
+        """Open a lobby in the channel with the creator in seat 0; raise ChannelBusy if taken.
+
+        The table, its timing and the ``others`` seated after the creator (a rematch's players,
+        as (user id, display name)) are stored in one transaction: all of it, or nothing.
+        """
         if seed not in _SQLITE_INT:
             raise ValueError("the seed must fit in a signed 64-bit integer")
         options_json = _dump_json(options)
+        timing = (reminder_hours, time_limit_hours, timeout_action)
         async with self.transaction() as conn:
             # The partial unique index is the guarantee; this check gives the better error.
             busy = await _fetchone(conn, _ACTIVE_IN_CHANNEL, (channel_id,))
             if busy is not None:
                 raise ChannelBusy(channel_id, busy["id"])
             cursor = await conn.execute(
-                "INSERT INTO games (game, guild_id, channel_id, options, seed, creator_id) VALUES (?, ?, ?, ?, ?, ?)",
-                (game, guild_id, channel_id, options_json, seed, creator_id),
+                "INSERT INTO games (game, guild_id, channel_id, options, seed, creator_id,"
+                " reminder_hours, time_limit_hours, timeout_action) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, guild_id, channel_id, options_json, seed, creator_id, *timing),
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            await conn.execute(
-                "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, 0, ?, ?)",
-                (game_id, creator_id, _name(creator_name)),
+            seated = [(creator_id, creator_name), *others]
+            if len({user for user, _ in seated}) != len(seated):
+                raise AlreadySeated(game_id, creator_id)
+            await conn.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
+                [(game_id, seat, user, _name(name)) for seat, (user, name) in enumerate(seated)],
             )
             return await _game(conn, game_id)
 
@@ -461,8 +498,12 @@ class Database:
             assert row is not None
             return SeatRow.from_row(row)
 
-    async def leave(self, game_id: int, user_id: int) -> bool:
-        """Unseat the player from a lobby, closing the gap; return False if not seated."""
+    async def leave(self, game_id: int, user_id: int, *, abandon_if_empty: bool = False) -> bool:
+        """Unseat the player from a lobby, closing the gap; return False if not seated.
+
+        With ``abandon_if_empty``, a lobby left with nobody is closed in the same transaction,
+        so that an empty table never keeps the channel busy.
+        """
         async with self.transaction() as conn:
             await _require_status(conn, game_id, "lobby")
             cursor = await conn.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
@@ -470,7 +511,8 @@ class Database:
                 return False
             remaining = [seat.user_id for seat in await _seats(conn, game_id)]
             await _reseat(conn, game_id, remaining)
-            await conn.execute(f"UPDATE games SET updated_at = {_NOW} WHERE id = ?", (game_id,))
+            closing = f", status = 'abandoned', finished_at = {_NOW}" if abandon_if_empty and not remaining else ""
+            await conn.execute(f"UPDATE games SET updated_at = {_NOW}{closing} WHERE id = ?", (game_id,))
             return True
 
     # -- history ------------------------------------------------------------------------------

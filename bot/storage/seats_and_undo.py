@@ -58,8 +58,11 @@ async def replace_seat(db: Database, game_id: int, seat: int, user_id: int, name
         return cursor.rowcount == 1
 
 
-async def vote_abandon(db: Database, game_id: int, user_id: int) -> int:
-    """Record a vote to abandon; return how many seated players have voted."""
+async def vote_abandon(db: Database, game_id: int, user_id: int, players: int | None = None) -> int:
+    """Record a vote to abandon; return how many seated players have voted.
+
+    When the votes reach ``players``, the game is abandoned in the same transaction.
+    """
     async with db.transaction() as conn:
         await conn.execute("INSERT OR IGNORE INTO abandon_votes (game_id, user_id) VALUES (?, ?)", (game_id, user_id))
         rows = await conn.execute_fetchall(
@@ -67,7 +70,14 @@ async def vote_abandon(db: Database, game_id: int, user_id: int) -> int:
             " WHERE v.game_id = ?",
             (game_id,),
         )
-        return list(rows)[0][0]
+        votes = list(rows)[0][0]
+        if players is not None and votes >= players:
+            await conn.execute(
+                "UPDATE games SET status = 'abandoned', finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status IN ('lobby', 'running')",
+                (game_id,),
+            )
+        return votes
 
 
 def _json(value: dict[str, Any]) -> str:

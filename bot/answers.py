@@ -1,0 +1,94 @@
+"""One error path for every slash command, button and menu: what the player is told when a
+request is refused or fails, and what the log keeps.
+
+Handlers do not catch: a ``Refusal`` becomes its private message; an interaction that expired
+before the bot could answer is noted quietly (there is nobody left to answer); anything else is
+logged once with its traceback and the player gets a private answer that says truthfully
+whether something was changed (see ``bot.storage.db.watch_commits``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.service import Refusal
+from bot.storage.db import CommitWatch, watch_commits
+
+if TYPE_CHECKING:
+    from bot.flow import Flow
+
+log = logging.getLogger("meeple.errors")
+
+UNKNOWN_INTERACTION = 10062  # answered too late: Discord forgot the interaction
+ALREADY_ACKNOWLEDGED = 40060  # answered twice (another process, or a retry, got there first)
+UNKNOWN_WEBHOOK = 10015  # a follow-up after the interaction's token ran out (15 minutes)
+EXPIRED = (UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED, UNKNOWN_WEBHOOK)
+
+
+def locale_of(interaction: discord.Interaction) -> str:
+    return str(interaction.locale.value if interaction.locale else "en")
+
+
+def is_expired(error: BaseException) -> bool:
+    """Whether the error says the interaction can no longer be answered."""
+    return isinstance(error, discord.HTTPException) and error.code in EXPIRED
+
+
+async def answered(
+    interaction: discord.Interaction, handler: Callable[[], Awaitable[None]], what: str, game_id: int | None = None
+) -> None:
+    """Run a component's handler through the one error path (``what`` names it in the log)."""
+    watch = watch_commits()
+    try:
+        await handler()
+    except Exception as error:  # the point of the funnel: every failure gets an answer
+        await answer_failure(interaction, error, watch, what, game_id)
+
+
+async def answer_failure(
+    interaction: discord.Interaction,
+    error: BaseException,
+    watch: CommitWatch | None,
+    what: str,
+    game_id: int | None = None,
+) -> None:
+    """Tell the player, privately, what became of their request; log what the operator needs."""
+    if isinstance(error, Refusal):
+        await refuse(interaction, error, game_id)
+        return
+    if is_expired(error):
+        assert isinstance(error, discord.HTTPException)
+        log.warning("%s: the interaction expired before it was answered (%s %s)", what, error.status, error.code)
+        return
+    log.error("%s failed", what, exc_info=error)
+    # After a commit the request went through: saying "nothing was changed" would be false.
+    key = "error.after-commit" if watch is not None and watch.committed else "error.internal"
+    await say(interaction, t(key, locale_of(interaction)), what)
+
+
+async def refuse(interaction: discord.Interaction, refusal: Refusal, game_id: int | None = None) -> None:
+    """A refusal's private message (with a link to the current board when the clicked one is old)."""
+    flow: Flow = interaction.client.flow  # type: ignore[attr-defined]
+    row = None
+    if refusal.key == "error.stale-board" and game_id is not None:
+        row = await flow.service.db.get_game(game_id)
+    try:
+        await flow.refuse(interaction, refusal, row)
+    except discord.HTTPException as exc:
+        log.warning("could not tell a player %s: %s %s", refusal.key, exc.status, exc.code)
+
+
+async def say(interaction: discord.Interaction, text: str, what: str) -> None:
+    """Answer only the user, as a follow-up when the interaction was already deferred."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("%s: could not tell the player it failed: %s %s", what, exc.status, exc.code)
