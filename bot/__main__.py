@@ -134,6 +134,7 @@ async def run(config: Config) -> None:
     bot = MeepleBot(config)
     # SIGTERM (a service manager or container stopping the bot) shuts down as cleanly as Ctrl+C.
     main = asyncio.current_task()
+    assert main is not None, "run() is always awaited inside a task"
     with contextlib.suppress(NotImplementedError, RuntimeError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
     async with bot:

@@ -6,6 +6,7 @@ position and every event exactly as it happened; nothing but the log needs to be
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.games import adapter_for
@@ -69,7 +70,7 @@ def log_lines(
     names: list[str],
     viewer: int | None,
     locale: str,
-    undone: list[tuple[int, int, str]] = (),
+    undone: Sequence[tuple[int, int, str]] = (),
 ) -> list[str]:
     """The log in words for ``viewer`` (a seat, or None for a spectator): public events, that
     seat's own private ones, and the moves taken back, marked where they were made."""

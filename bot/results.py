@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from engine import Outcome
 
 
-def ranks(outcome: Outcome, forfeited: set[int] = frozenset()) -> list[int]:
+def ranks(outcome: Outcome, forfeited: Set[int] = frozenset()) -> list[int]:
     """Rank of each seat (1 = best): winners first, then by score; forfeiting seats last.
 
     Equal standing shares a rank (1, 1, 3). In a co-operative game every seat has the same

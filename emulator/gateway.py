@@ -46,8 +46,13 @@ class GatewayHost(Protocol):
     state: State
     bot_token: str
     heartbeat_interval: float
-    gateway_url: str
-    resume_gateway_url: str
+
+    # Read-only: the emulator computes both from its bound port.
+    @property
+    def gateway_url(self) -> str: ...
+
+    @property
+    def resume_gateway_url(self) -> str: ...
 
     def notify(self) -> None:
         """Wake anyone waiting on emulator state."""
@@ -363,7 +368,7 @@ class Gateway:
     def _request_members(self, session: Session, data: dict[str, Any]) -> None:
         state = self.host.state
         guild_ids = data.get("guild_id")
-        for gid in guild_ids if isinstance(guild_ids, list) else [guild_ids]:
+        for gid in guild_ids if isinstance(guild_ids, list) else [] if guild_ids is None else [guild_ids]:
             guild = state.guilds.get(int(gid))
             if guild is None:
                 continue

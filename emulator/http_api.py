@@ -17,6 +17,7 @@ from emulator.errors import UNKNOWN_MEMBER, ApiError, form_error, not_found
 
 if TYPE_CHECKING:
     from emulator.emulator import Emulator
+    from emulator.state import ApplicationCommand
 
 log = logging.getLogger("emulator.http")
 
@@ -228,7 +229,7 @@ class GeneralRoutes:
             return None
         return self.emu.state.guild(guild_id).id
 
-    def _command(self, request: web.Request) -> tuple[int | None, commands.ApplicationCommand]:
+    def _command(self, request: web.Request) -> tuple[int | None, ApplicationCommand]:
         guild_id = self._scope(request)
         try:
             found = commands.find_by_id(self.emu.state, guild_id, int(request.match_info["command_id"]))

@@ -52,7 +52,9 @@ class ServiceHost(Protocol):
     gateway: Gateway
     faults: Faults
     upload_limit: int
-    base_url: str
+
+    @property
+    def base_url(self) -> str: ...  # read-only: known once the emulator has bound its port
 
     def notify(self) -> None:
         """Wake anyone waiting on emulator state."""

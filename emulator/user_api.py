@@ -5,10 +5,9 @@ from __future__ import annotations
 import copy
 import mimetypes
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from emulator import commands as cmds
 from emulator import components as comp
 from emulator import payloads
 from emulator import permissions as perms
@@ -26,7 +25,7 @@ from emulator.interactions import (
     Interactions,
 )
 from emulator.service import Service
-from emulator.state import Attachment, Channel, Member, Message, Role, State, User
+from emulator.state import ApplicationCommand, Attachment, Channel, Member, Message, Role, State, User
 
 
 class UserActions:
@@ -37,7 +36,11 @@ class UserActions:
     gateway: Gateway
     interactions: Interactions
     upload_limit: int
-    base_url: str
+
+    if TYPE_CHECKING:  # the Emulator's read-only property, known once it has bound its port
+
+        @property
+        def base_url(self) -> str: ...
 
     # -- application commands ------------------------------------------------------------------------
 
@@ -101,7 +104,7 @@ class UserActions:
         record.payload = {**self._interaction_base(record), "data": data}
         return record
 
-    def _check_command_allowed(self, user: User, channel: Channel, command: cmds.ApplicationCommand) -> None:
+    def _check_command_allowed(self, user: User, channel: Channel, command: ApplicationCommand) -> None:
         raw = command.raw
         if channel.is_dm:
             contexts = raw.get("contexts")

@@ -340,8 +340,8 @@ def dashed_slot(draw: ImageDraw.ImageDraw, box: Box, text: str, radius: int = 14
     fnt = font(24, True)
     lines = wrap(text, fnt, x1 - x0 - 20, 2)
     for i, line in enumerate(lines):
-        y = (y0 + y1) / 2 + (i - (len(lines) - 1) / 2) * 30
-        draw.text(((x0 + x1) / 2, y), line, font=fnt, fill=Palette.TEXT_MUTED, anchor="mm")
+        line_y = (y0 + y1) / 2 + (i - (len(lines) - 1) / 2) * 30
+        draw.text(((x0 + x1) / 2, line_y), line, font=fnt, fill=Palette.TEXT_MUTED, anchor="mm")
 
 
 def panel_title(draw: ImageDraw.ImageDraw, box: Box, text: str) -> None:

@@ -518,7 +518,7 @@ def hand(public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[
         draw_centred(draw, (box[0] + 10, cy + 222, box[2] - 10, cy + 262), "colour on delivered jars", 22, TEXT)
     x0 = 410
     hand_jars = private.get("hand") or []
-    y = 90
+    y: float = 90
     if hand_jars:
         title = "Dealt jars: keep two" if public.get("phase") == "keep" else "Drawn jars: keep one"
         kept = private.get("kept") or []

@@ -85,7 +85,7 @@ def card_summary(card_id: str, locale: str) -> str:
     if c.colour == "red":
         does = ", ".join(effect_text(e, locale) for e in c.effects)
     elif c.colour == "blue":
-        a = c.action
+        a = c.blue_action()
         does = t(
             f"tm-dice.card.action.{a['type']}",
             locale,
@@ -307,8 +307,8 @@ class TMDiceAdapter(GameAdapter):
                 seat = run[0]["seat"]
                 who = names[seat] if 0 <= seat < len(names) else "?"
                 lines.append(t("tm-dice.event.dice-rolled", locale, name=who, n=len(run), faces=rolled))
-            elif run:
-                lines.append(self.describe_event(run[0], names, locale))
+            elif run and (line := self.describe_event(run[0], names, locale)):
+                lines.append(line)
             run.clear()
 
         for e in events:

@@ -96,7 +96,7 @@ def _check_geometry(board: dict) -> tuple[list[Space], list[Shore]]:
     for s in raw:
         d = _dist(s["q"], s["r"])
         ring = {1: "inner", 2: "outer"}.get(d)
-        if ring != s["ring"]:
+        if ring is None or ring != s["ring"]:
             raise ContentError(f"{where}: space {s['id']} is {d} steps from the island but says {s['ring']!r}")
         if s["section"] not in board["sections"]:
             raise ContentError(f"{where}: space {s['id']} names an unknown section {s['section']!r}")

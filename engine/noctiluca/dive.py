@@ -106,7 +106,7 @@ def continue_storing(s: NoctilucaState) -> list[Event]:
         from engine.noctiluca.delivery import start_deliveries
 
         return events + start_deliveries(s)
-    if s.solo:
+    if s.storm is not None:  # solo: the storm takes what the diver could not store
         s.storm["dice"] += hand
         events.append(event("to storm", None, seat=seat, dice=list(hand)))
         from engine.noctiluca.delivery import start_deliveries

@@ -241,7 +241,7 @@ def _storm(value: Any, n: int) -> dict | None:
 
 
 def _check_conservation(s: NoctilucaState) -> None:
-    dice = Counter()
+    dice: Counter[str] = Counter()
     for sp in s.spaces:
         dice.update(content.die_colour(d) for d in sp)
     for seat_jars in s.jars:

@@ -32,9 +32,11 @@ def majorities(counts: dict, remaining: int) -> dict:
 def score(s: NoctilucaState) -> dict:
     """The final scoring of every seat (and, solo, of the storm), part by part."""
     contenders: list = list(range(s.players)) + ([STORM] if s.solo else [])
+    # Only a solo game has a storm, and only then is it read below.
+    storm: dict = s.storm if s.storm is not None else {}
 
     def held(who) -> list[list]:
-        return s.storm["tokens"] if who == STORM else s.tokens[who]
+        return storm["tokens"] if who == STORM else s.tokens[who]
 
     extra = {who: 0 for who in contenders}
     by_colour = {}
@@ -59,8 +61,8 @@ def score(s: NoctilucaState) -> dict:
             "leftovers": leftovers,
         }
         if s.solo:
-            parts["storm tokens"] = -(sum(v for _, v in s.storm["tokens"]) + extra[STORM])
-            parts["storm dice"] = -len(s.storm["dice"])
+            parts["storm tokens"] = -(sum(v for _, v in storm["tokens"]) + extra[STORM])
+            parts["storm dice"] = -len(storm["dice"])
         total = sum(parts.values())
         details.append(
             {
@@ -88,13 +90,15 @@ def finish(s: NoctilucaState) -> list[Event]:
 
 
 def final_scores_event(s: NoctilucaState, **extra) -> Event:
+    result = s.result
+    assert result is not None, "the game is scored before its final event"
     return event(
         "final scores",
         None,
-        scores=list(s.result["scores"]),
-        winners=list(s.result["winners"]),
-        details=[dict(d) for d in s.result["details"]],
-        majorities=s.result["majorities"],
+        scores=list(result["scores"]),
+        winners=list(result["winners"]),
+        details=[dict(d) for d in result["details"]],
+        majorities=result["majorities"],
         favourites=[content.FAVOURITE_BY_COLOUR[c]["colour"] for c in s.favourites],
         **extra,
     )

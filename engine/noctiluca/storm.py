@@ -35,6 +35,7 @@ def storm(s: NoctilucaState) -> list[Event]:
     the storm, (2) the black die clears one space of the section the arrow points at, (3) the
     arrow turns to the next section (the other way in round 2)."""
     st = s.storm
+    assert st is not None, "only a solo game has a storm"
     events: list[Event] = []
     card = s.deck.pop(0) if s.deck else None
     token = None

@@ -72,7 +72,7 @@ def public_view(s: NoctilucaState) -> dict:
                 "q": sh.q,
                 "r": sh.r,
                 "paths": {k: list(v) for k, v in sh.paths.items()},
-                "pawn": None if s.shores[i] is None else dict(s.shores[i]),
+                "pawn": None if (pawn := s.shores[i]) is None else dict(pawn),
             }
             for i, sh in enumerate(SHORES)
         ],

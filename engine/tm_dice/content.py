@@ -111,6 +111,11 @@ class Card:
             out["passive"] = list(self.passive)
         return out
 
+    def blue_action(self) -> dict:
+        """The action of this blue card (the content check gives every blue card one)."""
+        assert self.action is not None, f"card {self.id} has no action"
+        return self.action
+
 
 # -- loading --------------------------------------------------------------------------------
 _dice = load("tm-dice/dice.json", DICE_SCHEMA)

@@ -135,7 +135,8 @@ def raise_parameter(s: TMDiceState, seat: int, param: str) -> list[Event]:
 
 def check_end_trigger(s: TMDiceState, done: int) -> list[Event]:
     if s.players == 1:
-        if done == len(PARAMETERS) and s.end_at > s.turn + 1:
+        # A solo game always has a last turn (set at setup, checked on load).
+        if done == len(PARAMETERS) and s.end_at is not None and s.end_at > s.turn + 1:
             s.end_at = s.turn + 1
             return [event("end triggered", None, seat=s.current, last_turn=s.end_at)]
         return []
@@ -262,7 +263,7 @@ def ranked_plans(s: TMDiceState, task: dict) -> list[dict[str, int]]:
     if len(plans) < 2:
         return plans
     targets = [Counter(g["cost"]) for g in GENERAL_ACTIONS.values()]
-    targets += [Counter(CARDS[c].action["cost"]) for c in player["blue"]]
+    targets += [Counter(CARDS[c].blue_action()["cost"]) for c in player["blue"]]
 
     def key(indexed: tuple[int, dict[str, int]]) -> tuple:
         index, plan = indexed

@@ -33,7 +33,9 @@ def usable_blue(s: TMDiceState, seat: int, kind: str) -> list[str]:
     return [
         c
         for c in player["blue"]
-        if c not in player["used"] and CARDS[c].action["type"] == kind and dice.can_pay(player, CARDS[c].action["cost"])
+        if c not in player["used"]
+        and (action := CARDS[c].blue_action())["type"] == kind
+        and dice.can_pay(player, action["cost"])
     ]
 
 
@@ -42,7 +44,7 @@ def free_choices(s: TMDiceState, seat: int) -> list[tuple[str, str]]:
 
 
 def use_blue(s: TMDiceState, seat: int, card_id: str) -> list[Event]:
-    action = CARDS[card_id].action
+    action = CARDS[card_id].blue_action()
     s.seats[seat]["used"].append(card_id)
     push_effects(s, seat, action["effects"], card_id)
     push_payment(s, seat, action["cost"])

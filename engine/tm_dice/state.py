@@ -206,7 +206,9 @@ class TMDiceState(State):
             return []
         task.pop("cat", None)
         task.pop("page", None)
-        events = flow.HANDLERS[task["kind"]][2](self, task, words)
+        resolve = flow.HANDLERS[task["kind"]][2]
+        assert resolve is not None, "only a step with choices is played, and such a step has a resolver"
+        events = resolve(self, task, words)
         return events + self._run()
 
     def _run(self) -> list[Event]:
@@ -216,7 +218,9 @@ class TMDiceState(State):
             task = self.queue[-1]
             if self.choices(task):
                 break
-            events += flow.HANDLERS[task["kind"]][1](self, task)
+            auto = flow.HANDLERS[task["kind"]][1]
+            assert auto is not None, "a step without choices resolves by itself"
+            events += auto(self, task)
         if self.result is None:
             events += scoring.claim_milestones(self)
         else:

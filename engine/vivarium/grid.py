@@ -33,12 +33,13 @@ def row_cells(row: int, grid: list[str | None]) -> list[tuple[int, int]]:
 
 def clear_column(col: int, grid: list[str | None], discard: list[str]) -> list[str]:
     """Remove every card of a column to the discard; return the removed cards, top to bottom."""
-    removed = []
+    removed: list[str] = []
     for row in range(1, SIZE + 1):
         i = cell_index(row, col)
-        if grid[i] is not None:
-            removed.append(grid[i])
-            discard.append(grid[i])
+        card = grid[i]
+        if card is not None:
+            removed.append(card)
+            discard.append(card)
             grid[i] = None
     return removed
 

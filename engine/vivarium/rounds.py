@@ -51,6 +51,7 @@ def end_round(state: VivariumState) -> list[Event]:
         events += flip_two_player(state)
     placed = g.refill(state.grid, state.decks)
     events.append(event("grid refilled", None, cards=[{**p, "card": card_view(p["card"])} for p in placed]))
+    assert state.priority_next is not None, "every round but the last has a next priority token"
     state.priority_current = state.priority_next
     state.priority_next = state.priority_stack.pop() if state.priority_stack else None
     state.round += 1
@@ -71,6 +72,7 @@ def flip_two_player(state: VivariumState) -> list[Event]:
     """Two players: turn the face-down token up and the other down; clear the column numbered by
     the largest number on the newly revealed token (it is refilled with the rest of the grid)."""
     revealed, hidden = state.facedown, state.middle[0]
+    assert revealed is not None, "a two-player game always has a face-down token"
     state.middle, state.facedown = [revealed], hidden
     col = max(CHAIN[revealed].numbers)
     removed = g.clear_column(col, state.grid, state.discard)
@@ -99,6 +101,7 @@ def end_game(state: VivariumState) -> list[Event]:
 
 def game_over_event(state: VivariumState, **extra) -> Event:
     result = state.result
+    assert result is not None, "the game is scored before its final event"
     return event(
         "game over",
         None,

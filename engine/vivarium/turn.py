@@ -117,6 +117,7 @@ def take_card(state: VivariumState, seat: int, row: int, col: int, bonus: bool =
     state.numbers = {}
     index = g.cell_index(row, col)
     card_id = state.grid[index]
+    assert card_id is not None, "the move was checked: the cell holds a card"
     state.grid[index] = None
     state.collections[seat].append(card_id)
     card = CARDS[card_id]

@@ -99,10 +99,7 @@ def _public_view(state: VivariumState) -> dict:
         "turns_each": TURNS_EACH,
         "turns_left": 0 if over else TURNS_EACH * state.players - state.turn,
         "grid": [
-            [
-                None if state.grid[g.cell_index(r, c)] is None else shared_card_view(state.grid[g.cell_index(r, c)])
-                for c in range(1, 5)
-            ]
+            [None if (card := state.grid[g.cell_index(r, c)]) is None else shared_card_view(card) for c in range(1, 5)]
             for r in range(1, 5)
         ],
         "decks": {k: len(v) for k, v in state.decks.items()},

@@ -93,7 +93,7 @@ def status_runs(public: Mapping[str, Any], names: Sequence[str]) -> tuple[list[t
     seats = [pending[key]] if key in pending else list(public.get("to_move") or [public.get("leader")])
     who = " & ".join(seat_name(names, s) for s in seats) or "Nobody"
     doing = (one if len(seats) == 1 else many).format(steps=pending.get("steps", 0))
-    runs = [(who, Palette.ACCENT), (doing, Palette.TEXT)]
+    runs: list[tuple[str, Color]] = [(who, Palette.ACCENT), (doing, Palette.TEXT)]
     ready = [seat for seat, done in enumerate(pending.get("chosen") or []) if done]
     if phase == "gift" and ready:  # who has picked, never which card
         runs.append((" · " + " & ".join(seat_name(names, s) for s in ready) + " ready", Palette.TEXT_MUTED))
@@ -210,7 +210,7 @@ def draw_trick(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
     shadowed_box(image, box, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)
     cards = list(public.get("trick_cards") or [])
-    last = public.get("last_trick")
+    last = public.get("last_trick") or {}
     showing_last = not cards and bool(last)
     title = "LAST TRICK" if showing_last else f"TRICK {public.get('trick', 1)}"
     panel_title(draw, box, title)

@@ -104,7 +104,7 @@ SUIT_SHAPES = {"dove": DOVE, "rose": ROSE, "star": STAR}
 
 # Colour roles and outline of each drawing (suit symbols take theirs from SUITS).
 ICON_STYLES: dict[str, tuple[list[Shape], dict[str, Color], Color | None]] = {
-    "gem": (GEM, GEM_COLORS, GEM_EDGE),
+    "gem": (GEM, dict(GEM_COLORS), GEM_EDGE),  # a copy typed as dict[str, Color] (dicts are invariant)
     "paw": (PAW, {"main": (92, 58, 30)}, None),
     "forest": (
         FOREST_TOKEN,
@@ -132,6 +132,7 @@ def icon(kind: str, size: int, variant: str = "") -> Image.Image:
 
     ``variant`` "faint" draws it washed out (a paw for zero footprints, a used forest token).
     """
+    outline: Color | None
     if kind in SUIT_SHAPES:
         st = SUITS[kind]
         colors: dict[str, Color] = {"main": st.main, "light": shade(st.main, 1.35), "dark": st.dark}

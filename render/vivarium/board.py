@@ -147,7 +147,7 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = TOP_PANEL
     draw.text((x0 + 18, y0 + 22), "MIDDLE", font=font(22, True), fill=Palette.TEXT_MUTED, anchor="lm")
-    x = x0 + 18
+    x: float = x0 + 18
     for token in public.get("middle", []):
         x += draw_domino(draw, x, y0 + 50, token["numbers"], 70) + 14
     down = public.get("facedown")

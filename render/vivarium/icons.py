@@ -107,8 +107,9 @@ def _colors(kind: str) -> tuple[dict[str, Color], Color]:
     if kind == "gem":
         return dict(GEM_COLORS), GEM_EDGE
     base = TYPE_COLORS.get(kind) or ICON_COLORS.get(kind) or (120, 120, 120)
-    light = tuple(min(255, c + 90) for c in base)
-    dark = tuple(max(0, c - 60) for c in base)
+    r, g, b = base
+    light: RGB = (min(255, r + 90), min(255, g + 90), min(255, b + 90))
+    dark: RGB = (max(0, r - 60), max(0, g - 60), max(0, b - 60))
     if kind == "net":
         light = (250, 246, 232)
     return {"main": base, "light": light, "dark": dark, "eye": (255, 240, 200)}, (30, 24, 20)

@@ -152,3 +152,17 @@ async def test_op7_reconnect_request_resumes(emu: Emulator, world: World, bot: S
     emu.gateway.request_reconnect()
     await emu.wait_for_resume()
     assert emu.gateway.identify_count == 1 and emu.gateway.connected
+
+
+async def test_member_request_without_a_guild_is_ignored_and_the_session_lives_on(emu: Emulator, world: World) -> None:
+    session, ws, receive = await _raw_gateway(emu, 0)
+    try:
+        assert (await receive())["t"] == "READY"
+        assert (await receive())["t"] == "GUILD_CREATE"
+        await ws.send_json({"op": 8, "d": {"query": "", "limit": 0}})
+        await ws.send_json({"op": 1, "d": 2})
+        assert (await receive())["op"] == 11
+        assert not ws.closed
+    finally:
+        await ws.close()
+        await session.close()
