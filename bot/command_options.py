@@ -72,7 +72,7 @@ def check_value(spec: Mapping[str, Any], option: Mapping[str, Any], resolved: Ma
             raise Refusal("error.option-length", option=name, low=low, high=high)
     elif kind in (INTEGER, NUMBER):
         number = isinstance(value, int) or (kind == NUMBER and isinstance(value, float) and math.isfinite(value))
-        if isinstance(value, bool) or not number:
+        if isinstance(value, bool) or not number or not isinstance(value, int | float):
             raise Refusal("error.option-whole-number" if kind == INTEGER else "error.option-type", option=name)
         if kind == INTEGER and not -SAFE_INTEGER < value < SAFE_INTEGER:
             raise Refusal("error.option-whole-number", option=name)

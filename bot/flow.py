@@ -10,7 +10,8 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -74,7 +75,7 @@ class Flow:
                 text += "\n" + t("error.current-board", loc, url=url)
         await self.private(interaction, text)
 
-    async def private(self, interaction: discord.Interaction, text: str, **kwargs: object) -> None:
+    async def private(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         """Answer only the clicker, whether or not the interaction was deferred."""
         if interaction.response.is_done():
             await interaction.followup.send(clip(text), ephemeral=True, **kwargs)
@@ -145,9 +146,10 @@ class Flow:
         await self.service.db.set_message(row.id, "lobby", message.id)
 
     def channel(self, row: GameRow) -> discord.abc.Messageable:
-        return self.bot.get_channel(row.channel_id) or self.bot.get_partial_messageable(
-            row.channel_id, guild_id=row.guild_id
-        )
+        known = self.bot.get_channel(row.channel_id)
+        if isinstance(known, discord.abc.Messageable):
+            return known
+        return self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
 
     async def announce(self, row: GameRow, text: str) -> None:
         """A plain public line in the game's channel; mentions never ping here."""
@@ -317,7 +319,7 @@ class Flow:
         png = await asyncio.to_thread(render.render_hand, row.game, view, names, seat)
         return adapter.hand_text(view, loc), png
 
-    async def send_hand(self, row: GameRow, state: State, seat: int, reason: str, lines: list[str] = ()) -> None:
+    async def send_hand(self, row: GameRow, state: State, seat: int, reason: str, lines: Sequence[str] = ()) -> None:
         """DM the seat's player its private view (one attempt; the delivery worker retries, and
         turns a refusal into a public notice that names the player, never the content)."""
         users = await self.service.seat_users(row.id)
@@ -415,7 +417,7 @@ class Flow:
             if self.service.undoable(row.game, result.seat, result.state, result.events) and len(view.children) < 25:
                 view.add_item(UndoButton(row.id, result.state.version, loc))
         lines.append(self.board_link(row, loc))
-        await interaction.followup.send(clip("\n".join(lines)), ephemeral=True, **({"view": view} if view else {}))
+        await self.private(interaction, "\n".join(lines), **({"view": view} if view else {}))
 
     def public_lines(self, game: str, events: list[Event], names: list[str]) -> list[str]:
         public = [event for event in events if event.get("visible_to") is None]
@@ -430,7 +432,7 @@ class Flow:
         return adapter_for(row.game).action_label(action, view, loc or self.locale, names)
 
     async def after_move(
-        self, result: MoveResult, before: list[str] = (), forfeited: set[int] = frozenset()
+        self, result: MoveResult, before: Sequence[str] = (), forfeited: AbstractSet[int] = frozenset()
     ) -> GameRow:
         """Have the new board (with what happened) and the DMs of private information delivered.
 
@@ -453,9 +455,7 @@ class Flow:
         label = self.action_words(row, result, Action(result.action))
         row = await self.deliver(row.id)  # the board after the undo was enqueued with it
         view = self.choices_view(row, result.state, result.seat, loc, await self.names(row.id))
-        await interaction.followup.send(
-            t("undo.done", loc, action=label), ephemeral=True, **({"view": view} if view else {})
-        )
+        await self.private(interaction, t("undo.done", loc, action=label), **({"view": view} if view else {}))
 
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

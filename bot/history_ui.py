@@ -11,7 +11,8 @@ import discord
 
 import render
 from bot import history
-from bot.flow import Flow, clip, locale_of
+from bot.answers import locale_of
+from bot.flow import Flow, clip
 from bot.i18n import t
 from bot.service import Refusal
 from bot.storage import GameRow, seats_and_undo
@@ -47,7 +48,7 @@ class LogPage(
         self.game_id, self.page, self.tag = game_id, page, tag
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> LogPage:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any) -> LogPage:
         return cls(int(match["gid"]), int(match["page"]), match["tag"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -76,7 +77,9 @@ class PastBoard(
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> PastBoard:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> PastBoard:
         return cls(int(match["gid"]), int(match["ver"]), match["tag"])
 
     async def handle(self, interaction: discord.Interaction) -> None:

@@ -12,7 +12,8 @@ from typing import Any
 
 import discord
 
-from bot.flow import clip, locale_of
+from bot.answers import locale_of
+from bot.flow import clip
 from bot.i18n import has, t
 from bot.ui import flow_of
 from engine import GAMES
@@ -50,7 +51,9 @@ class HowtoPage(
         self.game_id, self.page, self.tag = game_id, page, tag
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> HowtoPage:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> HowtoPage:
         return cls(match["game"], int(match["page"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -76,7 +79,7 @@ def pager(game_id: str, current: int, last: int, loc: str) -> discord.ui.View:
 
 def labels(game_id: str, page: str, loc: str) -> list[str]:
     """The lines of a page's numbered list: ``howto.<game>.<page>.label.1``, ``.2``... while they exist."""
-    found = []
+    found: list[str] = []
     while has(key := f"howto.{game_id}.{page}.label.{len(found) + 1}", loc):
         found.append(t(key, loc))
     return found

@@ -63,7 +63,9 @@ class LobbyButton(
         self.op = op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> LobbyButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> LobbyButton:
         return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -94,7 +96,7 @@ class OptionSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> OptionSelect:
         return cls(int(match["gid"]), match["name"])
 
@@ -118,7 +120,9 @@ class HandButton(Answered, discord.ui.DynamicItem[discord.ui.Button], template=r
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> HandButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> HandButton:
         return cls(int(match["gid"]))
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -154,7 +158,9 @@ class ActButton(
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> ActButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> ActButton:
         return cls(int(match["gid"]), int(match["ver"]), match["action"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -182,7 +188,9 @@ class ActSelect(Answered, discord.ui.DynamicItem[discord.ui.Select], template=r"
         self.version = version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any) -> ActSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> ActSelect:
         return cls(int(match["gid"]), int(match["ver"]))
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -211,7 +219,7 @@ class SnoozeButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> SnoozeButton:
         return cls(int(match["gid"]), int(match["ver"]))
 
@@ -234,7 +242,9 @@ class UndoButton(Answered, discord.ui.DynamicItem[discord.ui.Button], template=r
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> UndoButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> UndoButton:
         return cls(int(match["gid"]), int(match["ver"]))
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -254,7 +264,9 @@ class GameButton(
         self.game_id, self.op = game_id, op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> GameButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> GameButton:
         return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:

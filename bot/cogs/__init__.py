@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import discord
 from discord import app_commands
+
+from bot.service import Refusal
 
 TIME_LIMIT_CHOICES = [
     app_commands.Choice(name="No limit", value=0),
@@ -15,3 +18,17 @@ TIMEOUT_CHOICES = [
     app_commands.Choice(name="Skip their turn where the rules allow", value="skip"),
     app_commands.Choice(name="They forfeit the game", value="forfeit"),
 ]
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server a guild-only command was used in (Discord never sends those from a DM)."""
+    if interaction.guild_id is None:
+        raise Refusal("error.guild-only")
+    return interaction.guild_id
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel (or thread) a command was used in."""
+    if interaction.channel_id is None:
+        raise Refusal("error.guild-only")
+    return interaction.channel_id

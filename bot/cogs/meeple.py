@@ -10,8 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES
-from bot.flow import clip, jump_url, locale_of
+from bot.answers import locale_of
+from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
+from bot.flow import clip, jump_url
 from bot.howto import guide_exists, show_page
 from bot.i18n import t
 from bot.service import Refusal
@@ -20,6 +21,8 @@ from engine import GAMES
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
+    from bot.flow import Flow
+    from bot.storage import Database
 
 VACATION_DAYS_PER_YEAR = 21
 LIST_LIMIT = 20
@@ -34,12 +37,13 @@ class MeepleCog(commands.Cog):
         self.bot = bot
 
     @property
-    def flow(self):  # noqa: ANN201 - the bot's Flow
+    def flow(self) -> Flow:
+        assert self.bot.flow is not None, "the cogs are loaded in setup_hook, after the flow"
         return self.bot.flow
 
     @property
-    def db(self):  # noqa: ANN201
-        return self.bot.flow.service.db
+    def db(self) -> Database:
+        return self.flow.service.db
 
     @meeple.command(name="games")
     async def games(self, interaction: discord.Interaction) -> None:
@@ -47,7 +51,8 @@ class MeepleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         now = self.bot.clock()
-        waiting, others = [], []
+        waiting: list[str] = []
+        others: list[str] = []
         for row in await store.games_of(self.db, interaction.user.id):
             state = await self.flow.service.state(row)
             seat = await self.flow.service.seat_of(row, interaction.user.id)
@@ -80,7 +85,7 @@ class MeepleCog(commands.Cog):
         """List this server's open tables and running games."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        rows = await store.games_in_guild(self.db, interaction.guild_id)
+        rows = await store.games_in_guild(self.db, guild_of(interaction))
         if not rows:
             await self.flow.private(interaction, t("list.none", loc))
             return
@@ -168,10 +173,8 @@ class MeepleCog(commands.Cog):
         everyone="Let everyone create tables again (removes the creator role)",
         threads="Give every new game its own thread",
     )
-    @app_commands.choices(
-        time_limit=TIME_LIMIT_CHOICES,
-        on_timeout=TIMEOUT_CHOICES,
-    )
+    @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
+    @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -204,9 +207,9 @@ class MeepleCog(commands.Cog):
         if threads is not None:
             changes["use_threads"] = threads
         if changes:
-            current = await store.update_guild_settings(self.db, interaction.guild_id, **changes)
+            current = await store.update_guild_settings(self.db, guild_of(interaction), **changes)
         else:
-            current = await store.guild_settings(self.db, interaction.guild_id)
+            current = await store.guild_settings(self.db, guild_of(interaction))
         none = t("settings.none", loc)
         text = t(
             "settings.show",

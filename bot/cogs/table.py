@@ -10,18 +10,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES
-from bot.flow import clip, jump_url, locale_of
+from bot.answers import locale_of
+from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
+from bot.flow import clip, jump_url
 from bot.games import adapter_for
 from bot.history_ui import show_log, show_past_board
 from bot.i18n import t
-from bot.service import NO_OPTIONS, Refusal, Timing
+from bot.service import NO_OPTIONS, GameService, Refusal, Timing
 from bot.storage import async_play
 from bot.ui import ActButton, GameButton
 from engine import GAMES
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
+    from bot.flow import Flow
     from bot.storage.db import GameRow
 
 
@@ -66,12 +68,13 @@ class TableCog(commands.Cog):
         self.bot = bot
 
     @property
-    def flow(self):  # noqa: ANN201 - the bot's Flow
+    def flow(self) -> Flow:
+        assert self.bot.flow is not None, "the cogs are loaded in setup_hook, after the flow"
         return self.bot.flow
 
     @property
-    def service(self):  # noqa: ANN201
-        return self.bot.flow.service
+    def service(self) -> GameService:
+        return self.flow.service
 
     @table.command(name="create")
     @app_commands.describe(
@@ -82,11 +85,9 @@ class TableCog(commands.Cog):
         on_timeout="What happens when the time limit runs out (default: a legal move is made for them)",
         thread="Give the game its own thread (default: the server's setting)",
     )
-    @app_commands.choices(
-        game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()],
-        time_limit=TIME_LIMIT_CHOICES,
-        on_timeout=TIMEOUT_CHOICES,
-    )
+    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
+    @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
+    @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -104,7 +105,7 @@ class TableCog(commands.Cog):
         channel_id = await self.game_channel(interaction, game, thread)
         row = await self.service.create(
             game,
-            interaction.guild_id,
+            guild_of(interaction),
             channel_id,
             interaction.user.id,
             interaction.user.display_name,
@@ -120,10 +121,10 @@ class TableCog(commands.Cog):
     async def game_channel(self, interaction: discord.Interaction, game: str, thread: bool | None) -> int:
         """The channel the game lives in: this one, or a new thread of it."""
         if thread is None:
-            thread = (await async_play.guild_settings(self.service.db, interaction.guild_id)).use_threads
+            thread = (await async_play.guild_settings(self.service.db, guild_of(interaction))).use_threads
         channel = interaction.channel
         if not thread or not isinstance(channel, discord.TextChannel):
-            return interaction.channel_id
+            return channel_of(interaction)
         name = t(
             "thread.name",
             locale_of(interaction),
@@ -140,7 +141,7 @@ class TableCog(commands.Cog):
 
     async def check_creator_role(self, interaction: discord.Interaction) -> None:
         """Refuse when the server keeps table creation to a role the user lacks (moderators pass)."""
-        settings = await async_play.guild_settings(self.service.db, interaction.guild_id)
+        settings = await async_play.guild_settings(self.service.db, guild_of(interaction))
         role = settings.creator_role_id
         if role is None or interaction.permissions.manage_guild:
             return
@@ -160,14 +161,14 @@ class TableCog(commands.Cog):
         if defer:
             await interaction.response.defer(ephemeral=True, thinking=True)
         if finished_too:
-            return await self.service.active_or_last(interaction.channel_id)
-        return await self.service.active(interaction.channel_id)
+            return await self.service.active_or_last(channel_of(interaction))
+        return await self.service.active(channel_of(interaction))
 
     @table.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:
         """Take a seat at the table waiting in this channel."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await self.service.active(interaction.channel_id)
+        row = await self.service.active(channel_of(interaction))
         row = await self.service.join(row.id, interaction.user.id, interaction.user.display_name)
         await self.flow.refresh_lobby(row)
         await self.flow.private(interaction, t("lobby.joined", locale_of(interaction)))
@@ -176,7 +177,7 @@ class TableCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         """Give up your seat at the table before it starts."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await self.service.active(interaction.channel_id)
+        row = await self.service.active(channel_of(interaction))
         row = await self.service.leave(row.id, interaction.user.id)
         await self.flow.refresh_lobby(row)
         await self.flow.private(interaction, t("lobby.left", locale_of(interaction)))
@@ -192,8 +193,6 @@ class TableCog(commands.Cog):
         """Show this channel's game privately: the board and whose turn it is."""
         loc = locale_of(interaction)
         row = await self.channel_game(interaction)
-        if row is None:
-            return
         if row.status == "lobby":
             payload = await self.flow.lobby_payload(row)
             await self.flow.private(interaction, payload["content"])
@@ -233,7 +232,7 @@ class TableCog(commands.Cog):
         """Give up this channel's game (asks you to confirm)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        row = await self.service.active(interaction.channel_id)
+        row = await self.service.active(channel_of(interaction))
         if row.status != "running":
             raise Refusal("error.not-started")
         seat = await self.service.seat_of(row, interaction.user.id)
@@ -261,7 +260,7 @@ class TableCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         """Leave this channel's game for good, ranked last (asks you to confirm)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await self.service.active(interaction.channel_id)
+        row = await self.service.active(channel_of(interaction))
         await self.service.running_seat(row.id, interaction.user.id)
         if not self.service.game(row.game).supports_resign():
             raise Refusal("error.resign-unsupported")
@@ -290,7 +289,7 @@ class TableCog(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
         if new.bot:
             raise Refusal("error.seat-bot")
-        row = await self.service.active(interaction.channel_id)
+        row = await self.service.active(channel_of(interaction))
         row, seat = await self.service.hand_over(row.id, old.id, new.id, new.display_name)
         await self.flow.seat_changed(row, seat, new.id, key, old=old.mention, mod=interaction.user.mention)
         await self.flow.private(interaction, t("seat.done", locale_of(interaction), new=new.mention))
@@ -299,7 +298,7 @@ class TableCog(commands.Cog):
     async def vote_abandon(self, interaction: discord.Interaction) -> None:
         """Vote to abandon this channel's game; it ends when every player has voted."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await self.service.active(interaction.channel_id)
+        row = await self.service.active(channel_of(interaction))
         row, votes, players = await self.service.vote_abandon(row.id, interaction.user.id)
         key = "vote.abandoned" if row.status == "abandoned" else "vote.counted"
         await self.flow.announce(
@@ -311,7 +310,7 @@ class TableCog(commands.Cog):
     async def abandon(self, interaction: discord.Interaction) -> None:
         """Close this channel's table without a result (its creator, or a moderator)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await self.service.active(interaction.channel_id)
+        row = await self.service.active(channel_of(interaction))
         perms = interaction.permissions
         if interaction.user.id != row.creator_id and not perms.manage_channels:
             raise Refusal("error.abandon-rights")

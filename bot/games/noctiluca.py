@@ -113,8 +113,8 @@ class NoctilucaAdapter(GameAdapter):
             number = int(args[0])
             pending = public.get("pending", {})
             if "shore" in pending and "path" in pending:
-                dice = path_dice(public, pending["shore"], pending["path"], number)
-                return t("noctiluca.action.number-takes", locale, number=number, dice=dice_text(dice, locale))[:80]
+                taken = path_dice(public, pending["shore"], pending["path"], number)
+                return t("noctiluca.action.number-takes", locale, number=number, dice=dice_text(taken, locale))[:80]
             return t("noctiluca.action.number", locale, number=number)
         if verb == "store":
             if args[0] == "none":
