@@ -49,4 +49,5 @@ async def test_table_concede_offers_the_declared_concession_only(emu, world, con
         assert [b["label"] for b in asked.buttons()] == ["Yes, concede"]
         monkeypatch.setattr(FoxDuet, "action_kinds", {})
         refused = await (await emu.slash(mover, world.channel, "table concede")).final_message()
-        assert refused.ephemeral and "You can concede when you are one of the players asked to act." in refused.content
+        # With no concession declared, the game has nothing to concede: the answer points to resigning.
+        assert refused.ephemeral and "/table resign" in refused.content and not refused.buttons()

@@ -94,10 +94,12 @@ async def test_an_error_after_the_move_is_stored_does_not_claim_nothing_changed(
         panel = (await (await emu.click(mover, table.board(), label="My hand")).followups(1))[0]
         menu = panel.selects()[0]
 
-        async def broken(*args, **kwargs):
-            raise RuntimeError("injected fault while drawing the board")
+        def broken(*args, **kwargs):
+            raise RuntimeError("injected fault while wording the answer")
 
-        monkeypatch.setattr(bot.flow, "board_payload", broken)
+        # The board is drawn by the delivery worker; the clicker's own answer is worded after
+        # the commit, in the interaction: a fault there happens after the move is stored.
+        monkeypatch.setattr(bot.flow, "action_words", broken)
         logged.clear()
         chosen = await emu.select(mover, panel, menu["custom_id"], [menu["options"][0]["value"]])
         answer = (await chosen.followups(1, timeout=5))[0]

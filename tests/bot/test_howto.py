@@ -169,7 +169,7 @@ async def test_a_board_with_twenty_public_choices_keeps_the_guide_within_discord
 
     flow.names = names  # type: ignore[method-assign]
     flow.service = type("Service", (), {"seat_users": staticmethod(users)})()
-    flow.public_choices = lambda row, state, view: [  # type: ignore[method-assign]
+    flow.public_choices = lambda row, state, view, names=(): [  # type: ignore[method-assign]
         ActButton(7, state.version, f"shore {n}", f"Shore {n}") for n in range(20)
     ]
     row = type("Row", (), {"id": 7, "game": "noctiluca"})()
