@@ -21,6 +21,7 @@ from emulator.testing import running
 from engine import GAMES, Action
 from render.replay import replay_animation
 from tests.bot.test_discord_table import join_and_start, open_table
+from tests.bot.test_discord_vivarium import open_and_start
 from tests.support.driver import is_board
 
 GAME_IDS = sorted(GAMES)
@@ -91,13 +92,7 @@ async def test_the_lobby_names_its_menu_only_when_the_game_has_options(emu, worl
 # -- 4. Vivarium: the card taken is named, not the one that refilled its space ------------
 async def test_vivarium_confirmation_names_the_card_taken(emu, world, config_for) -> None:
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
-        created = await emu.slash(world.alice, world.channel, "table create", {"game": "vivarium"})
-        await created.final_message()
-        lobby = emu.last_message(world.channel)
-        await (await emu.click(world.bob, lobby, label="Join")).response()
-        await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob seated")
-        await (await emu.click(world.alice, lobby, label="Start")).response()
-        await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the board")
+        await open_and_start(emu, world, [world.alice, world.bob])
         row = await bot.db.active_game_in_channel(world.channel.id)
         for _ in range(10):  # the opening swaps of contracts come first
             row = await bot.db.get_game(row.id)
@@ -192,13 +187,7 @@ async def test_the_final_board_says_the_replay_is_of_the_whole_game(emu, world, 
 # -- 7. leaving a started game points to the command that applies ------------------------
 async def test_leave_and_concede_point_competitive_games_to_resign(emu, world, config_for) -> None:
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
-        created = await emu.slash(world.alice, world.channel, "table create", {"game": "vivarium"})
-        await created.final_message()
-        lobby = emu.last_message(world.channel)
-        await (await emu.click(world.bob, lobby, label="Join")).response()
-        await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob seated")
-        await (await emu.click(world.alice, lobby, label="Start")).response()
-        await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the board")
+        await open_and_start(emu, world, [world.alice, world.bob])
         left = await (await emu.slash(world.bob, world.channel, "table leave")).final_message()
         assert "/table resign" in left.content and "/table concede" not in left.content
         conceded = await (await emu.slash(world.bob, world.channel, "table concede")).final_message()
