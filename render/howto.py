@@ -273,8 +273,13 @@ def page_image(game_id: str, index: int, title: str, labels: Sequence[str], name
         box = (ox + (mx0 - cx0) * scale, oy + (my0 - cy0) * scale, ox + (mx1 - cx0) * scale, oy + (my1 - cy0) * scale)
         draw.rounded_rectangle(box, radius=10, outline=Palette.TEXT_DARK, width=9)
         draw.rounded_rectangle(box, radius=10, outline=Palette.ACCENT, width=5)
-        # Left of the box, so the badge hides nothing the box frames.
-        _badge(draw, (max(MARGIN + 34, box[0] - 36), min(max(box[1] + 34, oy + 34), (box[1] + box[3]) / 2)), number)
+        if box[3] - box[1] > 3 * (box[2] - box[0]) and box[2] - box[0] < 140:
+            # A narrow column beside others (a track): a badge to its left would sit on its
+            # neighbour, so it goes on the column itself, half-way down.
+            _badge(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), number)
+        else:
+            # Left of the box, so the badge hides nothing the box frames.
+            _badge(draw, (max(MARGIN + 34, box[0] - 36), min(max(box[1] + 34, oy + 34), (box[1] + box[3]) / 2)), number)
     _draw_list(image, list_box, labels, len(marks), columns)
     return image
 
