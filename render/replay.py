@@ -50,7 +50,7 @@ def replay_animation(
             height = round(board.height * width / board.width)
             frame = board.resize((width, height), Image.Resampling.LANCZOS)
             if caption:
-                label_frame(frame, caption(index, len(publics) - 1))
+                frame = label_frame(frame, caption(index, len(publics) - 1))
             frames.append(frame)
         data, extension = encode_animation(frames)
         if len(data) <= budget or width <= 320:
@@ -62,13 +62,14 @@ BAND_COLOUR = (28, 30, 36)
 BAND_TEXT = (255, 214, 102)
 
 
-def label_frame(frame: Image.Image, text: str) -> None:
-    """Draw ``text`` in a dark band across the top of ``frame`` (in place)."""
+def label_frame(frame: Image.Image, text: str) -> Image.Image:
+    """``frame`` under a dark band that reads ``text`` (the band is added above: it hides nothing)."""
     band = max(22, frame.height // 12)
-    draw = ImageDraw.Draw(frame)
-    draw.rectangle((0, 0, frame.width, band), fill=BAND_COLOUR)
+    labelled = Image.new("RGB", (frame.width, frame.height + band), BAND_COLOUR)
+    labelled.paste(frame, (0, band))
     fnt = fit_font(text, frame.width - band, int(band * 0.62), bold=True)
-    draw.text((band // 2, band // 2), text, font=fnt, fill=BAND_TEXT, anchor="lm")
+    ImageDraw.Draw(labelled).text((band // 2, band // 2), text, font=fnt, fill=BAND_TEXT, anchor="lm")
+    return labelled
 
 
 def encode_animation(frames: list[Image.Image]) -> tuple[bytes, str]:

@@ -166,6 +166,8 @@ def test_replay_frames_carry_a_caption_band() -> None:
     dark = sum(count for count, colour in band if max(colour) < 60)
     assert dark > first.width * 20 * 0.6, "a dark caption band across the top"
     assert first.crop((0, 0, first.width, 20)).tobytes() != unlabelled.crop((0, 0, first.width, 20)).tobytes()
+    # The band is added above the board, which is shown whole beneath it.
+    assert first.width == unlabelled.width and first.height > unlabelled.height
 
 
 async def test_the_final_board_says_the_replay_is_of_the_whole_game(emu, world, config_for) -> None:
