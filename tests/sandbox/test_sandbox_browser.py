@@ -173,7 +173,7 @@ def open_table_with_a_slash_command(alice: Tab) -> None:
     options.type("level")
     choices = alice.page.locator(".autocomplete-choice")
     choices.first.wait_for()
-    assert choices.all_inner_texts() == ["level=1", "level=2", "level=3"]
+    assert [text.split(" (")[0] for text in choices.all_inner_texts()] == ["Level 1", "Level 2", "Level 3"]
     alice.page.locator('.autocomplete-choice[data-value="level=2"]').click()
     assert options.input_value() == "level=2"
     options.press("Enter")

@@ -103,7 +103,8 @@ async def test_autocomplete_answers_the_bots_choices(live: Running) -> None:
         options={"game": "fox-duet", "options": "lev"},
         focused="options",
     )
-    assert answer["ok"] and [c["name"] for c in answer["choices"]] == ["level=1", "level=2", "level=3"]
+    assert answer["ok"] and [c["value"] for c in answer["choices"]] == ["level=1", "level=2", "level=3"]
+    assert answer["choices"][0]["name"] == "Level 1 (side A, 12 gems, 4 forest tokens)"
 
 
 async def test_private_answers_and_hands_reach_only_their_owner(live: Running) -> None:
