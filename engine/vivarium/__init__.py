@@ -6,6 +6,7 @@ Rules as implemented and every adaptation choice: docs/rules/vivarium.md.
 from __future__ import annotations
 
 from engine.core import Game
+from engine.vivarium.content import RULES_VERSIONS
 from engine.vivarium.state import VivariumState
 
 __all__ = ["Vivarium", "VivariumState"]
@@ -36,6 +37,8 @@ class Vivarium(Game):
 
     # "skip" declines an instant ability's question: the seat passes on it.
     action_kinds = {"skip": "pass"}
+    rules_versions = RULES_VERSIONS
+    rules_version = RULES_VERSIONS[-1]
 
     def _new(self, players: int, seed: int, options: dict, rules_version: int) -> VivariumState:
         from engine.vivarium.setup import setup

@@ -33,6 +33,9 @@ GOAL = {
 INSTANT = ("clear-column", "extra-row", "extra-column", "swap-again", "take-small", "gems-per")
 END_GAME = ("points-per", "points-per-priority", "points-per-gems", "all-habitats")
 PASSIVE = ("counts-as",)
+# Vivarium's rules versions (docs/rules/vivarium.md, "Rules versions"): version 2 replaced the four
+# "counts as" equipment cards with cards of the seed's two kinds of ability.
+RULES_VERSIONS = (1, 2)
 ABILITY = {
     "kind": OneOf(*INSTANT, *END_GAME, *PASSIVE),
     "filter": Optional(FILTER),
@@ -56,7 +59,17 @@ CREATURES_SCHEMA = {
 }
 EQUIPMENT_SCHEMA = {
     "icons": [str],
-    "equipment": [{"id": str, "name": str, "icon": OneOf(*ICONS), "gems": Range(0, 5), "ability": ABILITY}],
+    "equipment": [
+        {
+            "id": str,
+            "name": str,
+            "icon": OneOf(*ICONS),
+            "gems": Range(0, 5),
+            "ability": ABILITY,
+            # The rules versions whose deck holds the card (absent: every version).
+            "versions": Optional([Range(1, RULES_VERSIONS[-1])]),
+        }
+    ],
 }
 CONTRACTS_SCHEMA = {
     "contracts": [{"id": str, "name": str, "goal": GOAL}],
@@ -221,15 +234,23 @@ def _build() -> tuple:
     if tuple(equipment_raw["icons"]) != ICONS:
         raise ContentError(f"vivarium/equipment.json: icons must be {ICONS}")
     equipment = []
+    decks: dict[int, list[str]] = {v: [] for v in RULES_VERSIONS}
     for raw in equipment_raw["equipment"]:
         _check_ability(f"vivarium/equipment.json: {raw['id']}", raw["ability"])
         cards[raw["id"]] = Card(
             raw["id"], "equipment", raw["name"], icon=raw["icon"], gems=raw["gems"], ability=raw["ability"]
         )
         equipment.append(raw["id"])
+        for version in raw.get("versions", RULES_VERSIONS):
+            decks[version].append(raw["id"])
     _unique("vivarium/equipment.json", equipment)
-    if len(equipment) != 16 or any(sum(1 for e in equipment if cards[e].icon == i) != 4 for i in ICONS):
-        raise ContentError("vivarium/equipment.json: 16 cards, 4 of each icon")
+    for version, deck in decks.items():
+        if len(deck) != 16 or any(sum(1 for e in deck if cards[e].icon == i) != 4 for i in ICONS):
+            raise ContentError(f"vivarium/equipment.json: 16 cards, 4 of each icon, in rules version {version}")
+        # Seed: an ability is used at once or is a bonus at the end; "counts as" is neither, and
+        # only version 1 (games started before the redesign) still deals it.
+        if version >= 2 and any(cards[e].ability["kind"] in PASSIVE for e in deck):
+            raise ContentError(f"vivarium/equipment.json: rules version {version} deals no 'counts as' card")
 
     contracts_raw = load("vivarium/contracts.json", CONTRACTS_SCHEMA)
     contracts = []
@@ -247,10 +268,24 @@ def _build() -> tuple:
     if by_deck != [4, 4]:
         raise ContentError("vivarium/contracts.json: 4 starting contracts by habitat and 4 by type")
     _unique("vivarium", list(cards) + list(starting) + list(chain) + list(priority))
-    return chain, priority, cards, tuple(creatures), tuple(equipment), tuple(contracts), starting
+    equipment_decks = {v: tuple(d) for v, d in decks.items()}
+    return chain, priority, cards, tuple(creatures), equipment_decks, tuple(contracts), starting
 
 
-CHAIN, PRIORITY, CARDS, CREATURES, EQUIPMENT, CONTRACTS, STARTING = _build()
+CHAIN, PRIORITY, CARDS, CREATURES, EQUIPMENT_DECKS, CONTRACTS, STARTING = _build()
+# The equipment deck of a new game (the current rules version's).
+EQUIPMENT = EQUIPMENT_DECKS[RULES_VERSIONS[-1]]
+
+
+def equipment_deck(rules_version: int) -> tuple[str, ...]:
+    """The equipment of a game played by ``rules_version``: the deck of the latest content version
+    at or before it (a later rules change that leaves the cards alone keeps them)."""
+    return EQUIPMENT_DECKS[max(v for v in EQUIPMENT_DECKS if v <= rules_version)]
+
+
+def game_cards(rules_version: int) -> tuple[str, ...]:
+    """Every grid card of a game played by ``rules_version``: creatures, its equipment, contracts."""
+    return CREATURES + equipment_deck(rules_version) + CONTRACTS
 BLANK_PRIORITY = next(p.id for p in PRIORITY.values() if p.icon is None)
 ATTRIBUTES = {card_id: card.attributes() for card_id, card in CARDS.items()}
 _VIEWS = {card_id: card.to_view() for card_id, card in CARDS.items()}

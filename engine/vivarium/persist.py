@@ -7,7 +7,17 @@ from typing import Any
 
 from engine.content import bounded_int as _int
 from engine.content import check_keys, resigned_seat, saved_rng
-from engine.vivarium.content import BLANK_PRIORITY, CARDS, CHAIN, CONTRACTS, CREATURES, EQUIPMENT, PRIORITY, STARTING
+from engine.vivarium.content import (
+    BLANK_PRIORITY,
+    CARDS,
+    CHAIN,
+    CONTRACTS,
+    CREATURES,
+    PRIORITY,
+    STARTING,
+    equipment_deck,
+    game_cards,
+)
 from engine.vivarium.rounds import ROUNDS, TURNS_EACH
 from engine.vivarium.setup import chain_tokens_for
 from engine.vivarium.state import PHASES, VivariumState
@@ -71,7 +81,8 @@ def state_from_dict(game, data: dict) -> VivariumState:
     decks = data["decks"]
     if not isinstance(decks, dict) or set(decks) != {"creature", "equipment", "contract"}:
         raise ValueError("'decks' must have the keys creature, equipment, contract")
-    pools = {"creature": CREATURES, "equipment": EQUIPMENT, "contract": CONTRACTS}
+    version = data.get("rules_version", 1)  # already checked by Game.load
+    pools = {"creature": CREATURES, "equipment": equipment_deck(version), "contract": CONTRACTS}
     s.decks = {k: _ids(decks[k], f"'decks'.{k}", pools[k]) for k in pools}
     s.discard = _ids(data["discard"], "'discard'", CARDS)
     s.collections = [
@@ -79,7 +90,7 @@ def state_from_dict(game, data: dict) -> VivariumState:
     ]
     everything = [c for c in s.grid if c is not None] + s.discard + [c for d in s.decks.values() for c in d]
     everything += [c for col in s.collections for c in col]
-    if sorted(everything) != sorted(CARDS):
+    if sorted(everything) != sorted(game_cards(version)):
         raise ValueError("grid, decks, discard and collections must hold every card exactly once")
     s.tokens = [_ids(t, f"'tokens'[{i}]", CHAIN) for i, t in enumerate(_per_seat(data["tokens"], "'tokens'", n))]
     if any(len(t) != 2 for t in s.tokens):
@@ -127,7 +138,7 @@ def state_from_dict(game, data: dict) -> VivariumState:
         raise ValueError(f"'turn' must be below {TURNS_EACH * n} while the game runs")
     if not isinstance(data["pending"], dict) or (s.phase == "ability") != bool(data["pending"]):
         raise ValueError("'pending' is set exactly in the 'ability' phase")
-    if s.phase == "ability" and data["pending"].get("card") not in EQUIPMENT:
+    if s.phase == "ability" and data["pending"].get("card") not in equipment_deck(version):
         raise ValueError("'pending'.card must be an equipment card")
     s.pending = copy.deepcopy(data["pending"])
     numbers = data["numbers"]

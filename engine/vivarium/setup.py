@@ -11,9 +11,9 @@ from engine.vivarium.content import (
     CHAIN,
     CONTRACTS,
     CREATURES,
-    EQUIPMENT,
     PRIORITY,
     STARTING,
+    equipment_deck,
     priority_view,
 )
 from engine.vivarium.grid import ROW_DECK, cell_index
@@ -37,7 +37,8 @@ def setup(state: VivariumState, seed: int) -> None:
     n = state.players
     events: list[Event] = []
     # 2-3. Shuffle the three decks; fill the grid: rows 1-2 creatures, row 3 equipment, row 4 contracts.
-    decks = {"creature": list(CREATURES), "equipment": list(EQUIPMENT), "contract": list(CONTRACTS)}
+    equipment = equipment_deck(state.rules_version)
+    decks = {"creature": list(CREATURES), "equipment": list(equipment), "contract": list(CONTRACTS)}
     for deck in decks.values():
         rng.shuffle(deck)
     state.decks = decks

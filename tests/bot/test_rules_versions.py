@@ -9,7 +9,7 @@ from bot import history
 from bot.service import GameService
 from bot.storage import Database
 from engine import GAMES
-from tests.support.rules_versions import upgrade_vivarium
+from tests.support.rules_versions import NEW, OLD, upgrade_vivarium
 
 ALICE, BOB = 11, 22
 
@@ -26,7 +26,7 @@ async def test_a_stored_game_keeps_its_rules_version_through_replay_undo_and_pla
         service = GameService(db)
         game_id = await start_vivarium(service, 500)
         row = await service.get(game_id)
-        assert row.rules_version == 1
+        assert row.rules_version == OLD
         state = await service.state(row)
         seat = state.to_move()[0]
         user = [ALICE, BOB][seat]
@@ -38,19 +38,19 @@ async def test_a_stored_game_keeps_its_rules_version_through_replay_undo_and_pla
         positions = [s.to_dict() for s in (await history.state_at(db, row, 0), after_swap, played.state)]
         events = [step.events for step in await history.steps(db, await service.get(game_id))]
 
-    upgrade_vivarium(monkeypatch)  # the bot is updated and restarted with Vivarium's rules version 2
+    upgrade_vivarium(monkeypatch)  # the bot is updated and restarted with Vivarium's rules version NEW
 
     async with await Database.open(path) as db:
         service = GameService(db)
         row = await service.get(game_id)
-        assert row.rules_version == 1
+        assert row.rules_version == OLD
         assert (await service.state(row)).to_dict() == positions[2]
         # Replays from the seed (the log, the past boards, the animated replay) are the game played.
         assert [step.events for step in await history.steps(db, row)] == events
         for version, position in enumerate(positions):
             assert (await history.state_at(db, row, version)).to_dict() == position
-        # The same log under version 2 would not even be legal: the switch is what keeps it.
-        fresh = GAMES["vivarium"].new(2, row.seed, row.options, rules_version=2)
+        # The same log under version NEW would not even be legal: the switch is what keeps it.
+        fresh = GAMES["vivarium"].new(2, row.seed, row.options, rules_version=NEW)
         fresh.apply(seat, swap)
         assert adjust not in [a.text for a in fresh.legal_actions(seat)]
         undone = await service.undo(game_id, user)
@@ -65,7 +65,7 @@ async def test_a_stored_game_keeps_its_rules_version_through_replay_undo_and_pla
         new_id = await start_vivarium(service, 501)
         new_row = await service.get(new_id)
         new_state = await service.state(new_row)
-        assert new_row.rules_version == 2 and new_state.rules_version == 2
+        assert new_row.rules_version == NEW and new_state.rules_version == NEW
         assert history.start_state(new_row, 2)[0].to_dict() == new_state.to_dict()
         mover = new_state.to_move()[0]
         moved = await service.act(new_id, [ALICE, BOB][mover], 0, new_state.legal_actions(mover)[0].text)

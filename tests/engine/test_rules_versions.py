@@ -9,7 +9,7 @@ import pytest
 from engine import GAMES, Action, IllegalAction
 from engine.fox_duet import FoxDuet
 from engine.fox_duet.state import FoxDuetState
-from tests.support.rules_versions import upgrade_vivarium
+from tests.support.rules_versions import NEW, OLD, upgrade_vivarium
 
 
 def swap_then_adjust(state) -> list[tuple[int, str]]:
@@ -28,15 +28,15 @@ def test_an_old_log_replays_and_continues_under_its_own_rules_after_a_rule_chang
     log = swap_then_adjust(state)
     played, legal_after = state.to_dict(), [a.text for a in state.legal_actions(log[0][0])]
     upgrade_vivarium(monkeypatch)
-    replay = game.new(2, 11, rules_version=1)
+    replay = game.new(2, 11, rules_version=OLD)
     for seat, text in log:
         replay.apply(seat, text)
-    assert replay.to_dict() == played and played["rules_version"] == 1
+    assert replay.to_dict() == played and played["rules_version"] == OLD
     loaded = game.load(played)
     assert [a.text for a in loaded.legal_actions(log[0][0])] == legal_after
     # The same log under the new rules is another game: the change of number is refused.
     fresh = game.new(2, 11)
-    assert fresh.rules_version == 2
+    assert fresh.rules_version == NEW
     fresh.apply(*log[0])
     with pytest.raises(IllegalAction):
         fresh.apply(*log[1])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.vivarium.content import CARDS, EQUIPMENT
+from engine.vivarium.content import CARDS, EQUIPMENT, equipment_deck
 from engine.vivarium.grid import cell_index
 from engine.vivarium.scoring import equipment_bonus, progress, score
 from tests.engine.test_vivarium_rules import check, creature, give, make_state, of_type, put, set_tokens, texts
@@ -69,13 +69,13 @@ def test_long_tongs_take_one_more_card_from_the_same_row():
     s = ready("e04", (3, 2))
     put(s, 3, 1, "e14")
     put(s, 3, 3, "e15")
-    put(s, 3, 4, "e10")
+    put(s, 3, 4, "e11")
     take(s, (3, 2))
     offered = [t for t in texts(s, 0) if t.startswith("take")]
     assert offered == [f"take row=3 col={c}" for c in (1, 3, 4)]
     events = s.apply(0, "take row=3 col=4")
     assert of_type(events, "card taken")[0]["bonus"] is True
-    assert s.collections[0] == ["e04", "e10"] and s.current == 1
+    assert s.collections[0] == ["e04", "e11"] and s.current == 1
 
 
 def test_spyglass_takes_one_more_card_from_the_same_column():
@@ -156,8 +156,8 @@ def test_drip_feeder_gives_a_gem_per_plant():
         ("e13", "c05", [("plant", "mountain", 1), ("animal", "mountain", 1)]),  # Rock Pick: mountain
     ],
 )
-def test_counts_as_equipment_completes_contracts(card, contract, creatures):
-    """Equipment 'counts as' a type or habitat for contracts (and priority tokens)."""
+def test_rules_version_1_counts_as_equipment_completes_contracts(card, contract, creatures):
+    """Rules version 1's equipment 'counts as' a type or habitat for contracts (and priority tokens)."""
     collection = [creature(*c) for c in creatures]
     goal = CARDS[contract].goal
     assert progress(goal, collection)["points"] == 0
@@ -165,8 +165,8 @@ def test_counts_as_equipment_completes_contracts(card, contract, creatures):
     assert progress(goal, collection + [card])["have"] == len(collection) + 1
 
 
-def test_counts_as_does_not_add_creature_points_or_combined_filters():
-    """A 'counts as' card is not a creature: no creature points, no type-and-habitat match."""
+def test_rules_version_1_counts_as_does_not_add_creature_points_or_combined_filters():
+    """A version-1 'counts as' card is not a creature: no creature points, no type-and-habitat match."""
     assert score(["e03"], 0, [], [])["creatures"] == 0
     assert progress(CARDS["c21"].goal, ["e03", "dragon-desert-1"])["have"] == 1
 
@@ -197,11 +197,68 @@ def test_equipment_bonuses_are_part_of_the_final_score():
     assert parts["total"] == 4 + 6 + 2 + 4
 
 
+# -- rules version 2: the four "counts as" cards redesigned (docs/rules/vivarium.md) ----------
+@pytest.mark.parametrize(
+    ("card", "collection", "points"),
+    [
+        ("e17", ["dragon-forest-1", "dragon-swamp-3", "plant-desert-1"], 2),  # Egg Warmer: 1 per dragon
+        ("e18", ["plant-swamp-1", "animal-swamp-2", "dragon-forest-1"], 2),  # Mist Fountain: 1 per swamp
+        ("e20", ["mineral-mountain-1", "plant-mountain-3", "animal-forest-2"], 2),  # Rock Pick: 1 per mountain
+    ],
+)
+def test_redesigned_equipment_is_an_end_of_game_bonus(card, collection, points):
+    """左下角是一個立即使用的特殊能力或者游戲結束時的額外獎勵: the ability is used at once or is an
+    extra reward at the end of the game; from rules version 2 these three are end-of-game rewards."""
+    assert CARDS[card].ability["kind"] == "points-per"
+    assert equipment_bonus(card, collection + [card], 0, 0) == points
+
+
+def test_redesigned_nest_box_gives_a_gem_per_animal_at_once():
+    """e19 Nest Box (version 2, instant): 1 gem (its own) plus 1 gem per animal you have."""
+    s = ready("e19")
+    give(s, 0, creature("animal", "forest", 1), creature("animal", "swamp", 2), creature("plant", "swamp", 2))
+    events = take(s, (3, 1))
+    assert of_type(events, "ability")[0]["gems"] == 2
+    assert s.gems[0] == 1 + 2
+
+
+def test_redesigned_equipment_counts_as_nothing_for_contracts_and_priority():
+    """Version 2: an equipment card is never a creature type or habitat, for contracts or priority tokens."""
+    for card, contract in (("e17", "c04"), ("e18", "c08"), ("e19", "c01"), ("e20", "c05")):
+        assert progress(CARDS[contract].goal, [card])["have"] == 0, card
+        assert CARDS[card].attributes() == {"icon": CARDS[card].icon}
+
+
+def test_each_rules_version_deals_16_equipment_cards_and_version_2_no_counts_as():
+    """16張裝備卡 (16 equipment cards), 4 of each icon, in every rules version; version 1 keeps its
+    four 'counts as' cards for the games started with them."""
+    v1, v2 = equipment_deck(1), equipment_deck(2)
+    assert len(v1) == len(v2) == 16
+    assert {"e03", "e06", "e10", "e13"} <= set(v1) and not {"e17", "e18", "e19", "e20"} & set(v1)
+    assert {"e17", "e18", "e19", "e20"} <= set(v2) and not {"e03", "e06", "e10", "e13"} & set(v2)
+    assert not [e for e in v2 if CARDS[e].ability["kind"] == "counts-as"]
+    assert [CARDS[e].name for e in ("e17", "e18", "e19", "e20")] == [
+        CARDS[e].name for e in ("e03", "e06", "e10", "e13")
+    ]
+
+
+def test_a_version_1_game_keeps_dealing_its_counts_as_cards():
+    """A game keeps the rules it started with: a version-1 game deals and loads version 1's cards."""
+    from engine import GAMES
+
+    old = GAMES["vivarium"].new(2, 5, rules_version=1)
+    cards = [c for c in old.grid if c] + [c for d in old.decks.values() for c in d]
+    assert {"e03", "e06", "e10", "e13"} <= set(cards) and not {"e17", "e18", "e19", "e20"} & set(cards)
+    assert GAMES["vivarium"].load(old.to_dict()).rules_version == 1
+    new = GAMES["vivarium"].new(2, 5)
+    assert new.rules_version == 2 and "e17" in [c for c in new.grid if c] + new.decks["equipment"]
+
+
 def test_every_equipment_card_is_covered_by_a_test_here():
-    """Each of the 16 cards appears in this file's tests by id."""
+    """Each card of every rules version's 16 appears in this file's tests by id."""
     import inspect
     import sys
 
     source = inspect.getsource(sys.modules[__name__])
-    missing = [e for e in EQUIPMENT if f'"{e}"' not in source]
+    missing = [e for v in (1, 2) for e in equipment_deck(v) if f'"{e}"' not in source]
     assert missing == []

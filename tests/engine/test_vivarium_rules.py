@@ -55,8 +55,10 @@ def set_tokens(s, hands: list[list[str]], middle: list[str], facedown: str | Non
     s.facedown = facedown
 
 
-def make_state(players: int = 3, seed: int = 0, first: int = 0, gems: int | None = None):
-    s = GAME.new(players, seed)
+def make_state(
+    players: int = 3, seed: int = 0, first: int = 0, gems: int | None = None, rules_version: int | None = None
+):
+    s = GAME.new(players, seed, rules_version=rules_version)
     s.first = first
     if gems is not None:
         s.gems = [gems] * players
@@ -440,9 +442,10 @@ def test_a_priority_tie_goes_to_the_player_later_in_turn_order():
     assert s.priority_won == [["p-mineral"], [], []]
 
 
-def test_equipment_counting_as_a_creature_counts_for_the_priority_token():
-    """Adaptation: an equipment card that 'counts as' a type or habitat counts for priority tokens too."""
-    s = make_state(2)
+def test_rules_version_1_equipment_counting_as_a_creature_counts_for_the_priority_token():
+    """Adaptation of rules version 1: an equipment card that 'counts as' a type or habitat counts for
+    priority tokens too (version 2 deals no such card)."""
+    s = make_state(2, rules_version=1)
     s.round, s.priority_current, s.priority_next = 2, "p-dragon", "p-swamp"
     s.priority_removed = ["p-animal", "p-plant"]
     _fix_priority(s)
