@@ -64,6 +64,13 @@ async def state_at(db: Database, row: GameRow, version: int) -> State:
     return state
 
 
+def public_now(row: GameRow) -> dict:
+    """The game's public view as it stands (what a game's log or past boards may tell depends on it)."""
+    if row.state is None:
+        return {}
+    return GAMES[row.game].load(row.state).view(None)["public"]
+
+
 def log_lines(
     row: GameRow,
     all_steps: list[Step],
@@ -76,10 +83,11 @@ def log_lines(
     seat's own private ones, and the moves taken back, marked where they were made."""
     adapter = adapter_for(row.game)
     lines = []
-    for step in all_steps:
+    told = adapter.log_events([(step.version, step.events) for step in all_steps], public_now(row))
+    for step, events in zip(all_steps, told, strict=True):
         seen = [
             event
-            for event in step.events
+            for event in events
             if event.get("visible_to") is None or (viewer is not None and viewer in event["visible_to"])
         ]
         lines += [f"`{step.version:>3}` {line}" for line in adapter.describe_events(seen, names, locale)]

@@ -13,6 +13,7 @@ import render
 from bot import history
 from bot.answers import locale_of
 from bot.flow import Flow, clip
+from bot.games import adapter_for
 from bot.i18n import t
 from bot.service import Refusal
 from bot.storage import GameRow, seats_and_undo
@@ -136,9 +137,15 @@ async def show_past_board(
     loc = locale_of(interaction)
     row = await started_game(flow, game_id)
     step = row.version if version is None else max(0, min(version, row.version))
+    steps = [(s.version, s.events) for s in await history.steps(flow.service.db, row)]
+    hidden = adapter_for(row.game).hidden_boards(steps, history.public_now(row))
+    notes = []
+    if step in hidden:  # e.g. the Duet's earlier tricks during a round: the current board instead
+        notes.append(t("history.board-hidden", loc, first=hidden.start, last=hidden.stop - 1))
+        step = row.version
     state = await history.state_at(flow.service.db, row, step)
     png = await asyncio.to_thread(render.render_board, row.game, state.view(None), await flow.names(row.id))
-    text = t("history.board-title", loc, step=step, last=row.version)
+    text = "\n".join([t("history.board-title", loc, step=step, last=row.version), *notes])
     view = pager(PastBoard, game_id, step, row.version, 0, loc)
     file = discord.File(io.BytesIO(png), filename="board.png")
     if edit:

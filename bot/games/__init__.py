@@ -77,6 +77,16 @@ class GameAdapter:
         """An option's name as players read it (the lobby menu's placeholder)."""
         return name
 
+    def log_events(self, steps: Sequence[tuple[int, list[Event]]], public: dict) -> list[list[Event]]:
+        """The events of each logged step (its version, its events) as the log may tell them now:
+        a game may keep some from the players for a while (``public`` is the current public
+        view). By default, all of them."""
+        return [events for _, events in steps]
+
+    def hidden_boards(self, steps: Sequence[tuple[int, list[Event]]], public: dict) -> range:
+        """The versions whose past board ``/table history`` may not show now (by default none)."""
+        return range(0)
+
     def push_events(self) -> set[str]:
         """Private event types after which the seat gets its hand by DM (a new deal, a gift)."""
         return set()

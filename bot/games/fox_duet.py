@@ -111,6 +111,8 @@ class FoxDuetAdapter(GameAdapter):
                 leader=name("leader"),
             )
         if kind == "card played":
+            if event.get("card") is None:  # a card of an earlier trick of this round, kept hidden
+                return t("fox-duet.event.played-hidden", locale, name=name())
             key = "fox-duet.event.led" if event.get("lead") else "fox-duet.event.followed"
             return t(key, locale, name=name(), card=card_name(event["card"], locale))
         if kind == "fox picked":
@@ -139,6 +141,8 @@ class FoxDuetAdapter(GameAdapter):
         if kind == "gift skipped":
             return t("fox-duet.event.gift-skipped", locale)
         if kind == "footprints ignored":
+            if event.get("ignored") is None:  # hidden with the trick's cards
+                return t("fox-duet.event.ignored-hidden", locale, name=name(), steps=event["steps"])
             ignored = event.get("ignored") or []
             if not ignored:
                 return t("fox-duet.event.ignored-none", locale, name=name(), steps=event["steps"])
@@ -217,17 +221,43 @@ class FoxDuetAdapter(GameAdapter):
         return [t("fox-duet.outcome.lost", locale)]
 
     def option_label(self, name: str, value: object, locale: str) -> str:
-        if name == "level":
-            return t(f"fox-duet.option.level.{value}", locale)
+        if name in ("level", "memory"):
+            return t(f"fox-duet.option.{name}.{value}", locale)
         return f"{name}: {value}"
 
     def option_name(self, name: str, locale: str) -> str:
-        if name == "level":
-            return t("fox-duet.option.level", locale)
+        if name in ("level", "memory"):
+            return t(f"fox-duet.option.{name}", locale)
         return name
 
     def push_events(self) -> set[str]:
         return {"deal", "gift exchanged"}
+
+    # -- earlier tricks stay hidden during a round (rules version 2, without the memory aid) ------
+    @staticmethod
+    def _hiding(public: dict) -> bool:
+        return not public.get("memory_aid", True) and public.get("phase") != "over"
+
+    @staticmethod
+    def _round_start(steps: Sequence[tuple[int, list[Event]]]) -> int:
+        """The version the current round's boards start at: the step after the last round's end."""
+        ends = [version for version, events in steps if any(e["type"] == "round ended" for e in events)]
+        return ends[-1] if ends else 0
+
+    def log_events(self, steps: Sequence[tuple[int, list[Event]]], public: dict) -> list[list[Event]]:
+        """「每輪遊戲進行時，玩家無法查看先前牌墩」: the log tells the round's tricks (who won, how far
+        the tracker moved) but not their cards until the round ends."""
+        if not self._hiding(public):
+            return [events for _, events in steps]
+        start = self._round_start(steps)
+        return [events if version < start else [hide_cards(e) for e in events] for version, events in steps]
+
+    def hidden_boards(self, steps: Sequence[tuple[int, list[Event]]], public: dict) -> range:
+        """The past boards of the current round show its earlier tricks: hidden until it ends
+        (the current board is always shown)."""
+        if not self._hiding(public) or not steps:
+            return range(0)
+        return range(self._round_start(steps), steps[-1][0])
 
     def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
         public = view.get("public", {})
@@ -243,3 +273,12 @@ class FoxDuetAdapter(GameAdapter):
                 step = "play-follow"
                 values["suit"] = t(f"fox-duet.suit.{trick[0]['card']['suit']}", locale)
         return help_line(self.game_id, step, locale, **values)
+
+
+def hide_cards(event: Event) -> Event:
+    """The event without the cards of a trick (for the log of a round in progress)."""
+    if event["type"] == "card played":
+        return {**event, "card": None}
+    if event["type"] == "footprints ignored" and event.get("ignored"):
+        return {**event, "ignored": None}
+    return event

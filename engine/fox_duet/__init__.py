@@ -24,13 +24,20 @@ class FoxDuet(Game):
     # Conceding loses the game for the team (docs/rules/fox-duet.md).
     action_kinds = {"concede": "concede"}
 
+    # Version 2 (docs/rules/fox-duet.md, "Rules versions"): 「每輪遊戲進行時，玩家無法查看先前牌墩」
+    # (during a round players may not look at earlier tricks), unless the table's "memory aid"
+    # option is on. Version 1 games keep showing the last trick, as they were played.
+    rules_version = 2
+    rules_versions = (1, 2)
+
     def options(self) -> dict[str, dict]:
-        return {"level": {"choices": [1, 2, 3], "default": 1}}
+        return {"level": {"choices": [1, 2, 3], "default": 1}, "memory": {"choices": ["off", "on"], "default": "off"}}
 
     def _new(self, players: int, seed: int, options: dict, rules_version: int) -> FoxDuetState:
         level = options["level"]
         state = FoxDuetState(self)
         state.rules_version = rules_version
+        state.memory_aid = rules_version < 2 or options.get("memory") == "on"
         state.setup(level, seed)
         return state
 

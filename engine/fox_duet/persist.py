@@ -70,6 +70,7 @@ def state_to_dict(s: FoxDuetState) -> dict:
             "pending": s.pending,
             "result": s.result,
             "setup_events": s.setup_events,
+            "memory_aid": s.memory_aid,
         }
     )
 
@@ -108,7 +109,7 @@ def _plays(value: Any, where: str) -> list[dict]:
 
 
 def state_from_dict(game, data: dict) -> FoxDuetState:
-    check_keys(data, KEYS)
+    check_keys(data, KEYS, optional=("memory_aid",))
     if data["players"] != 2:
         raise ValueError("The Fox in the Forest Duet is for exactly 2 players")
     s = FoxDuetState(game)
@@ -166,6 +167,10 @@ def state_from_dict(game, data: dict) -> FoxDuetState:
     if sorted(everything) != sorted(ALL_CARD_IDS):
         raise ValueError("hands, deck, decree, trick and discard must hold each of the 30 cards exactly once")
     s.last_trick = _last_trick(data["last_trick"])
+    # Saves from before rules version 2 have no "memory_aid": they showed earlier tricks.
+    s.memory_aid = data.get("memory_aid", True)
+    if not isinstance(s.memory_aid, bool):
+        raise ValueError("'memory_aid' must be a boolean")
     s.phase, s.pending = _phase(s, data["phase"], data["pending"])
     s.result = _result(data["result"], s.phase)
     events = data["setup_events"]

@@ -55,6 +55,9 @@ class FoxDuetState(State):
         self.trick_cards: list[dict] = []
         self.discard: list[str] = []
         self.last_trick: dict | None = None
+        # Whether earlier tricks of the round stay in view (the "memory aid" option; always in
+        # rules version 1).
+        self.memory_aid = True
         self.phase = "play"
         self.pending: dict = {}
         self.result: dict | None = None

@@ -29,7 +29,9 @@ def public_pending(state: FoxDuetState) -> dict:
 
 def public_view(state: FoxDuetState) -> dict:
     side = state.side
-    last = state.last_trick
+    # Without the memory aid the trick just won is not shown once the next begins (the seed:
+    # players may not look at earlier tricks during a round); the game's end shows it again.
+    last = state.last_trick if state.memory_aid or state.phase == "over" else None
     return {
         "game": "fox-duet",
         "level": state.level,
@@ -68,6 +70,7 @@ def public_view(state: FoxDuetState) -> dict:
             "overshoot": last["overshoot"],
             "gem": last["gem"],
         },
+        "memory_aid": state.memory_aid,
         "hand_sizes": [len(state.hands[0]), len(state.hands[1])],
         "deck_size": len(state.deck),
         "pending": public_pending(state),

@@ -11,8 +11,8 @@ from tests.support.driver import Table, is_board, mentioned
 async def test_the_creator_sets_options_from_the_lobby_menu_and_others_cannot(emu, world, config_for) -> None:
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
         lobby = await open_table(emu, world)
-        menu = lobby.select()
-        assert menu["custom_id"].endswith(":level")
+        menu = lobby.selects()[0]
+        assert menu["custom_id"].endswith(":level") and lobby.selects()[1]["custom_id"].endswith(":memory")
         assert [o["value"] for o in menu["options"]] == ["1", "2", "3"]
         await (await emu.select(world.alice, lobby, menu["custom_id"], ["3"])).response()
         await emu.wait_until(lambda: "Level 3" in lobby.content, what="level 3 in the lobby")
@@ -20,7 +20,7 @@ async def test_the_creator_sets_options_from_the_lobby_menu_and_others_cannot(em
         answer = (await refused.followups(1))[0]
         assert answer.ephemeral and "Only the table's creator" in answer.content
         row = await bot.db.active_game_in_channel(world.channel.id)
-        assert row.options == {"level": 3}
+        assert row.options == {"level": 3, "memory": "off"}
 
 
 async def test_join_and_leave_commands_update_the_lobby(emu, world, config_for) -> None:

@@ -46,8 +46,12 @@ async def test_slash_command_creates_a_lobby_and_autocompletes_options(emu, worl
             world.alice, world.channel, "table create", {"game": "fox-duet", "options": "level"}, "options"
         )
         choices = await typed.choices()
-        assert [c["value"] for c in choices] == ["level=1", "level=2", "level=3"]
-        assert choices[1]["name"] == "Level 2 (side B, 13 gems, 3 forest tokens)"
+        assert [c["value"] for c in choices] == [
+            f"level={n} memory={m}" for n in (1, 2, 3) for m in ("off", "on")
+        ]
+        assert choices[2]["name"] == (
+            "Level 2 (side B, 13 gems, 3 forest tokens) · Memory aid off: earlier tricks hidden (the rulebook)"
+        )
         lobby = await open_table(emu, world, "level=2")
         assert "Level 2" in lobby.content
         again = await emu.slash(world.bob, world.channel, "table create", {"game": "fox-duet"})

@@ -49,7 +49,8 @@ async def test_the_log_shows_public_lines_and_only_my_own_secrets(emu, world, co
 
 async def test_past_boards_are_browsed_with_buttons(emu, world, config_for) -> None:
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
-        await join_and_start(emu, world, await open_table(emu, world))
+        # With the memory aid: without it, the Duet's boards of the round in progress stay closed.
+        await join_and_start(emu, world, await open_table(emu, world, "level=1 memory=on"))
         table = Table(emu, world.channel, [world.alice, world.bob], random.Random(2))
         for _ in range(3):
             await table.play_one()
@@ -63,6 +64,18 @@ async def test_past_boards_are_browsed_with_buttons(emu, world, config_for) -> N
         await last.response()
         await emu.wait_until(lambda: "after move 3" in shown.content, what="the last board")
         assert Image.open(io.BytesIO(shown.attachments[0].content)).format == "PNG"
+
+
+async def test_the_duets_earlier_boards_of_a_round_stay_closed_without_the_memory_aid(emu, world, config_for) -> None:
+    """「每輪遊戲進行時，玩家無法查看先前牌墩」: /table history shows the current board instead, and says why."""
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
+        await join_and_start(emu, world, await open_table(emu, world))
+        table = Table(emu, world.channel, [world.alice, world.bob], random.Random(2))
+        for _ in range(3):
+            await table.play_one()
+        asked = await emu.slash(world.bob, world.channel, "table history", {"step": 1})
+        shown = await asked.final_message()
+        assert "after move 3** (of 3)" in shown.content and "earlier tricks stay hidden" in shown.content
 
 
 async def test_a_finished_game_gets_an_animated_replay_on_its_final_board(emu, world, config_for) -> None:

@@ -80,7 +80,7 @@ async def test_the_lobby_names_its_menu_only_when_the_game_has_options(emu, worl
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
         lobby = await open_table(emu, world)
         assert "with the menu" in lobby.content
-        assert lobby.select()["placeholder"] == "Level: choose"
+        assert [m["placeholder"] for m in lobby.selects()] == ["Level: choose", "Memory aid: choose"]
         await (await emu.slash(world.alice, world.channel, "table abandon")).final_message()
         created = await emu.slash(world.alice, world.channel, "table create", {"game": "vivarium"})
         await created.final_message()

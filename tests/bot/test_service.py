@@ -47,8 +47,8 @@ async def test_create_refuses_unknown_game_and_busy_channel(service: GameService
 
 
 def test_options_text_is_parsed_and_checked(service: GameService) -> None:
-    assert service.parse_options("fox-duet", "level=3") == {"level": 3}
-    assert service.parse_options("fox-duet", None) == {"level": 1}
+    assert service.parse_options("fox-duet", "level=3") == {"level": 3, "memory": "off"}
+    assert service.parse_options("fox-duet", None) == {"level": 1, "memory": "off"}
     with pytest.raises(Refusal) as bad_name:
         service.parse_options("fox-duet", "speed=9")
     assert bad_name.value.key == "error.bad-option"
@@ -78,7 +78,7 @@ async def test_only_the_creator_changes_options_in_the_lobby(service: GameServic
     row = await service.create("fox-duet", 1, CHANNEL, ALICE, "A", {})
     await service.join(row.id, BOB, "B")
     assert await refusal(service.set_option(row.id, BOB, "level", "2")) == "error.creator-only"
-    assert (await service.set_option(row.id, ALICE, "level", "2")).options == {"level": 2}
+    assert (await service.set_option(row.id, ALICE, "level", "2")).options == {"level": 2, "memory": "off"}
 
 
 async def test_strangers_wrong_turns_stale_boards_and_bad_moves_change_nothing(service: GameService) -> None:

@@ -178,7 +178,7 @@ async def test_rematch_opens_a_table_with_the_same_players_and_options(emu, worl
         again = await emu.click(world.bob, table.board(), label="Rematch")
         assert "same players" in (await again.followups(1))[0].content
         row = await bot.db.active_game_in_channel(world.channel.id)
-        assert row.status == "lobby" and row.options == {"level": 2}
+        assert row.status == "lobby" and row.options == {"level": 2, "memory": "off"}
         assert [s.user_id for s in await bot.db.seats(row.id)] == [world.alice.id, world.bob.id]
 
 

@@ -229,7 +229,8 @@ def test_view_has_exactly_the_documented_shape():
     public_keys = {
         "game", "level", "side", "round", "trick", "dealer", "leader", "phase", "to_move", "spaces",
         "tracker", "forest_tokens_left", "forest_tokens_total", "gems_on_board", "gems_collected",
-        "gems_in_supply", "decree", "trick_cards", "last_trick", "hand_sizes", "deck_size", "pending", "result",
+        "gems_in_supply", "decree", "trick_cards", "last_trick", "memory_aid", "hand_sizes", "deck_size", "pending",
+        "result",
     }  # fmt: skip
     pending_keys = {
         "play": set(),

@@ -68,7 +68,10 @@ def test_bad_options_and_player_counts_are_refused():
         GAME.new(3, 1)
     with pytest.raises(ValueError):
         GAME.new(1, 1)
-    assert GAME.options() == {"level": {"choices": [1, 2, 3], "default": 1}}
+    assert GAME.options() == {
+        "level": {"choices": [1, 2, 3], "default": 1},
+        "memory": {"choices": ["off", "on"], "default": "off"},
+    }
 
 
 # -- round end -------------------------------------------------------------------------------

@@ -30,12 +30,15 @@ def make_state(
     covered=None,
     collected=0,
     seed=0,
+    memory="on",
 ):
     """A position with the given hands and decree card; every other card is in the deck.
 
-    Forest tokens left follow from ``covered``; the supply from the gems on the board.
+    Forest tokens left follow from ``covered``; the supply from the gems on the board. The memory
+    aid is on unless a test says, so the last trick can be read from the view
+    (tests/engine/test_fox_duet_memory.py covers it off).
     """
-    state = GAME.new(2, seed, {"level": level})
+    state = GAME.new(2, seed, {"level": level, "memory": memory})
     state.hands = [sort_hand(list(h)) for h in hands]
     state.decree = decree
     used = set(hands[0]) | set(hands[1]) | {decree}

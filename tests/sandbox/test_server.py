@@ -103,8 +103,12 @@ async def test_autocomplete_answers_the_bots_choices(live: Running) -> None:
         options={"game": "fox-duet", "options": "lev"},
         focused="options",
     )
-    assert answer["ok"] and [c["value"] for c in answer["choices"]] == ["level=1", "level=2", "level=3"]
-    assert answer["choices"][0]["name"] == "Level 1 (side A, 12 gems, 4 forest tokens)"
+    assert answer["ok"] and [c["value"] for c in answer["choices"]][::2] == [
+        "level=1 memory=off",
+        "level=2 memory=off",
+        "level=3 memory=off",
+    ]
+    assert answer["choices"][0]["name"].startswith("Level 1 (side A, 12 gems, 4 forest tokens) · Memory aid off")
 
 
 async def test_private_answers_and_hands_reach_only_their_owner(live: Running) -> None:
