@@ -27,10 +27,12 @@ TIME_LIMIT_MAX = 2160
 
 def option_example(game: Game) -> str | None:
     """``name=value`` for the game's first option, with a value other than its default if it has one."""
-    for name, spec in sorted(game.options().items()):
-        values = [c for c in spec["choices"] if c != spec.get("default")] or spec["choices"]
-        return f"{name}={values[0]}"
-    return None
+    options = sorted(game.options().items())
+    if not options:
+        return None
+    name, spec = options[0]
+    values = [c for c in spec["choices"] if c != spec.get("default")] or spec["choices"]
+    return f"{name}={values[0]}"
 
 
 class Refusal(Exception):

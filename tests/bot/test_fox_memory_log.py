@@ -44,29 +44,28 @@ def lines_of(lines: list[str], version: int) -> str:
     return "\n".join(line for line in lines if line.startswith(f"`{version:>3}`"))
 
 
-async def test_the_log_hides_the_cards_of_the_rounds_tricks_without_the_memory_aid(tmp_path: Path) -> None:
-    """「每輪遊戲進行時，玩家無法查看先前牌墩」: trick winners and movement, not the cards, until the round ends."""
+async def logged(tmp_path: Path, memory: str) -> tuple[list[str], list[history.Step]]:
+    """A spectator's log of a Duet two tricks in, and its steps."""
     async with await Database.open(tmp_path / "m.db") as db:
         service = GameService(db)
-        game_id = await two_tricks_in(service, "off")
-        row = await service.get(game_id)
+        row = await service.get(await two_tricks_in(service, memory))
         steps = await history.steps(db, row)
-        lines = history.log_lines(row, steps, NAMES, None, "en")
-        assert "won trick 1" in "\n".join(lines)
-        assert plays(steps)
-        for version, name in plays(steps):
-            assert "played a card" in lines_of(lines, version) and name not in lines_of(lines, version), version
+        return history.log_lines(row, steps, NAMES, None, "en"), steps
+
+
+async def test_the_log_hides_the_cards_of_the_rounds_tricks_without_the_memory_aid(tmp_path: Path) -> None:
+    """「每輪遊戲進行時，玩家無法查看先前牌墩」: trick winners and movement, not the cards, until the round ends."""
+    lines, steps = await logged(tmp_path, "off")
+    assert "won trick 1" in "\n".join(lines)
+    assert plays(steps)
+    for version, name in plays(steps):
+        assert "played a card" in lines_of(lines, version) and name not in lines_of(lines, version), version
 
 
 async def test_the_log_names_the_cards_with_the_memory_aid(tmp_path: Path) -> None:
-    async with await Database.open(tmp_path / "m.db") as db:
-        service = GameService(db)
-        game_id = await two_tricks_in(service, "on")
-        row = await service.get(game_id)
-        steps = await history.steps(db, row)
-        lines = history.log_lines(row, steps, NAMES, None, "en")
-        assert "played a card" not in "\n".join(lines)
-        assert all(name in lines_of(lines, version) for version, name in plays(steps))
+    lines, steps = await logged(tmp_path, "on")
+    assert "played a card" not in "\n".join(lines)
+    assert all(name in lines_of(lines, version) for version, name in plays(steps))
 
 
 async def test_past_boards_of_the_round_stay_closed_without_the_memory_aid(tmp_path: Path) -> None:
