@@ -150,6 +150,23 @@ class State:
         as the game declares it (``Game.action_kind``)."""
         return self.game.action_kind(action)
 
+    def determinize(self, seat: int, seed: int) -> State:
+        """A copy in which everything ``seat`` cannot see is drawn again (docs/ENGINE-EXTENSIONS.md).
+
+        Other seats' hands, the order of decks, bags and piles, face-down tokens and the random
+        generator's state are redrawn from ``seed``, consistently with everything ``seat`` has
+        seen: ``seat``'s view and legal actions are unchanged, the hidden things are a valid
+        arrangement of the real ones, and the copy plays on to an outcome. Computer players search
+        over such copies, so they never use what their seat may not see. ``self`` is untouched.
+        Every game implements it in ``_determinize``.
+        """
+        if not self._valid_seat(seat):
+            raise ValueError("There is no such seat in this game.")
+        return self._determinize(seat, seed)
+
+    def _determinize(self, seat: int, seed: int) -> State:
+        raise NotImplementedError(f"{self.game.id} has no determinization")
+
     def to_dict(self) -> dict:
         data = self._to_dict()
         data["game"] = self.game.id
