@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
+from bot import ratings
 from bot.answers import locale_of
 from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
@@ -116,6 +117,8 @@ class Flow:
         ]
         if options:
             lines.append(t("lobby.options", loc, options=options))
+        if not row.rated and row.game in ratings.COMPETITIVE:
+            lines.append(t("lobby.casual", loc))
         view = discord.ui.View(timeout=None)
         if row.status == "lobby":
             lines.append(t("lobby.hint", loc))

@@ -161,8 +161,12 @@ class GameService:
         options: dict,
         timing: Timing | None = None,
         others: Sequence[tuple[int, str | None]] = (),
+        rated: bool = True,
     ) -> GameRow:
-        """Open a table: the table, its timing and any ``others`` seated are stored in one transaction."""
+        """Open a table: the table, its timing and any ``others`` seated are stored in one transaction.
+
+        ``rated=False`` makes a casual table: its result never moves a rating (bot/ratings.py).
+        """
         game = self.game(game_key)
         try:
             options = game.resolve_options(options)
@@ -189,6 +193,7 @@ class GameService:
                 time_limit_hours=limit or None,
                 timeout_action=action,
                 others=others,
+                rated=rated,
             )
         except ChannelBusy as exc:
             raise Refusal("error.channel-busy") from exc
@@ -409,6 +414,7 @@ class GameService:
             old.options,
             timing,
             others=[(seat.user_id, seat.display_name) for seat in rest],
+            rated=old.rated,
         )
 
     async def act(self, game_id: int, user_id: int, expected_version: int | None, action: str) -> MoveResult:

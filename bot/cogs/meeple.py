@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ratings
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
@@ -120,20 +121,73 @@ class MeepleCog(commands.Cog):
             return
         played = Counter(r.game for r in results)
         won = Counter(r.game for r in results if r.won)
+        # Ratings are per server: shown only where the command is used in one.
+        rated = await ratings.player_ratings(self.db, interaction.guild_id, who.id) if interaction.guild_id else {}
         lines = [t("record.title", loc, player=who.mention, count=len(results))]
         for game, count in played.most_common():
             best = max(r.score for r in results if r.game == game)
-            lines.append(
-                t(
-                    "record.line",
-                    loc,
-                    game=GAMES[game].title if game in GAMES else game,
-                    played=count,
-                    won=won[game],
-                    best=best,
-                )
+            line = t(
+                "record.line",
+                loc,
+                game=GAMES[game].title if game in GAMES else game,
+                played=count,
+                won=won[game],
+                best=best,
             )
+            if (rating := rated.get(game)) is not None:
+                key = "record.rating.provisional" if rating.provisional else "record.rating"
+                line += t(key, loc, rating=rating.shown, count=rating.games, needed=ratings.PROVISIONAL_GAMES)
+            lines.append(line)
         await self.flow.private(interaction, clip("\n".join(lines)), allowed_mentions=discord.AllowedMentions.none())
+
+    @meeple.command(name="leaderboard")
+    @app_commands.describe(game="Which game's ratings", page="Which page (default: the first)")
+    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str, page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
+        """This server's ratings in a game: established players ranked, provisional ones apart."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        guild = guild_of(interaction)
+        if game not in GAMES:
+            raise Refusal("error.unknown-game", game=game[:40])
+        title = GAMES[game].title
+        if game not in ratings.COMPETITIVE:
+            raise Refusal("leaderboard.not-rated", game=title)
+        board = await ratings.ratings_of(self.db, guild, game)
+        if not board:
+            await self.flow.private(interaction, t("leaderboard.none", loc, game=title))
+            return
+        # Established players first (ranked), then the provisional ones, one list cut into pages.
+        ranked = [r for r in board if not r.provisional]
+        lines = [
+            t("leaderboard.line", loc, rank=n, player=f"<@{r.user_id}>", rating=r.shown, count=r.games)
+            for n, r in enumerate(ranked, start=1)
+        ]
+        provisional = [r for r in board if r.provisional]
+        if provisional:
+            lines.append(t("leaderboard.provisional", loc, needed=ratings.PROVISIONAL_GAMES))
+            lines += [
+                t("leaderboard.line", loc, rank="–", player=f"<@{r.user_id}>", rating=r.shown, count=r.games)
+                for r in provisional
+            ]
+        pages = max(1, -(-len(lines) // LIST_LIMIT))
+        if page > pages:
+            raise Refusal("leaderboard.no-page", page=page, pages=pages)
+        chunk = lines[(page - 1) * LIST_LIMIT : page * LIST_LIMIT]
+        text = "\n".join([t("leaderboard.title", loc, game=title, page=page, pages=pages), *chunk])
+        await self.flow.private(interaction, clip(text), allowed_mentions=discord.AllowedMentions.none())
+
+    @meeple.command(name="rebuild-ratings")
+    async def rebuild_ratings(self, interaction: discord.Interaction) -> None:
+        """(Bot owner) Recompute every rating from the stored results."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await self.bot.is_owner(interaction.user):
+            raise Refusal("ratings.owner-only")
+        async with self.db.transaction() as conn:
+            games = await ratings.rebuild(conn)
+        await self.flow.private(interaction, t("ratings.rebuilt", locale_of(interaction), count=games))
 
     @meeple.command(name="vacation")
     @app_commands.describe(

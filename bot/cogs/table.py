@@ -84,6 +84,7 @@ class TableCog(commands.Cog):
         time_limit="Time allowed per move (default: the server's, else none)",
         on_timeout="What happens when the time limit runs out (default: a legal move is made for them)",
         thread="Give the game its own thread (default: the server's setting)",
+        casual="A casual table: its result does not change anyone's rating (default: rated)",
     )
     @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
     @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
@@ -97,6 +98,7 @@ class TableCog(commands.Cog):
         time_limit: int | None = None,
         on_timeout: str | None = None,
         thread: bool | None = None,
+        casual: bool | None = None,
     ) -> None:
         """Open a new table in this channel; others join with the buttons."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -111,6 +113,7 @@ class TableCog(commands.Cog):
             interaction.user.display_name,
             parsed,
             Timing(reminders, time_limit, on_timeout),
+            rated=not casual,
         )
         await self.flow.post_lobby(row)
         if channel_id == interaction.channel_id:

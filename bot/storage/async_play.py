@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from bot import ratings
 from bot.storage.db import Database, GameRow
 
 TIMEOUT_ACTIONS = ("auto", "skip", "forfeit")
@@ -147,7 +148,11 @@ async def vacations(db: Database, user_id: int) -> list[tuple[datetime, datetime
 
 
 async def record_results(db: Database, row: GameRow, results: list[tuple[int, int, int, int, bool, bool]]) -> None:
-    """Store each seat's (seat, user_id, score, rank, won, forfeited) for a finished game, once."""
+    """Store each seat's (seat, user_id, score, rank, won, forfeited) for a finished game, once.
+
+    A rated table on a server moves its players' ratings in the same transaction (bot/ratings.py);
+    a second call changes nothing, neither the results nor the ratings.
+    """
     finished = stamp(row.finished_at or datetime.now(UTC))
     async with db.transaction() as conn:
         await conn.executemany(
@@ -158,6 +163,15 @@ async def record_results(db: Database, row: GameRow, results: list[tuple[int, in
                 for seat, user, score, rank, won, forfeited in results
             ],
         )
+        if row.rated and row.guild_id is not None:
+            # The stored rows, not the arguments: a repeated call rates what was first stored.
+            async with conn.execute(
+                "SELECT user_id, rank, finished_at FROM results WHERE game_id = ? ORDER BY seat", (row.id,)
+            ) as cursor:
+                stored = list(await cursor.fetchall())
+            if stored:
+                placed = [(r[0], r[1]) for r in stored]
+                await ratings.rate_game(conn, row.id, row.guild_id, row.game, min(r[2] for r in stored), placed)
 
 
 async def results_of(db: Database, user_id: int) -> list[ResultRow]:

@@ -134,6 +134,8 @@ class GameRow:
     snoozed_version: int | None = None
     warned_version: int | None = None
     rules_version: int = 1
+    # False for a casual table (chosen at /table create): its result never moves a rating.
+    rated: bool = True
 
     @property
     def active(self) -> bool:
@@ -169,6 +171,7 @@ class GameRow:
             snoozed_version=row["snoozed_version"],
             warned_version=row["warned_version"],
             rules_version=row["rules_version"],
+            rated=bool(row["rated"]),
         )
 
 
@@ -297,6 +300,7 @@ class Database:
         time_limit_hours: int | None = None,
         timeout_action: str | None = None,
         others: Sequence[tuple[int, str | None]] = (),
+        rated: bool = True,
     ) -> GameRow:
         """Open a lobby in the channel with the creator in seat 0; raise ChannelBusy if taken.
 
@@ -314,8 +318,8 @@ class Database:
                 raise ChannelBusy(channel_id, busy["id"])
             cursor = await conn.execute(
                 "INSERT INTO games (game, guild_id, channel_id, options, seed, creator_id,"
-                " reminder_hours, time_limit_hours, timeout_action) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, guild_id, channel_id, options_json, seed, creator_id, *timing),
+                " reminder_hours, time_limit_hours, timeout_action, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, guild_id, channel_id, options_json, seed, creator_id, *timing, int(rated)),
             )
             game_id = cursor.lastrowid
             assert game_id is not None

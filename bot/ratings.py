@@ -1,0 +1,208 @@
+"""Skill ratings with openskill's Plackett-Luce model (docs/RATINGS.md).
+
+One rating (mu, sigma) per player per game per server. A finished game moves the ratings of its
+players in the same transaction that stores its results (bot/storage/async_play.record_results),
+and only once: rating_history holds one row per game and player. Ratings are derived data, so
+``python -m bot.ratings rebuild [--db PATH]`` recomputes them from the stored results alone.
+
+Which games count: the competitive games at 2-4 players, on a server, at a table that was not
+made casual. Co-operative and solo games keep score records instead. Forfeits and resignations
+are already last in ``results.rank``; ties share a rank, which Plackett-Luce handles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import aiosqlite
+from openskill.models import PlackettLuce
+
+if TYPE_CHECKING:
+    from bot.storage import Database
+
+# Free-for-all games with a winner; Fox Duet is co-operative and every solo mode is one player.
+COMPETITIVE = frozenset({"noctiluca", "vivarium", "tm-dice"})
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+# Until a player has this many rated games of a game, their number is marked provisional and
+# listed apart on the leaderboard: sigma is still wide, so the ordinal says little yet.
+PROVISIONAL_GAMES = 5
+# The shown number: 1000 + 40 x ordinal (ordinal = mu - 3 sigma, openskill's conservative
+# estimate). A newcomer shows 1000; the scale only makes steps of a game read as whole points.
+DISPLAY_BASE, DISPLAY_SCALE = 1000, 40
+
+MODEL = PlackettLuce()
+
+
+def counts(game: str, players: int) -> bool:
+    """Whether a finished ``game`` with this many players can move ratings at all."""
+    return game in COMPETITIVE and MIN_PLAYERS <= players <= MAX_PLAYERS
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The number players see: conservative (mu minus three sigma), scaled."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+@dataclass(frozen=True)
+class Rating:
+    user_id: int
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def shown(self) -> int:
+        return shown(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+async def rate_game(
+    conn: aiosqlite.Connection,
+    game_id: int,
+    guild_id: int,
+    game: str,
+    finished_at: str,
+    placed: Sequence[tuple[int, int]],
+) -> bool:
+    """Move the ratings of ``placed`` (user id, rank) players by one finished game.
+
+    Runs inside the caller's transaction. A game already rated (rating_history has its rows)
+    changes nothing, so a repeated call is harmless. Returns whether ratings moved.
+    """
+    if not counts(game, len(placed)):
+        return False
+    async with conn.execute("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)) as cursor:
+        if await cursor.fetchone() is not None:
+            return False
+    users = [user for user, _ in placed]
+    marks = ",".join("?" * len(users))
+    async with conn.execute(
+        f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+        (guild_id, game, *users),
+    ) as cursor:
+        known = {row[0]: (row[1], row[2], row[3]) for row in await cursor.fetchall()}
+    fresh = MODEL.rating()
+    before = [known.get(user, (fresh.mu, fresh.sigma, 0)) for user in users]
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+    after = MODEL.rate(teams, ranks=[float(rank) for _, rank in placed])
+    for user, (mu0, sigma0, games), team in zip(users, before, after, strict=True):
+        mu1, sigma1 = team[0].mu, team[0].sigma
+        await conn.execute(
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, game, user_id)"
+            " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+            " updated_at = excluded.updated_at",
+            (guild_id, game, user, mu1, sigma1, games + 1, finished_at),
+        )
+        await conn.execute(
+            "INSERT INTO rating_history (game_id, user_id, guild_id, game, mu_before, sigma_before,"
+            " mu_after, sigma_after, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, user, guild_id, game, mu0, sigma0, mu1, sigma1, finished_at),
+        )
+    return True
+
+
+# The rated games, in the order their results were stored: the order incremental updates ran.
+_RATED_GAMES = """
+SELECT g.id, g.guild_id, g.game, MIN(r.finished_at) AS finished_at
+FROM games AS g JOIN results AS r ON r.game_id = g.id
+WHERE g.status = 'finished' AND g.rated = 1 AND g.guild_id IS NOT NULL
+GROUP BY g.id
+ORDER BY finished_at, g.id
+"""
+
+
+async def rebuild(conn: aiosqlite.Connection) -> int:
+    """Recompute every rating from the stored results alone, inside the caller's transaction.
+
+    Returns how many games were rated. Gives exactly what the incremental updates gave, since
+    it applies the same function to the same results in the same order (finish time, then id).
+    """
+    await conn.execute("DELETE FROM rating_history")
+    await conn.execute("DELETE FROM ratings")
+    async with conn.execute(_RATED_GAMES) as cursor:
+        games = list(await cursor.fetchall())
+    rated = 0
+    for game_id, guild_id, game, finished_at in games:
+        async with conn.execute(
+            "SELECT user_id, rank FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cursor:
+            placed = [(row[0], row[1]) for row in await cursor.fetchall()]
+        if await rate_game(conn, game_id, guild_id, game, finished_at, placed):
+            rated += 1
+    return rated
+
+
+async def ratings_of(db: Database, guild_id: int, game: str) -> list[Rating]:
+    """A server's ratings of one game, best first (ordinal, then user id for a stable order)."""
+    rows = await db.query(
+        "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
+    )
+    found = [Rating(row[0], row[1], row[2], row[3]) for row in rows]
+    return sorted(found, key=lambda r: (-(r.mu - 3 * r.sigma), r.user_id))
+
+
+async def player_ratings(db: Database, guild_id: int, user_id: int) -> dict[str, Rating]:
+    """One player's rating in each game they have played rated on this server."""
+    rows = await db.query(
+        "SELECT game, user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    return {row[0]: Rating(row[1], row[2], row[3], row[4]) for row in rows}
+
+
+async def seeding_ratings(
+    conn: aiosqlite.Connection, guild_id: int, game: str, user_ids: Sequence[int]
+) -> dict[int, float]:
+    """Ordinals (mu - 3 sigma) of these players, for seeding tournaments; unrated players absent."""
+    if not user_ids:
+        return {}
+    marks = ",".join("?" * len(user_ids))
+    async with conn.execute(
+        f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+        (guild_id, game, *user_ids),
+    ) as cursor:
+        return {row[0]: row[1] - 3 * row[2] for row in await cursor.fetchall()}
+
+
+async def _rebuild_file(path: Path) -> int:
+    from bot.storage import Database
+
+    db = await Database.open(path)
+    try:
+        async with db.transaction() as conn:
+            return await rebuild(conn)
+    finally:
+        await db.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.ratings", description="Skill ratings of Meeple Post.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    again = commands.add_parser("rebuild", help="recompute every rating from the stored results")
+    again.add_argument("--db", type=Path, help="the database file (default: MEEPLE_DB, as the bot uses)")
+    args = parser.parse_args(argv)
+    path: Path | None = args.db
+    if path is None:
+        from bot.config import load_config
+
+        path = load_config().database
+    if not path.exists():
+        print(f"No database at {path}.", file=sys.stderr)
+        return 1
+    games = asyncio.run(_rebuild_file(path))
+    print(f"Ratings rebuilt from {games} rated game(s) in {path}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
