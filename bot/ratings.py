@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 from openskill.models import PlackettLuce
@@ -158,6 +159,61 @@ async def player_ratings(db: Database, guild_id: int, user_id: int) -> dict[str,
         "SELECT game, user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
     )
     return {row[0]: Rating(row[1], row[2], row[3], row[4]) for row in rows}
+
+
+@dataclass(frozen=True)
+class ScoreRecord:
+    """One finished co-operative or solo game on a score board: who played, the score, a win?"""
+
+    game_id: int
+    user_ids: tuple[int, ...]
+    score: int
+    won: bool
+
+
+# Solo and co-operative games keep score records, per mode: Fox Duet per level (a table option),
+# Noctiluca and Terraforming Mars dice in their solo modes (one player).
+async def score_records(db: Database, guild_id: int, game: str, limit: int = 10) -> dict[str, list[ScoreRecord]]:
+    """The best games per mode (``level-1``.., or ``solo``), best score first, and all the games.
+
+    Returns {mode: best games}; the win rate per mode comes from ``score_counts``.
+    """
+    games = await _score_games(db, guild_id, game)
+    best: dict[str, list[ScoreRecord]] = {}
+    for mode, record in games:
+        best.setdefault(mode, []).append(record)
+    return {mode: sorted(found, key=lambda r: (-r.score, r.game_id))[:limit] for mode, found in sorted(best.items())}
+
+
+async def score_counts(db: Database, guild_id: int, game: str) -> dict[str, tuple[int, int]]:
+    """{mode: (games, wins)} of the co-operative or solo games of ``game`` on this server."""
+    counted: dict[str, tuple[int, int]] = {}
+    for mode, record in await _score_games(db, guild_id, game):
+        played, won = counted.get(mode, (0, 0))
+        counted[mode] = (played + 1, won + int(record.won))
+    return counted
+
+
+async def _score_games(db: Database, guild_id: int, game: str) -> list[tuple[str, ScoreRecord]]:
+    rows = await db.query(
+        "SELECT g.id, g.options, r.user_id, r.score, r.won FROM games AS g JOIN results AS r ON r.game_id = g.id"
+        " WHERE g.guild_id = ? AND g.game = ? AND g.status = 'finished' ORDER BY g.id, r.seat",
+        (guild_id, game),
+    )
+    by_game: dict[int, list[Any]] = {}
+    for row in rows:
+        by_game.setdefault(row[0], []).append(row)
+    found: list[tuple[str, ScoreRecord]] = []
+    for game_id, seats in by_game.items():
+        if game == "fox-duet":
+            mode = f"level-{json.loads(seats[0][1]).get('level', 1)}"
+        elif len(seats) == 1:
+            mode = "solo"
+        else:
+            continue  # a competitive game: it has a rating instead
+        record = ScoreRecord(game_id, tuple(s[2] for s in seats), seats[0][3], bool(seats[0][4]))
+        found.append((mode, record))
+    return found
 
 
 async def seeding_ratings(

@@ -141,25 +141,50 @@ class MeepleCog(commands.Cog):
         await self.flow.private(interaction, clip("\n".join(lines)), allowed_mentions=discord.AllowedMentions.none())
 
     @meeple.command(name="leaderboard")
-    @app_commands.describe(game="Which game's ratings", page="Which page (default: the first)")
+    @app_commands.describe(
+        game="Which game",
+        solo="Best scores of the solo mode instead of ratings (Noctiluca, Terraforming Mars dice)",
+        page="Which page (default: the first)",
+    )
     @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str, page: app_commands.Range[int, 1, 1000] = 1
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        solo: bool = False,
+        page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        """This server's ratings in a game: established players ranked, provisional ones apart."""
+        """This server's ratings in a game (provisional players apart), or its best scores."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         guild = guild_of(interaction)
         if game not in GAMES:
             raise Refusal("error.unknown-game", game=game[:40])
         title = GAMES[game].title
-        if game not in ratings.COMPETITIVE:
-            raise Refusal("leaderboard.not-rated", game=title)
+        if solo and GAMES[game].min_players > 1:
+            raise Refusal("leaderboard.no-solo", game=title)
+        if solo or game not in ratings.COMPETITIVE:
+            lines = await self.score_lines(guild, game, loc)
+            if not lines:
+                await self.flow.private(interaction, t("scores.none", loc, game=title))
+                return
+            heading = "scores.title"
+        else:
+            lines = await self.rating_lines(guild, game, loc)
+            if not lines:
+                await self.flow.private(interaction, t("leaderboard.none", loc, game=title))
+                return
+            heading = "leaderboard.title"
+        pages = max(1, -(-len(lines) // LIST_LIMIT))
+        if page > pages:
+            raise Refusal("leaderboard.no-page", page=page, pages=pages)
+        chunk = lines[(page - 1) * LIST_LIMIT : page * LIST_LIMIT]
+        text = "\n".join([t(heading, loc, game=title, page=page, pages=pages), *chunk])
+        await self.flow.private(interaction, clip(text), allowed_mentions=discord.AllowedMentions.none())
+
+    async def rating_lines(self, guild: int, game: str, loc: str) -> list[str]:
+        """Established players ranked, then the provisional ones apart: one list, cut into pages."""
         board = await ratings.ratings_of(self.db, guild, game)
-        if not board:
-            await self.flow.private(interaction, t("leaderboard.none", loc, game=title))
-            return
-        # Established players first (ranked), then the provisional ones, one list cut into pages.
         ranked = [r for r in board if not r.provisional]
         lines = [
             t("leaderboard.line", loc, rank=n, player=f"<@{r.user_id}>", rating=r.shown, count=r.games)
@@ -172,12 +197,22 @@ class MeepleCog(commands.Cog):
                 t("leaderboard.line", loc, rank="–", player=f"<@{r.user_id}>", rating=r.shown, count=r.games)
                 for r in provisional
             ]
-        pages = max(1, -(-len(lines) // LIST_LIMIT))
-        if page > pages:
-            raise Refusal("leaderboard.no-page", page=page, pages=pages)
-        chunk = lines[(page - 1) * LIST_LIMIT : page * LIST_LIMIT]
-        text = "\n".join([t("leaderboard.title", loc, game=title, page=page, pages=pages), *chunk])
-        await self.flow.private(interaction, clip(text), allowed_mentions=discord.AllowedMentions.none())
+        return lines
+
+    async def score_lines(self, guild: int, game: str, loc: str) -> list[str]:
+        """Per level or mode: its win rate, then the best games (a team is named together)."""
+        best = await ratings.score_records(self.db, guild, game)
+        counts = await ratings.score_counts(self.db, guild, game)
+        lines: list[str] = []
+        for mode, records in best.items():
+            played, won = counts[mode]
+            label = t("scores.mode.solo", loc) if mode == "solo" else t("scores.mode.level", loc, level=mode[6:])
+            lines.append(t("scores.mode", loc, mode=label, count=played, won=won, rate=round(100 * won / played)))
+            for n, record in enumerate(records, start=1):
+                who = " & ".join(f"<@{user}>" for user in record.user_ids)
+                key = "scores.line.won" if record.won else "scores.line"
+                lines.append(t(key, loc, rank=n, players=who, score=record.score))
+        return lines
 
     @meeple.command(name="rebuild-ratings")
     async def rebuild_ratings(self, interaction: discord.Interaction) -> None:

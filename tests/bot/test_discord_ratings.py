@@ -13,7 +13,7 @@ from openskill.models import PlackettLuce
 from bot import ratings
 from bot.client import MeepleBot
 from emulator.testing import running
-from tests.support.driver import is_board
+from tests.support.driver import Table, is_board, mentioned
 
 
 def extra_players(emu, world, count: int) -> list:
@@ -152,12 +152,54 @@ async def test_rebuild_gives_exactly_the_incremental_ratings_and_only_for_the_ow
         ]
 
 
+async def test_cooperative_and_solo_games_keep_score_records_not_ratings(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    async with running(emu, MeepleBot(config)) as bot:
+        # Fox Duet, ended by the declared concession of whoever is to move.
+        await (await emu.slash(world.alice, world.channel, "table create", {"game": "fox-duet"})).final_message()
+        lobby = emu.last_message(world.channel)
+        await (await emu.click(world.bob, lobby, label="Join")).response()
+        await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob in the lobby")
+        await (await emu.click(world.alice, lobby, label="Start")).response()
+        await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
+        table = Table(emu, world.channel, [world.alice, world.bob])
+        mover = table.user(mentioned(table.board())[0])
+        asked = await (await emu.slash(mover, world.channel, "table concede")).final_message()
+        await (await emu.click(mover, asked, label=asked.buttons()[0]["label"])).final_message()
+        assert await bot.db.query("SELECT 1 FROM results r JOIN games g ON g.id = r.game_id WHERE g.game = 'fox-duet'")
+        # Noctiluca solo, ended by a resignation.
+        await play_and_resign(emu, world, bot, "noctiluca", [world.alice], world.alice)
+        assert not stored(config.database, "SELECT 1 FROM ratings"), "co-operative and solo games are never rated"
+
+        fox = await (
+            await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "fox-duet"})
+        ).final_message()
+        assert "best scores" in fox.content and "__Level 1__: 1 game, 0 won (0 %)" in fox.content
+        assert f"<@{world.alice.id}> & <@{world.bob.id}>" in fox.content
+        solo = await (
+            await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "noctiluca", "solo": True})
+        ).final_message()
+        assert "__Solo__: 1 game" in solo.content and f"1. <@{world.alice.id}>:" in solo.content
+        rated = await (
+            await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "noctiluca"})
+        ).final_message()
+        assert "Nobody has a rating" in rated.content
+
+
 async def test_leaderboard_refusals_change_nothing(emu, world, config_for) -> None:
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
         coop = await (
             await emu.slash(world.alice, world.channel, "meeple leaderboard", {"game": "fox-duet"})
         ).final_message()
-        assert coop.ephemeral and "not rated" in coop.content
+        assert coop.ephemeral and "Nobody has finished a game of" in coop.content
+        nosolo = await (
+            await emu.slash(world.alice, world.channel, "meeple leaderboard", {"game": "vivarium", "solo": True})
+        ).final_message()
+        assert nosolo.ephemeral and "has no solo mode" in nosolo.content
+        deep = await (
+            await emu.slash(world.alice, world.channel, "meeple leaderboard", {"game": "fox-duet", "page": 3})
+        ).final_message()
+        assert deep.ephemeral and "Nobody has finished" in deep.content
         empty = await (
             await emu.slash(world.alice, world.channel, "meeple leaderboard", {"game": "vivarium"})
         ).final_message()
