@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import io
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ratings
+from bot import profiles, ratings
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
@@ -106,39 +106,35 @@ class MeepleCog(commands.Cog):
             )
         await self.flow.private(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
+    @meeple.command(name="profile")
+    @app_commands.describe(member="Whose profile to show (default: yours)")
+    async def profile(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        """A player's games on this server: rating and trend, games, wins, best scores, latest games."""
+        await self.show_profile(interaction, member)
+
     @meeple.command(name="record")
     @app_commands.describe(player="Whose record to show (default: yours)")
     async def record(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        """Show a player's finished games per game: played, won, best score."""
+        """A player's record on this server (the same page as /meeple profile)."""
+        await self.show_profile(interaction, player)
+
+    async def show_profile(self, interaction: discord.Interaction, member: discord.abc.User | None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        who = player or interaction.user
-        results = await store.results_of(self.db, who.id)
-        if not results:
+        guild = guild_of(interaction)
+        who = member or interaction.user
+        found = await profiles.profile(self.db, guild, who.id, who.mention, who.display_name, loc)
+        if found is None:
             await self.flow.private(
                 interaction, t("record.none", loc, player=who.mention), allowed_mentions=discord.AllowedMentions.none()
             )
             return
-        played = Counter(r.game for r in results)
-        won = Counter(r.game for r in results if r.won)
-        # Ratings are per server: shown only where the command is used in one.
-        rated = await ratings.player_ratings(self.db, interaction.guild_id, who.id) if interaction.guild_id else {}
-        lines = [t("record.title", loc, player=who.mention, count=len(results))]
-        for game, count in played.most_common():
-            best = max(r.score for r in results if r.game == game)
-            line = t(
-                "record.line",
-                loc,
-                game=GAMES[game].title if game in GAMES else game,
-                played=count,
-                won=won[game],
-                best=best,
-            )
-            if (rating := rated.get(game)) is not None:
-                key = "record.rating.provisional" if rating.provisional else "record.rating"
-                line += t(key, loc, rating=rating.shown, count=rating.games, needed=ratings.PROVISIONAL_GAMES)
-            lines.append(line)
-        await self.flow.private(interaction, clip("\n".join(lines)), allowed_mentions=discord.AllowedMentions.none())
+        await self.flow.private(
+            interaction,
+            clip(found.text),
+            file=discord.File(io.BytesIO(found.png), filename="profile.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @meeple.command(name="leaderboard")
     @app_commands.describe(
@@ -168,36 +164,33 @@ class MeepleCog(commands.Cog):
             if not lines:
                 await self.flow.private(interaction, t("scores.none", loc, game=title))
                 return
-            heading = "scores.title"
-        else:
-            lines = await self.rating_lines(guild, game, loc)
-            if not lines:
-                await self.flow.private(interaction, t("leaderboard.none", loc, game=title))
-                return
-            heading = "leaderboard.title"
-        pages = max(1, -(-len(lines) // LIST_LIMIT))
+            pages = max(1, -(-len(lines) // LIST_LIMIT))
+            if page > pages:
+                raise Refusal("leaderboard.no-page", page=page, pages=pages)
+            chunk = lines[(page - 1) * LIST_LIMIT : page * LIST_LIMIT]
+            text = "\n".join([t("scores.title", loc, game=title, page=page, pages=pages), *chunk])
+            await self.flow.private(interaction, clip(text), allowed_mentions=discord.AllowedMentions.none())
+            return
+        entries = profiles.ranked(await ratings.ratings_of(self.db, guild, game))
+        if not entries:
+            await self.flow.private(interaction, t("leaderboard.none", loc, game=title))
+            return
+        pages = max(1, -(-len(entries) // LIST_LIMIT))
         if page > pages:
             raise Refusal("leaderboard.no-page", page=page, pages=pages)
-        chunk = lines[(page - 1) * LIST_LIMIT : page * LIST_LIMIT]
-        text = "\n".join([t(heading, loc, game=title, page=page, pages=pages), *chunk])
-        await self.flow.private(interaction, clip(text), allowed_mentions=discord.AllowedMentions.none())
-
-    async def rating_lines(self, guild: int, game: str, loc: str) -> list[str]:
-        """Established players ranked, then the provisional ones apart: one list, cut into pages."""
-        board = await ratings.ratings_of(self.db, guild, game)
-        ranked = [r for r in board if not r.provisional]
-        lines = [
-            t("leaderboard.line", loc, rank=n, player=f"<@{r.user_id}>", rating=r.shown, count=r.games)
-            for n, r in enumerate(ranked, start=1)
-        ]
-        provisional = [r for r in board if r.provisional]
-        if provisional:
-            lines.append(t("leaderboard.provisional", loc, needed=ratings.PROVISIONAL_GAMES))
-            lines += [
-                t("leaderboard.line", loc, rank="–", player=f"<@{r.user_id}>", rating=r.shown, count=r.games)
-                for r in provisional
-            ]
-        return lines
+        shown = entries[(page - 1) * LIST_LIMIT : page * LIST_LIMIT]
+        lines = [t("leaderboard.title", loc, game=title, page=page, pages=pages)]
+        for n, (rank, r) in enumerate(shown):
+            if r.provisional and (n == 0 or not shown[n - 1][1].provisional):
+                lines.append(t("leaderboard.provisional", loc, needed=ratings.PROVISIONAL_GAMES))
+            lines.append(t("leaderboard.line", loc, rank=rank, player=f"<@{r.user_id}>", rating=r.shown, count=r.games))
+        png = await profiles.leaderboard_png(self.db, game, shown, page, pages, loc)
+        await self.flow.private(
+            interaction,
+            clip("\n".join(lines)),
+            file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def score_lines(self, guild: int, game: str, loc: str) -> list[str]:
         """Per level or mode: its win rate, then the best games (a team is named together)."""

@@ -6,14 +6,21 @@ here is the rating arithmetic and where it runs, not the games themselves.
 
 from __future__ import annotations
 
+import io
+import os
 import sqlite3
+from pathlib import Path
 
 from openskill.models import PlackettLuce
+from PIL import Image
 
 from bot import ratings
 from bot.client import MeepleBot
 from emulator.testing import running
 from tests.support.driver import Table, is_board, mentioned
+
+# Set to a folder to keep the pictures for a look (they are checked for size here, judged by eye).
+SAVE_IMAGES = Path(os.environ["MEEPLE_SAVE_IMAGES"]) if os.environ.get("MEEPLE_SAVE_IMAGES") else None
 
 
 def extra_players(emu, world, count: int) -> list:
@@ -120,6 +127,19 @@ async def test_rated_games_move_ratings_as_openskill_says_and_casual_ones_do_not
         # The record shows the rating of this server.
         record = await (await emu.slash(bob, world.channel, "meeple record")).final_message()
         assert f"rating {shown[bob]} (provisional: 2 of {ratings.PROVISIONAL_GAMES}" in record.content
+        # The profile: the same record, the trend, the latest games with links, and a card image.
+        page = await (await emu.slash(carol, world.channel, "meeple profile", {"member": bob})).final_message()
+        assert page.ephemeral and "5 finished games" in page.content
+        assert "Latest games:" in page.content and "https://discord.com/channels/" in page.content
+        assert page.attachments and page.attachments[0].filename == "profile.png"
+        card = Image.open(io.BytesIO(page.attachments[0].content))
+        assert card.format == "PNG" and card.width == 900
+        picture = board.attachments[0]
+        assert picture.filename == "leaderboard.png" and Image.open(io.BytesIO(picture.content)).width == 900
+        if SAVE_IMAGES:
+            SAVE_IMAGES.mkdir(parents=True, exist_ok=True)
+            (SAVE_IMAGES / "profile.png").write_bytes(page.attachments[0].content)
+            (SAVE_IMAGES / "leaderboard.png").write_bytes(picture.content)
 
 
 async def test_rebuild_gives_exactly_the_incremental_ratings_and_only_for_the_owner(emu, world, config_for) -> None:

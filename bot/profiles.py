@@ -1,0 +1,167 @@
+"""Profiles and leaderboard pictures: what /meeple profile and /meeple leaderboard show.
+
+Everything is read from the stored results, ratings and rating history of one server; the words
+come from the catalogue and the pictures from render/ratings.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import render.ratings as pictures
+from bot import ratings
+from bot.flow import jump_url
+from bot.i18n import t
+from bot.storage import GameRow
+from engine import GAMES
+
+if TYPE_CHECKING:
+    from bot.storage import Database
+
+RECENT = 5
+# The trend on a profile: the change of the shown rating over this many latest rated games.
+TREND_GAMES = 5
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game of the player's on this server."""
+
+    row: GameRow
+    score: int
+    rank: int
+    players: int
+    won: bool
+    finished_at: datetime
+
+
+async def display_names(db: Database, user_ids: list[int]) -> dict[int, str]:
+    """The name each player last sat down with (no Discord call: the seats remember it)."""
+    names: dict[int, str] = {}
+    for user in user_ids:
+        rows = await db.query(
+            "SELECT display_name FROM seats WHERE user_id = ? AND display_name IS NOT NULL"
+            " ORDER BY joined_at DESC LIMIT 1",
+            (user,),
+        )
+        if rows:
+            names[user] = rows[0][0]
+    return names
+
+
+async def played(db: Database, guild_id: int, user_id: int) -> list[Played]:
+    """The player's finished games on this server, latest first."""
+    rows = await db.query(
+        "SELECT r.game_id, r.score, r.rank, r.won, r.finished_at,"
+        " (SELECT COUNT(*) FROM results AS o WHERE o.game_id = r.game_id) AS players"
+        " FROM results AS r JOIN games AS g ON g.id = r.game_id"
+        " WHERE r.user_id = ? AND g.guild_id = ? ORDER BY r.finished_at DESC, r.game_id DESC",
+        (user_id, guild_id),
+    )
+    found = []
+    for row in rows:
+        game = await db.get_game(row[0])
+        assert game is not None  # results rows cascade with their game
+        found.append(Played(game, row[1], row[2], row[5], bool(row[3]), datetime.fromisoformat(row[4])))
+    return found
+
+
+async def trend(db: Database, guild_id: int, game: str, user_id: int) -> int | None:
+    """How the shown rating moved over the latest rated games (None before any)."""
+    rows = await db.query(
+        "SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history"
+        " WHERE guild_id = ? AND game = ? AND user_id = ? ORDER BY finished_at DESC, game_id DESC LIMIT ?",
+        (guild_id, game, user_id, TREND_GAMES),
+    )
+    if not rows:
+        return None
+    return ratings.shown(rows[0][2], rows[0][3]) - ratings.shown(rows[-1][0], rows[-1][1])
+
+
+@dataclass(frozen=True)
+class Profile:
+    text: str
+    png: bytes
+
+
+async def profile(db: Database, guild_id: int, user_id: int, mention: str, name: str, loc: str) -> Profile | None:
+    """The player's profile on this server, in words and as a card; None if they finished no game."""
+    games = await played(db, guild_id, user_id)
+    if not games:
+        return None
+    rated = await ratings.player_ratings(db, guild_id, user_id)
+    count = Counter(p.row.game for p in games)
+    won = Counter(p.row.game for p in games if p.won)
+    lines = [t("record.title", loc, player=mention, count=len(games))]
+    cards: list[pictures.ProfileGame] = []
+    for game, number in count.most_common():
+        title = GAMES[game].title if game in GAMES else game
+        best = max(p.score for p in games if p.row.game == game)
+        line = t("record.line", loc, game=title, played=number, won=won[game], best=best)
+        shown = ""
+        moved = None
+        if (rating := rated.get(game)) is not None:
+            moved = await trend(db, guild_id, game, user_id)
+            key = "record.rating.provisional" if rating.provisional else "record.rating"
+            line += t(key, loc, rating=rating.shown, count=rating.games, needed=ratings.PROVISIONAL_GAMES)
+            if moved:
+                line += t("profile.trend", loc, change=f"{moved:+d}", count=TREND_GAMES)
+            shown = str(rating.shown)
+        lines.append(line)
+        cards.append(
+            pictures.ProfileGame(
+                title,
+                shown,
+                moved,
+                t("profile.card.played", loc, count=number, won=won[game]),
+                t(
+                    "profile.card.best.provisional"
+                    if game in rated and rated[game].provisional
+                    else "profile.card.best",
+                    loc,
+                    best=best,
+                ),
+            )
+        )
+    lines.append(t("profile.recent", loc))
+    recent_card = []
+    for one in games[:RECENT]:
+        title = GAMES[one.row.game].title if one.row.game in GAMES else one.row.game
+        place = t("profile.place", loc, rank=one.rank, count=one.players)
+        url = jump_url(one.row, one.row.board_message_id) or ""
+        stamp = int(one.finished_at.timestamp())
+        lines.append(t("profile.recent.line", loc, game=title, place=place, when=f"<t:{stamp}:d>", url=url))
+        recent_card.append(f"{title} · {place} · {one.finished_at:%Y-%m-%d}")
+    png = pictures.profile_png(
+        name, t("profile.card.subtitle", loc, count=len(games)), cards, t("profile.card.recent", loc), recent_card
+    )
+    return Profile("\n".join(lines), png)
+
+
+def ranked(board: list[ratings.Rating]) -> list[tuple[str, ratings.Rating]]:
+    """Established players ranked 1, 2.. by rating, then the provisional ones, unranked ("–")."""
+    established = [r for r in board if not r.provisional]
+    return [(str(n), r) for n, r in enumerate(established, start=1)] + [("–", r) for r in board if r.provisional]
+
+
+async def leaderboard_png(
+    db: Database, game: str, entries: list[tuple[str, ratings.Rating]], page: int, pages: int, loc: str
+) -> bytes:
+    """One page of the ratings leaderboard as a picture, provisional players muted."""
+    names = await display_names(db, [r.user_id for _, r in entries])
+    rows = [
+        pictures.BoardRow(
+            rank,
+            names.get(rating.user_id, t("profile.unknown-player", loc)),
+            str(rating.shown),
+            t("profile.card.games", loc, count=rating.games),
+            rating.provisional,
+        )
+        for rank, rating in entries
+    ]
+    title = t("leaderboard.card.title", loc, game=GAMES[game].title)
+    subtitle = t("leaderboard.card.subtitle", loc, page=page, pages=pages, needed=ratings.PROVISIONAL_GAMES)
+    return pictures.leaderboard_png(title, subtitle, rows)
