@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+import aiosqlite
 
 from bot import history
 from bot.games import adapter_for
@@ -162,10 +164,14 @@ class GameService:
         timing: Timing | None = None,
         others: Sequence[tuple[int, str | None]] = (),
         rated: bool = True,
+        seed: int | None = None,
+        link: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None,
     ) -> GameRow:
         """Open a table: the table, its timing and any ``others`` seated are stored in one transaction.
 
         ``rated=False`` makes a casual table: its result never moves a rating (bot/ratings.py).
+        ``seed`` deals a given deal (the weekly challenge) instead of a new random one; ``link``
+        records the table in the same transaction (Database.create_game).
         """
         game = self.game(game_key)
         try:
@@ -187,13 +193,14 @@ class GameService:
                 channel_id,
                 user_id,
                 options,
-                secrets.randbits(63),
+                secrets.randbits(63) if seed is None else seed,
                 creator_name=name,
                 reminder_hours=timing.reminder_hours,
                 time_limit_hours=limit or None,
                 timeout_action=action,
                 others=others,
                 rated=rated,
+                link=link,
             )
         except ChannelBusy as exc:
             raise Refusal("error.channel-busy") from exc

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import re
+import sqlite3
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -10,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import profiles, ratings
+from bot import challenge, profiles, ratings
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
@@ -27,6 +29,13 @@ if TYPE_CHECKING:
 
 VACATION_DAYS_PER_YEAR = 21
 LIST_LIMIT = 20
+CHALLENGE_CHOICES = [
+    app_commands.Choice(name="Noctiluca solo", value="noctiluca-solo"),
+    app_commands.Choice(name="Terraforming Mars: The Dice Game solo", value="tm-dice-solo"),
+    app_commands.Choice(name="Fox Duet, level 1", value="fox-duet-1"),
+    app_commands.Choice(name="Fox Duet, level 2", value="fox-duet-2"),
+    app_commands.Choice(name="Fox Duet, level 3", value="fox-duet-3"),
+]
 
 
 class MeepleCog(commands.Cog):
@@ -207,6 +216,105 @@ class MeepleCog(commands.Cog):
                 lines.append(t(key, loc, rank=n, players=who, score=record.score))
         return lines
 
+    @meeple.command(name="challenge")
+    @app_commands.describe(
+        mode="This week's deal to play: a solo mode or a Fox Duet level",
+        partner="Your teammate (Fox Duet is played by two)",
+    )
+    @app_commands.choices(mode=CHALLENGE_CHOICES)
+    async def challenge(self, interaction: discord.Interaction, mode: str, partner: discord.User | None = None) -> None:
+        """Play this week's challenge: the same deal as everyone on the server, in a private thread."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        guild = guild_of(interaction)
+        settings = await store.guild_settings(self.db, guild)
+        if not settings.challenge_enabled:
+            raise Refusal("challenge.off")
+        chosen = challenge.MODES.get(mode)
+        if chosen is None:
+            raise Refusal("challenge.unknown-mode")
+        team = [interaction.user]
+        if chosen.players == 2:
+            if partner is None:
+                raise Refusal("challenge.partner-needed")
+            if partner.id == interaction.user.id or partner.bot:
+                raise Refusal("challenge.partner-invalid")
+            team.append(partner)
+        elif partner is not None:
+            raise Refusal("challenge.partner-solo")
+        week = challenge.week_of(challenge.now())
+        for member in team:
+            if (game_id := await challenge.attempt_of(self.db, guild, week, mode, member.id)) is not None:
+                row = await self.flow.service.get(game_id)
+                raise Refusal("challenge.already", player=member.mention, channel=row.channel_id)
+        seed = await challenge.week_seed(self.db, guild, week, mode)
+        home = self.bot.get_channel(settings.challenge_channel_id or interaction.channel_id or 0)
+        if not isinstance(home, discord.TextChannel):
+            raise Refusal("challenge.no-channel")
+        title = GAMES[chosen.game].title
+        try:
+            thread = await home.create_thread(
+                name=clip(
+                    t("challenge.thread-name", loc, game=title, week=week, player=interaction.user.display_name), 100
+                ),
+                type=discord.ChannelType.private_thread,
+                invitable=False,
+                auto_archive_duration=10080,
+            )
+            for member in team:
+                await thread.add_user(member)
+        except discord.HTTPException as exc:
+            raise Refusal("error.thread-failed") from exc
+        try:
+            row = await self.flow.service.create(
+                chosen.game,
+                guild,
+                thread.id,
+                interaction.user.id,
+                interaction.user.display_name,
+                dict(chosen.options),
+                others=[(m.id, m.display_name) for m in team[1:]],
+                rated=False,
+                seed=seed,
+                link=challenge.recorder(guild, week, mode, [m.id for m in team]),
+            )
+        except sqlite3.IntegrityError as exc:  # the same player's attempt, made a moment ago
+            await thread.delete()
+            raise Refusal("challenge.already-now") from exc
+        await self.flow.post_lobby(row)
+        started = await self.flow.service.start(row.id, interaction.user.id)
+        await self.flow.refresh_lobby(started.row)
+        await self.flow.deliver(row.id)
+        await self.flow.private(interaction, t("challenge.opened", loc, game=title, channel=thread.id, week=week))
+
+    @meeple.command(name="challenge-board")
+    @app_commands.describe(mode="Which deal", week="Which week, as 2026-W48 (default: this week)")
+    @app_commands.choices(mode=CHALLENGE_CHOICES)
+    async def challenge_board(
+        self, interaction: discord.Interaction, mode: str, week: app_commands.Range[str, 8, 8] | None = None
+    ) -> None:
+        """The ranking of a week's challenge on this server."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = locale_of(interaction)
+        guild = guild_of(interaction)
+        if mode not in challenge.MODES:
+            raise Refusal("challenge.unknown-mode")
+        week = week or challenge.week_of(challenge.now())
+        if not re.fullmatch(r"\d{4}-W\d{2}", week):
+            raise Refusal("challenge.bad-week", week=week[:20])
+        entries, playing = await challenge.board(self.db, guild, week, mode)
+        label = t(f"challenge.mode.{mode}", loc)
+        lines = [t("challenge.board.title", loc, mode=label, week=week)]
+        for entry in entries[:LIST_LIMIT]:
+            players = " & ".join(f"<@{u}>" for u in entry.user_ids)
+            key = "challenge.board.won" if entry.won else "challenge.board.line"
+            lines.append(t(key, loc, rank=entry.rank, players=players, score=entry.score))
+        if not entries:
+            lines.append(t("challenge.board.none", loc))
+        if playing:
+            lines.append(t("challenge.board.playing", loc, count=playing))
+        await self.flow.private(interaction, clip("\n".join(lines)), allowed_mentions=discord.AllowedMentions.none())
+
     @meeple.command(name="rebuild-ratings")
     async def rebuild_ratings(self, interaction: discord.Interaction) -> None:
         """(Bot owner) Recompute every rating from the stored results."""
@@ -254,6 +362,8 @@ class MeepleCog(commands.Cog):
         creator_role="Only members with this role may create tables (leave empty to keep; see 'everyone')",
         everyone="Let everyone create tables again (removes the creator role)",
         threads="Give every new game its own thread",
+        challenge="Offer the weekly challenge (/meeple challenge) on this server",
+        challenge_channel="The channel whose private threads host challenge games (default: where it is asked)",
     )
     @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
     @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
@@ -267,6 +377,8 @@ class MeepleCog(commands.Cog):
         creator_role: discord.Role | None = None,
         everyone: bool | None = None,
         threads: bool | None = None,
+        challenge: bool | None = None,
+        challenge_channel: discord.TextChannel | None = None,
     ) -> None:
         """Show or change this server's defaults (Manage Server)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -288,6 +400,10 @@ class MeepleCog(commands.Cog):
             changes["creator_role_id"] = None
         if threads is not None:
             changes["use_threads"] = threads
+        if challenge is not None:
+            changes["challenge_enabled"] = challenge
+        if challenge_channel is not None:
+            changes["challenge_channel_id"] = challenge_channel.id
         if changes:
             current = await store.update_guild_settings(self.db, guild_of(interaction), **changes)
         else:
@@ -302,6 +418,14 @@ class MeepleCog(commands.Cog):
             idle=current.idle_days,
             role=f"<@&{current.creator_role_id}>" if current.creator_role_id else t("settings.everyone", loc),
             threads=t("settings.yes" if current.use_threads else "settings.no", loc),
+        )
+        text += "\n" + t(
+            "settings.show.challenge",
+            loc,
+            challenge=t("settings.yes" if current.challenge_enabled else "settings.no", loc),
+            channel=f"<#{current.challenge_channel_id}>"
+            if current.challenge_channel_id
+            else t("challenge.anywhere", loc),
         )
         await self.flow.private(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 

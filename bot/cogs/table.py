@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import challenge
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
 from bot.flow import clip, jump_url
@@ -164,8 +165,16 @@ class TableCog(commands.Cog):
         if defer:
             await interaction.response.defer(ephemeral=True, thinking=True)
         if finished_too:
-            return await self.service.active_or_last(channel_of(interaction))
-        return await self.service.active(channel_of(interaction))
+            row = await self.service.active_or_last(channel_of(interaction))
+        else:
+            row = await self.service.active(channel_of(interaction))
+        # A weekly challenge deal stays unseen by anyone still to finish their own attempt at it.
+        user = interaction.user.id
+        if user not in await self.service.seat_users(row.id) and await challenge.unfinished_challenge_week(
+            self.service.db, row.id, user
+        ):
+            raise Refusal("challenge.hidden")
+        return row
 
     @table.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -13,7 +13,16 @@ from bot import ratings
 from bot.storage.db import Database, GameRow
 
 TIMEOUT_ACTIONS = ("auto", "skip", "forfeit")
-SETTING_FIELDS = ("reminder_hours", "time_limit_hours", "timeout_action", "creator_role_id", "use_threads", "idle_days")
+SETTING_FIELDS = (
+    "reminder_hours",
+    "time_limit_hours",
+    "timeout_action",
+    "creator_role_id",
+    "use_threads",
+    "idle_days",
+    "challenge_enabled",
+    "challenge_channel_id",
+)
 
 
 def stamp(moment: datetime) -> str:
@@ -35,6 +44,8 @@ class GuildSettings:
     creator_role_id: int | None = None
     use_threads: bool = False
     idle_days: int = 30
+    challenge_enabled: bool = True
+    challenge_channel_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +115,8 @@ async def guild_settings(db: Database, guild_id: int) -> GuildSettings:
         row["creator_role_id"],
         bool(row["use_threads"]),
         row["idle_days"],
+        bool(row["challenge_enabled"]),
+        row["challenge_channel_id"],
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -301,8 +301,12 @@ class Database:
         timeout_action: str | None = None,
         others: Sequence[tuple[int, str | None]] = (),
         rated: bool = True,
+        link: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None,
     ) -> GameRow:
         """Open a lobby in the channel with the creator in seat 0; raise ChannelBusy if taken.
+
+        ``link(conn, game_id)`` runs in the same transaction, for a feature that records the new
+        table as its own (a weekly challenge attempt): the table and that record, or neither.
 
         The table, its timing and the ``others`` seated after the creator (a rematch's players,
         as (user id, display name)) are stored in one transaction: all of it, or nothing.
@@ -330,6 +334,8 @@ class Database:
                 "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (?, ?, ?, ?)",
                 [(game_id, seat, user, _name(name)) for seat, (user, name) in enumerate(seated)],
             )
+            if link is not None:
+                await link(conn, game_id)
             return await _game(conn, game_id)
 
     async def get_game(self, game_id: int) -> GameRow | None:
