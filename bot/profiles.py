@@ -165,3 +165,26 @@ async def leaderboard_png(
     title = t("leaderboard.card.title", loc, game=GAMES[game].title)
     subtitle = t("leaderboard.card.subtitle", loc, page=page, pages=pages, needed=ratings.PROVISIONAL_GAMES)
     return pictures.leaderboard_png(title, subtitle, rows)
+
+
+SCORES_PER_MODE = 5
+
+
+async def scores_png(db: Database, guild_id: int, game: str, loc: str) -> bytes:
+    """The best games per Fox Duet level or solo mode as a picture: the top five of each mode."""
+    best = await ratings.score_records(db, guild_id, game)
+    counts = await ratings.score_counts(db, guild_id, game)
+    names = await display_names(db, sorted({u for records in best.values() for r in records for u in r.user_ids}))
+    rows: list[pictures.BoardRow] = []
+    for mode, records in best.items():
+        played, won = counts[mode]
+        label = t("scores.mode.solo", loc) if mode == "solo" else t("scores.mode.level", loc, level=mode[6:])
+        summary = t("scores.card.mode", loc, count=played, won=won, rate=round(100 * won / played))
+        rows.append(pictures.BoardRow("", label, "", summary, heading=True))
+        for n, record in enumerate(records[:SCORES_PER_MODE], start=1):
+            who = " & ".join(names.get(u, t("profile.unknown-player", loc)) for u in record.user_ids)
+            rows.append(
+                pictures.BoardRow(str(n), who, str(record.score), t("scores.card.won", loc) if record.won else "")
+            )
+    title = t("scores.card.title", loc, game=GAMES[game].title)
+    return pictures.leaderboard_png(title, t("scores.card.subtitle", loc), rows)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
-from render.common import Palette, backdrop, draw_text, encode_png, font
+from render.common import Palette, backdrop, draw_text, encode_png, fit_font, font
 
 WIDTH = 900
 MARGIN = 36
@@ -29,6 +29,7 @@ class BoardRow:
     rating: str
     games: str
     provisional: bool = False
+    heading: bool = False  # a section's title row (a Fox Duet level, a solo mode)
 
 
 def leaderboard_png(title: str, subtitle: str, rows: Sequence[BoardRow]) -> bytes:
@@ -36,7 +37,9 @@ def leaderboard_png(title: str, subtitle: str, rows: Sequence[BoardRow]) -> byte
     height = 150 + ROW * max(1, len(rows)) + MARGIN
     image = backdrop((WIDTH, height)).copy()
     draw = ImageDraw.Draw(image)
-    draw_text(draw, (MARGIN, 58), title, font(44, True), Palette.TEXT, anchor="ls", max_width=WIDTH - 2 * MARGIN)
+    # A long game title shrinks before it is cut: "best scores" must stay readable.
+    heading = fit_font(title, WIDTH - 2 * MARGIN, 44, bold=True, min_size=30)
+    draw_text(draw, (MARGIN, 58), title, heading, Palette.TEXT, anchor="ls", max_width=WIDTH - 2 * MARGIN)
     draw_text(draw, (MARGIN, 104), subtitle, font(28), Palette.TEXT_MUTED, anchor="ls", max_width=WIDTH - 2 * MARGIN)
     top = 130
     for n, row in enumerate(rows):
@@ -45,6 +48,10 @@ def leaderboard_png(title: str, subtitle: str, rows: Sequence[BoardRow]) -> byte
             draw.rounded_rectangle((MARGIN - 12, y, WIDTH - MARGIN + 12, y + ROW - 6), 12, fill=Palette.PANEL)
         colour = Palette.TEXT_MUTED if row.provisional else Palette.TEXT
         middle = y + ROW / 2 - 3
+        if row.heading:
+            draw_text(draw, (MARGIN, middle), row.name, font(32, True), Palette.ACCENT, anchor="lm", max_width=520)
+            draw_text(draw, (WIDTH - MARGIN, middle), row.games, font(26), Palette.TEXT_MUTED, anchor="rm")
+            continue
         draw_text(draw, (MARGIN + 30, middle), row.rank, font(34, True), Palette.ACCENT, anchor="mm")
         draw_text(draw, (MARGIN + 80, middle), row.name, font(34), colour, anchor="lm", max_width=WIDTH - 470)
         draw_text(draw, (WIDTH - 230, middle), row.rating, font(36, True), colour, anchor="rm")

@@ -178,7 +178,13 @@ class MeepleCog(commands.Cog):
                 raise Refusal("leaderboard.no-page", page=page, pages=pages)
             chunk = lines[(page - 1) * LIST_LIMIT : page * LIST_LIMIT]
             text = "\n".join([t("scores.title", loc, game=title, page=page, pages=pages), *chunk])
-            await self.flow.private(interaction, clip(text), allowed_mentions=discord.AllowedMentions.none())
+            png = await profiles.scores_png(self.db, guild, game, loc)
+            await self.flow.private(
+                interaction,
+                clip(text),
+                file=discord.File(io.BytesIO(png), filename="scores.png"),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             return
         entries = profiles.ranked(await ratings.ratings_of(self.db, guild, game))
         if not entries:

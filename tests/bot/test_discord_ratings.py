@@ -200,6 +200,10 @@ async def test_cooperative_and_solo_games_keep_score_records_not_ratings(emu, wo
             await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "noctiluca", "solo": True})
         ).final_message()
         assert "__Solo__: 1 game" in solo.content and f"1. <@{world.alice.id}>:" in solo.content
+        for answer, name in ((fox, "fox"), (solo, "solo")):
+            assert answer.attachments and answer.attachments[0].filename == "scores.png"
+            if SAVE_IMAGES:
+                (SAVE_IMAGES / f"scores-{name}.png").write_bytes(answer.attachments[0].content)
         rated = await (
             await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "noctiluca"})
         ).final_message()
