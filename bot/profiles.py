@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING
 
 import render.ratings as pictures
 from bot import ratings
-from bot.flow import jump_url
 from bot.i18n import t
-from bot.storage import GameRow
 from engine import GAMES
 
 if TYPE_CHECKING:
@@ -30,7 +28,9 @@ TREND_GAMES = 5
 class Played:
     """One finished game of the player's on this server."""
 
-    row: GameRow
+    game_id: int
+    game: str
+    url: str
     score: int
     rank: int
     players: int
@@ -40,33 +40,41 @@ class Played:
 
 async def display_names(db: Database, user_ids: list[int]) -> dict[int, str]:
     """The name each player last sat down with (no Discord call: the seats remember it)."""
-    names: dict[int, str] = {}
-    for user in user_ids:
-        rows = await db.query(
-            "SELECT display_name FROM seats WHERE user_id = ? AND display_name IS NOT NULL"
-            " ORDER BY joined_at DESC LIMIT 1",
-            (user,),
-        )
-        if rows:
-            names[user] = rows[0][0]
-    return names
+    if not user_ids:
+        return {}
+    marks = ",".join("?" * len(user_ids))
+    rows = await db.query(
+        f"SELECT user_id, display_name FROM seats WHERE user_id IN ({marks}) AND display_name IS NOT NULL"
+        " ORDER BY joined_at",
+        tuple(user_ids),
+    )
+    return {row[0]: row[1] for row in rows}  # the latest seat wins
 
 
 async def played(db: Database, guild_id: int, user_id: int) -> list[Played]:
     """The player's finished games on this server, latest first."""
     rows = await db.query(
         "SELECT r.game_id, r.score, r.rank, r.won, r.finished_at,"
-        " (SELECT COUNT(*) FROM results AS o WHERE o.game_id = r.game_id) AS players"
+        " (SELECT COUNT(*) FROM results AS o WHERE o.game_id = r.game_id) AS players,"
+        " g.game, g.channel_id, g.board_message_id"
         " FROM results AS r JOIN games AS g ON g.id = r.game_id"
         " WHERE r.user_id = ? AND g.guild_id = ? ORDER BY r.finished_at DESC, r.game_id DESC",
         (user_id, guild_id),
     )
-    found = []
-    for row in rows:
-        game = await db.get_game(row[0])
-        assert game is not None  # results rows cascade with their game
-        found.append(Played(game, row[1], row[2], row[5], bool(row[3]), datetime.fromisoformat(row[4])))
-    return found
+    # Only the columns a profile shows: never a whole state decoded per game.
+    return [
+        Played(
+            row[0],
+            row[6],
+            f"https://discord.com/channels/{guild_id}/{row[7]}/{row[8]}" if row[8] else "",
+            row[1],
+            row[2],
+            row[5],
+            bool(row[3]),
+            datetime.fromisoformat(row[4]),
+        )
+        for row in rows
+    ]
 
 
 async def trend(db: Database, guild_id: int, game: str, user_id: int) -> int | None:
@@ -93,13 +101,13 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
     if not games:
         return None
     rated = await ratings.player_ratings(db, guild_id, user_id)
-    count = Counter(p.row.game for p in games)
-    won = Counter(p.row.game for p in games if p.won)
+    count = Counter(p.game for p in games)
+    won = Counter(p.game for p in games if p.won)
     lines = [t("record.title", loc, player=mention, count=len(games))]
     cards: list[pictures.ProfileGame] = []
     for game, number in count.most_common():
         title = GAMES[game].title if game in GAMES else game
-        best = max(p.score for p in games if p.row.game == game)
+        best = max(p.score for p in games if p.game == game)
         line = t("record.line", loc, game=title, played=number, won=won[game], best=best)
         shown = ""
         moved = None
@@ -129,9 +137,9 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
     lines.append(t("profile.recent", loc))
     recent_card = []
     for one in games[:RECENT]:
-        title = GAMES[one.row.game].title if one.row.game in GAMES else one.row.game
+        title = GAMES[one.game].title if one.game in GAMES else one.game
         place = t("profile.place", loc, rank=one.rank, count=one.players)
-        url = jump_url(one.row, one.row.board_message_id) or ""
+        url = one.url
         stamp = int(one.finished_at.timestamp())
         lines.append(t("profile.recent.line", loc, game=title, place=place, when=f"<t:{stamp}:d>", url=url))
         recent_card.append(f"{title} · {place} · {one.finished_at:%Y-%m-%d}")
