@@ -145,6 +145,18 @@ class State:
     def _resign(self, seat: int) -> list[Event]:
         raise IllegalAction("This game has no rule for resigning.")
 
+    def standing(self) -> Outcome | None:
+        """The game scored as it stands, by its own final scoring, as if it ended now; None for a
+        game that cannot say (docs/ENGINE-EXTENSIONS.md). A finished game gives its outcome.
+        Nothing changes: tournaments settle a table unfinished at a round's deadline with it."""
+        done = self.outcome()
+        if done is not None:
+            return done
+        return self._standing()
+
+    def _standing(self) -> Outcome | None:
+        return None
+
     def action_kind(self, action: Action | str) -> ActionKind | None:
         """``"concede"``, ``"resign"``, ``"pass"`` or None: what ``action`` means to the platform,
         as the game declares it (``Game.action_kind``)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import Event, event
+from engine.core import Event, Outcome, event
 from engine.noctiluca import content
 from engine.noctiluca.content import BACK_VALUE, JAR_COLOURS, JARS
 
@@ -104,16 +104,10 @@ def final_scores_event(s: NoctilucaState, **extra) -> Event:
     )
 
 
-def resign(s: NoctilucaState, seat: int) -> list[Event]:
-    """``seat`` leaves for good: the game ends now with the final scoring of the position as it
-    stands (majorities of the tokens left in the stacks, leftovers...; the seat's own tokens
-    still count in the majorities). The seat ranks last: its score is lowered below everyone
-    else's (the ``resignation`` part, 0 or less) and it never wins; the others win by the usual
-    rule (the highest score, ties to the most delivered jars). Solo, resigning is a loss (a
-    score of 0 at most)."""
+def _put_back(s: NoctilucaState) -> None:
+    """Whatever is in the middle of a step goes back, so each component stays in one place."""
     from engine.noctiluca.setup import to_lid
 
-    # Whatever is in the middle of a step goes back, so each component stays in one place.
     pending = s.pending
     if s.phase == "keep":
         s.deck += [j for dealt in pending["dealt"] for j in dealt]
@@ -123,6 +117,34 @@ def resign(s: NoctilucaState, seat: int) -> list[Event]:
         to_lid(s, pending["dice"])
     elif s.phase == "draw":
         s.deck += pending["offer"]
+
+
+def standing(s: NoctilucaState) -> Outcome:
+    """The final scoring of the position as it stands, on a copy (what is mid-step goes back, as
+    for a resignation); the highest score wins, ties to the most delivered jars. Solo, an
+    unfinished game is no win."""
+    copy = s.game.load(s.to_dict())
+    assert isinstance(copy, type(s))
+    _put_back(copy)
+    result = score(copy)
+    scores = result["scores"]
+    winners: list[int] = []
+    if s.players > 1:
+        best = max(scores)
+        tied = [o for o in range(s.players) if scores[o] == best]
+        most = max(len(copy.delivered[o]) for o in tied)
+        winners = [o for o in tied if len(copy.delivered[o]) == most]
+    return Outcome(list(scores), winners, list(result["details"]))
+
+
+def resign(s: NoctilucaState, seat: int) -> list[Event]:
+    """``seat`` leaves for good: the game ends now with the final scoring of the position as it
+    stands (majorities of the tokens left in the stacks, leftovers...; the seat's own tokens
+    still count in the majorities). The seat ranks last: its score is lowered below everyone
+    else's (the ``resignation`` part, 0 or less) and it never wins; the others win by the usual
+    rule (the highest score, ties to the most delivered jars). Solo, resigning is a loss (a
+    score of 0 at most)."""
+    _put_back(s)
     result = score(s)
     scores = result["scores"]
     others = [o for o in range(s.players) if o != seat]

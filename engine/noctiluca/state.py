@@ -194,6 +194,11 @@ class NoctilucaState(State):
 
         return resign(self, seat)
 
+    def _standing(self) -> Outcome | None:
+        from engine.noctiluca.scoring import standing
+
+        return standing(self)
+
     def _public_view(self) -> dict:
         from engine.noctiluca.views import public_view
 

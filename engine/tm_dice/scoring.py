@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from engine.core import Event, event
+from engine.core import Event, Outcome, event
 from engine.tm_dice import board, dice
 from engine.tm_dice.content import (
     BONUS_CARDS,
@@ -167,6 +167,16 @@ def finish(s: TMDiceState) -> list[Event]:
         winners = _winners(s, scores, list(range(s.players)))
     _close(s, scores, winners, details)
     return [event("game over", None, scores=scores, winners=winners)]
+
+
+def standing(s: TMDiceState) -> Outcome:
+    """The final scoring of the position as it stands (awards, milestones, card VP; steps not yet
+    resolved left out), the usual winners; solo, an unfinished game is no win. Nothing changes:
+    while corporations are being chosen, nobody has scored anything yet."""
+    details = final_details(s)
+    scores = [d["total"] for d in details]
+    winners = _winners(s, scores, list(range(s.players))) if s.players > 1 else []
+    return Outcome(scores, winners, details)
 
 
 def resign(s: TMDiceState, seat: int) -> list[Event]:

@@ -230,6 +230,9 @@ class TMDiceState(State):
     def _resign(self, seat: int) -> list[Event]:
         return scoring.resign(self, seat)
 
+    def _standing(self) -> Outcome | None:
+        return scoring.standing(self)
+
     def _explain_illegal(self, seat: int, action: Action) -> str:
         if self.stage == "corp":
             return "Choose one of your two corporations first (corporation <id>)."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import Event, event
+from engine.core import Event, Outcome, event
 from engine.vivarium import grid as g
 from engine.vivarium.content import CHAIN, PRIORITY, card_view, chain_view, priority_view
 from engine.vivarium.scoring import count, score
@@ -111,6 +111,15 @@ def game_over_event(state: VivariumState, **extra) -> Event:
         starting=[list(s) for s in state.starting],
         **extra,
     )
+
+
+def standing(state: VivariumState) -> Outcome:
+    """Every collection's final score as it stands (the round in progress awards no priority
+    token), the highest total winning as at the normal end; the state is not changed."""
+    details = final_details(state)
+    scores = [d["total"] for d in details]
+    best = max(scores)
+    return Outcome(scores, [s for s in range(state.players) if scores[s] == best], details)
 
 
 def resign(state: VivariumState, seat: int) -> list[Event]:

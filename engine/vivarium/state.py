@@ -125,6 +125,9 @@ class VivariumState(State):
     def _resign(self, seat: int) -> list[Event]:
         return rounds.resign(self, seat)
 
+    def _standing(self) -> Outcome | None:
+        return rounds.standing(self)
+
     # -- views and saving --------------------------------------------------------------------
     def _public_view(self) -> dict:
         from engine.vivarium.views import public_view
