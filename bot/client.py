@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answer_failure, locale_of, refuse, say
+from bot.cogs.tournament import TOURNAMENT_ITEMS
 from bot.command_options import check_options, leaf_options
 from bot.command_sync import sync_if_changed
 from bot.config import Config
@@ -22,6 +23,7 @@ from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
 from bot.storage import Database
 from bot.storage.db import watch_commits
+from bot.tournaments.runner import Runner
 from bot.ui import DYNAMIC_ITEMS
 
 log = logging.getLogger("meeple.bot")
@@ -97,15 +99,19 @@ class MeepleBot(commands.Bot):
         self.db: Database | None = None
         self.flow: Flow | None = None
         self.scheduler: Scheduler | None = None
+        self.tournaments: Runner | None = None
         self._ticker: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
         self.flow = Flow(self, GameService(self.db), backoff=self.backoff)
         self.scheduler = Scheduler(self.flow, self.clock)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS)
+        self.tournaments = Runner(self.flow, self.clock)
+        self.flow.table_over = self.tournaments.table_over
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS, *TOURNAMENT_ITEMS)
         await self.load_extension("bot.cogs.table")
         await self.load_extension("bot.cogs.meeple")
+        await self.load_extension("bot.cogs.tournament")
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -114,6 +120,8 @@ class MeepleBot(commands.Bot):
         # Pending boards and DMs start going out now (the REST API needs no gateway).
         count = await self.flow.resume_all()
         log.info("%d running games carry on", count)
+        # Tournaments carry on too: a round half opened is finished opening, a settled one announced.
+        await self.tournaments.tick()
         self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")
 
     async def on_ready(self) -> None:
@@ -125,6 +133,8 @@ class MeepleBot(commands.Bot):
             await asyncio.sleep(TICK_SECONDS)
             if self.scheduler is not None:
                 await self.scheduler.tick()
+            if self.tournaments is not None:
+                await self.tournaments.tick()
 
     async def drain_interactions(self, timeout: float = DRAIN_SECONDS) -> None:
         """Wait for the interactions being handled (discord.py runs each as a task) to finish,
@@ -145,6 +155,8 @@ class MeepleBot(commands.Bot):
         if self._ticker is not None:
             self._ticker.cancel()
         await self.drain_interactions()
+        if self.tournaments is not None:
+            await self.tournaments.shutdown()
         if self.flow is not None:
             await self.flow.shutdown()
         await super().close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +65,8 @@ class Flow:
         self._tasks: set[asyncio.Task] = set()  # background work (replays) kept alive until done
         self.delivery = Delivery(self, backoff)
         self.answer_wait = ANSWER_WAIT
+        # Told when a table finishes (the tournament runner settles its round); set by the bot.
+        self.table_over: Callable[[int], None] | None = None
 
     # -- answering ------------------------------------------------------------------------
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, row: GameRow | None = None) -> None:
@@ -445,6 +447,8 @@ class Flow:
         row = result.row
         if result.state.outcome() is not None:
             await record_results(self, row, result.state, set(forfeited))
+            if self.table_over is not None:
+                self.table_over(row.id)
         if before or forfeited:
             await jobs.annotate_board(self.service.db, row.id, result.state.version, list(before), sorted(forfeited))
         return await self.deliver(row.id)

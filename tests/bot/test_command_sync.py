@@ -37,7 +37,7 @@ async def test_a_first_start_syncs_and_a_second_unchanged_start_does_not(emu, wo
     async with running(emu, MeepleBot(config)):
         pass
     assert command_puts(emu) == [f"/applications/{emu.state.application.id}/guilds/{world.guild.id}/commands"]
-    assert {c.name for c in emu.commands(world.guild)} == {"table", "meeple"}
+    assert {c.name for c in emu.commands(world.guild)} == {"table", "meeple", "tournament"}
     async with running(emu, MeepleBot(config)):
         # The commands synced by the first start still work: nothing was sent again.
         answer = await emu.slash(world.alice, world.channel, "table join")
@@ -84,7 +84,7 @@ async def test_global_and_guild_targets_are_remembered_apart(emu, world, config_
         f"/applications/{emu.state.application.id}/guilds/{world.guild.id}/commands",
         f"/applications/{emu.state.application.id}/commands",
     ]
-    assert {c.name for c in emu.commands()} == {"table", "meeple"}
+    assert {c.name for c in emu.commands()} == {"table", "meeple", "tournament"}
 
 
 async def test_a_failed_sync_is_not_remembered_and_is_tried_at_the_next_start(emu, world, config_for) -> None:
@@ -99,7 +99,7 @@ async def test_a_failed_sync_is_not_remembered_and_is_tried_at_the_next_start(em
     async with running(emu, MeepleBot(config)):
         pass
     assert len(command_puts(emu)) == 2
-    assert {c.name for c in emu.commands(world.guild)} == {"table", "meeple"}
+    assert {c.name for c in emu.commands(world.guild)} == {"table", "meeple", "tournament"}
 
 
 def test_the_force_switch_comes_from_the_environment_or_the_command_line(monkeypatch, tmp_path) -> None:

@@ -1,0 +1,186 @@
+"""A tournament's standings, bracket and podium: worded here, drawn by render/tournament.py.
+
+Every picture comes with the same facts as text (the message itself and the picture's alt text),
+for screen readers and for anyone reading on a slow connection.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import t
+from bot.tournaments import formats, store
+from bot.tournaments.formats import Podium, Report
+from bot.tournaments.store import Tournament
+from engine import GAMES
+from render.tournament import BracketMatch, BracketSlot, StandingRow, bracket_png, podium_png, standings_png
+
+if TYPE_CHECKING:
+    from bot.tournaments.runner import Runner
+
+TEXT_LINES = 24  # lines of the standings written out in a message (the picture has them all)
+ALT_LIMIT = 1000  # Discord's limit on a file's description
+
+
+def _name(names: dict[int, str], team: tuple[int, ...]) -> str:
+    return " & ".join(names.get(u, str(u)) for u in team)
+
+
+async def _standings(
+    runner: Runner, tournament: Tournament
+) -> tuple[formats.Table, dict[int, str], list[store.Pairing], list[store.Entrant]]:
+    entrants = await store.entrants(runner.db, tournament.id)
+    history = await store.pairings(runner.db, tournament.id)
+    names = {e.user_id: e.name for e in entrants}
+    table = formats.standings(tournament, entrants, history, runner.locale)
+    return table, names, history, entrants
+
+
+async def report(runner: Runner, tournament: Tournament, after_round: int | None) -> Report:
+    loc = runner.locale
+    table, names, history, entrants = await _standings(runner, tournament)
+    settled = [r.number for r in await store.rounds(runner.db, tournament.id) if r.status == "settled"]
+    shown_round = after_round or (settled[-1] if settled else 0)
+    if tournament.status == "finished":
+        subtitle = t("tournament.final-standings", loc, game=GAMES[tournament.game].title)
+    elif shown_round:
+        subtitle = t("tournament.after-round", loc, game=GAMES[tournament.game].title, round=shown_round)
+    else:
+        subtitle = t("tournament.before-start", loc, game=GAMES[tournament.game].title)
+    top = table.lines[0].rank if table.lines else ""
+    rows = [
+        StandingRow(
+            line.rank,
+            _name(names, line.names),
+            line.points,
+            line.tiebreaks,
+            line.played,
+            dropped=line.dropped,
+            highlight=bool(line.rank) and line.rank == top,
+        )
+        for line in table.lines
+    ]
+    elimination = tournament.elimination
+    points = t("tournament.col.place" if elimination else "tournament.col.points", loc)
+    headings = (
+        t("tournament.col.rank", loc),
+        t("tournament.col.name", loc),
+        "" if elimination else points,
+        *table.headings,
+        t("tournament.col.played", loc),
+    )
+    png = standings_png(tournament.name, subtitle, headings, rows)
+    text_lines = []
+    for line in table.lines[:TEXT_LINES]:
+        extra = ", ".join(f"{h} {v}" for h, v in zip(table.headings, line.tiebreaks, strict=True))
+        if elimination:
+            key = "tournament.placing-line" if line.rank else "tournament.alive-line"
+            shown = t(key, loc, rank=line.rank, name=_name(names, line.names), played=line.played)
+            text_lines.append(shown + (" " + t("tournament.dropped-mark", loc) if line.dropped else ""))
+            continue
+        text_lines.append(
+            t(
+                "tournament.standing-line",
+                loc,
+                rank=line.rank or "–",
+                name=_name(names, line.names),
+                points=line.points or "–",
+                extra=f" ({extra})" if extra else "",
+                played=line.played,
+            )
+            + (" " + t("tournament.dropped-mark", loc) if line.dropped else "")
+        )
+    if len(table.lines) > TEXT_LINES:
+        text_lines.append(t("tournament.standing-more", loc, count=len(table.lines) - TEXT_LINES))
+    text = "\n".join(text_lines)
+    alt = (subtitle + ": " + "; ".join(text_lines))[:ALT_LIMIT]
+    bracket = None
+    bracket_alt = ""
+    if elimination:
+        bracket, bracket_alt = _bracket(tournament, names, history, formats.seeds_of(entrants), loc)
+    return Report(text, png, alt, bracket, bracket_alt)
+
+
+def _bracket(
+    tournament: Tournament, names: dict[int, str], history: list[store.Pairing], seeds: list[int], loc: str
+) -> tuple[bytes, str]:
+    done = [p for p in history if p.result is not None]
+    bracket: Any = formats.bracket_of(tournament, seeds, done)
+    matches: list[BracketMatch] = []
+    titles: dict[tuple[str, int], str] = {}
+    alt: list[str] = []
+
+    def name(player: int | None) -> str | None:
+        return None if player is None else names.get(player, str(player))
+
+    if tournament.table_size > 2:
+        section = t("tournament.section.P", loc)
+        pods = [p for p in bracket.pods() if not p.walkover]
+        for pod in pods:
+            final = pod.id == "F"
+            titles[(section, pod.round)] = t(
+                "tournament.round.final-table" if final else "tournament.bracket-round", loc, round=pod.round
+            )
+            # Those who go on (or, in the final, the winners) are marked.
+            marked = set(pod.advanced)
+            if final and pod.ranks is not None:
+                marked = {p for p, r in zip(pod.players, pod.ranks, strict=True) if r == min(pod.ranks)}
+            matches.append(
+                BracketMatch(section, pod.round, tuple(BracketSlot(name(p), "", p in marked) for p in pod.players))
+            )
+            if marked and pod.ranks is not None:
+                alt.append(
+                    f"{titles[(section, pod.round)]}: " + ", ".join(name(p) or "" for p in pod.players if p in marked)
+                )
+    else:
+        views = bracket.matches()
+        last = {b: max((m.round for m in views if m.bracket == b), default=0) for b in ("W", "L", "F")}
+        for match in views:
+            section = t(f"tournament.section.{match.bracket}", loc)
+            titles[(section, match.round)] = _round_title(tournament, match, last, loc)
+            slots = []
+            for i, player in enumerate(match.players):
+                wins = str(match.wins[i]) if tournament.best_of > 1 and player is not None else ""
+                slots.append(
+                    BracketSlot(name(player), wins, winner=match.winner is not None and match.winner == player)
+                )
+            matches.append(BracketMatch(section, match.round, tuple(slots)))
+            if match.winner is not None:
+                alt.append(f"{titles[(section, match.round)]}: {name(match.winner)}")
+    subtitle = t("tournament.bracket-subtitle", loc, game=GAMES[tournament.game].title)
+    png = bracket_png(tournament.name, subtitle, titles, matches)
+    return png, (t("tournament.bracket-title", loc) + ": " + "; ".join(alt))[:ALT_LIMIT]
+
+
+def _round_title(tournament: Tournament, match: Any, last: dict[str, int], loc: str) -> str:
+    """Final, semi-finals, quarter-finals; the losers final; the grand final and its reset."""
+    if match.bracket == "F":
+        return t("tournament.round.reset" if match.id == "GF2" else "tournament.round.grand-final", loc)
+    if match.bracket == "L":
+        key = "tournament.round.losers-final" if match.round == last["L"] else "tournament.bracket-round"
+        return t(key, loc, round=match.round)
+    from_end = last["W"] - match.round
+    if from_end == 0:
+        return t("tournament.round.winners-final" if tournament.format == "double" else "tournament.round.final", loc)
+    if from_end == 1:
+        return t("tournament.round.semi-finals", loc)
+    if from_end == 2:
+        return t("tournament.round.quarter-finals", loc)
+    return t("tournament.bracket-round", loc, round=match.round)
+
+
+async def podium(runner: Runner, tournament: Tournament) -> Podium:
+    loc = runner.locale
+    table, names, _, _ = await _standings(runner, tournament)
+    places = []
+    for line in table.lines[:8]:
+        if not line.rank:
+            continue
+        detail = t("tournament.podium-points", loc, points=line.points) if line.points else ""
+        places.append((line.rank, _name(names, line.names), detail))
+    png = podium_png(tournament.name, t("tournament.podium-title", loc, game=GAMES[tournament.game].title), places)
+    winners = [name for rank, name, _ in places if rank == "1"]
+    text = t("tournament.champion", loc, name=tournament.name, winners=", ".join(winners))
+    mentions = " ".join(f"<@{u}>" for line in table.lines if line.rank == "1" for u in line.names)
+    alt = "; ".join(f"{rank}. {name}" for rank, name, _ in places)[:ALT_LIMIT]
+    return Podium(f"{text} {mentions}".strip(), png, alt)

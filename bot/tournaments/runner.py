@@ -1,0 +1,543 @@
+"""The tournament runner: rounds that pair, open, wait, settle and announce themselves.
+
+A tournament is a state machine kept in SQLite (migration 0010). ``advance`` looks at the newest
+round and does the next step, again and again, until it has to wait for players:
+
+1. **opening**: the round's pairings were stored with the round (one transaction). Each table is
+   opened in its own thread: the thread's id is stored first, then the game is created and linked
+   to its pairing in one transaction (a guard refuses a second table for a pairing), then
+   started. A restart at any point re-opens only what is missing: it reuses a stored thread,
+   starts a table left in its lobby, and never creates a second game for a pairing.
+2. **playing**: finished tables' results are copied from the stored results (forfeits and
+   resignations included) as they come; at the round's deadline every unfinished table is
+   settled as the tournament says: the players being waited for forfeit, or the game is scored
+   as it stands (docs/TOURNAMENTS.md).
+3. **settled**: the round's results, its status and the next round's pairings (or the end of
+   the tournament) are one transaction; then the standings are posted (``announced``), and the
+   next round opens.
+
+The bot calls ``advance`` when a tournament table finishes, and ``tick`` every minute, which
+also catches sign-up deadlines and round deadlines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.flow import MENTIONS, clip, jump_url
+from bot.i18n import t
+from bot.results import ranks as outcome_ranks
+from bot.service import Refusal, Timing
+from bot.storage.async_play import stamp
+from bot.tournaments import formats, store
+from bot.tournaments.store import Pairing, Tournament
+from engine import Outcome
+
+if TYPE_CHECKING:
+    from bot.flow import Flow
+    from bot.scheduler import Clock
+
+log = logging.getLogger(__name__)
+
+MAX_STEPS = 200  # steps of one advance call: far more than one round ever takes
+
+
+class Runner:
+    """Runs every tournament of the bot; all of its state is in the database."""
+
+    def __init__(self, flow: Flow, clock: Clock) -> None:
+        self.flow = flow
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task] = set()
+
+    @property
+    def db(self):  # noqa: ANN201 - the bot's Database
+        return self.flow.service.db
+
+    @property
+    def locale(self) -> str:
+        return self.flow.locale
+
+    def lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    # -- entry points --------------------------------------------------------------------------
+    async def tick(self) -> None:
+        """Advance every tournament in sign-up or running; one's trouble never stops the others."""
+        for tournament in await store.active(self.db):
+            try:
+                await self.advance(tournament.id)
+            except Exception:
+                log.exception("tournament %s could not advance", tournament.id)
+
+    def table_over(self, game_id: int) -> None:
+        """A table finished or was abandoned: advance its tournament soon (if it has one)."""
+        task = asyncio.create_task(self._table_over(game_id), name=f"meeple-tournament-{game_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _table_over(self, game_id: int) -> None:
+        try:
+            found = await store.pairing_of_game(self.db, game_id)
+            if found is not None:
+                await self.advance(found[0])
+        except Exception:
+            log.exception("tournament of game %s could not advance", game_id)
+
+    async def idle(self) -> None:
+        """Wait for the advances started by finished tables (tests, and a clean shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def shutdown(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def advance(self, tournament_id: int) -> None:
+        async with self.lock(tournament_id):
+            for _ in range(MAX_STEPS):
+                if not await self._step(tournament_id):
+                    return
+            log.error("tournament %s did not settle in %d steps", tournament_id, MAX_STEPS)
+
+    async def _step(self, tournament_id: int) -> bool:
+        """Do the next thing the tournament needs; False when it has to wait."""
+        tournament = await store.get(self.db, tournament_id)
+        if tournament is None:
+            return False
+        if tournament.status == "signup":
+            deadline = tournament.signup_deadline
+            if deadline is not None and self.clock() >= deadline:
+                await self.start_at_deadline(tournament)
+                return True
+            return False
+        rounds = await store.rounds(self.db, tournament_id)
+        for done in rounds:
+            if done.status == "settled" and not done.announced:
+                await self.announce(tournament, done.number)
+                return True
+        if tournament.status != "running" or not rounds:
+            return False
+        current = rounds[-1]
+        if current.status == "opening":
+            await self.open_tables(tournament, current)
+            return True
+        if current.status == "playing":
+            return await self.settle(tournament, current)
+        return False
+
+    # -- start ---------------------------------------------------------------------------------
+    async def start(self, tournament: Tournament, actor_id: int) -> None:
+        """Close sign-up, fix the seeds and store round 1; raise Refusal if it cannot start."""
+        async with self.lock(tournament.id):
+            await self._start(tournament, actor_id)
+        await self.advance(tournament.id)
+
+    async def _start(self, tournament: Tournament, actor_id: int) -> None:
+        """``start`` under the tournament's lock."""
+        entrants = [e for e in await store.entrants(self.db, tournament.id) if e.active]
+        users = [e.user_id for e in entrants]
+        partners = {e.user_id: e.partner_id for e in entrants if e.partner_id}
+        formats.check_start(tournament, len(users), partners)
+        async with self.db.transaction() as conn:
+            ratings = await _seeding(conn, tournament, users)
+            rng = random.Random(tournament.seed)
+            order = list(users)
+            rng.shuffle(order)  # a random draw first; ratings, where known, decide
+            order.sort(key=lambda u: -ratings.get(u, float("-inf")))
+            await conn.executemany(
+                "UPDATE entrants SET seed_order = ? WHERE tournament_id = ? AND user_id = ?",
+                [(n, tournament.id, u) for n, u in enumerate(order)],
+            )
+            if tournament.format == "duplicate" and tournament.table_size == 2:
+                teams = formats.teams_for(tournament, order, partners, rng)
+                for a, b in teams:
+                    await conn.executemany(
+                        "UPDATE entrants SET partner_id = ? WHERE tournament_id = ? AND user_id = ?",
+                        [(b, tournament.id, a), (a, tournament.id, b)],
+                    )
+            entrants_now = await _entrants(conn, tournament.id)
+            rounds = formats.default_rounds(tournament, len(order))
+            cursor = await conn.execute(
+                "UPDATE tournaments SET status = 'running', rounds = COALESCE(rounds, ?),"
+                f" started_at = {store_now()} WHERE id = ? AND status = 'signup'",
+                (rounds, tournament.id),
+            )
+            if cursor.rowcount != 1:
+                raise Refusal("tournament.not-in-signup")
+            started = await store._tournament(conn, tournament.id)
+            tables = formats.next_tables(started, entrants_now, [], 1)
+            assert tables is not None, "a tournament that can start has a first round"
+            await store.insert_round(conn, tournament.id, 1, self.round_seed(), self.deadline(started), tables)
+            await store.audit(conn, tournament.id, actor_id, "start", f"{len(order)} entrants")
+
+    async def start_at_deadline(self, tournament: Tournament) -> None:
+        """Sign-up closed by its deadline: start, or cancel with the reason when it cannot."""
+        try:
+            await self._start(tournament, tournament.organiser_id)
+        except Refusal as refusal:
+            await store.update(self.db, tournament.id, status="cancelled", finished_at=stamp(self.clock()))
+            reason = t(refusal.key, self.locale, **refusal.values)
+            await self.post(
+                tournament, t("tournament.cancelled-at-deadline", self.locale, name=tournament.name, reason=reason)
+            )
+        await self.refresh_signup(tournament.id)
+
+    async def refresh_signup(self, tournament_id: int) -> None:
+        """The sign-up message shows the closed sign-up (the command cog draws it)."""
+        cog = self.flow.bot.get_cog("TournamentCog")
+        refresh = getattr(cog, "refresh_signup", None)
+        if refresh is not None:
+            await refresh(tournament_id)
+
+    def round_seed(self) -> int:
+        return secrets.randbits(63)
+
+    def deadline(self, tournament: Tournament) -> datetime:
+        return self.clock() + timedelta(days=tournament.round_days)
+
+    # -- opening -------------------------------------------------------------------------------
+    async def open_tables(self, tournament: Tournament, current: store.Round) -> None:
+        for pairing in await store.pairings(self.db, tournament.id, current.number):
+            if pairing.result is None:
+                await self.open_table(tournament, current, pairing)
+        await store.set_round_status(self.db, tournament.id, current.number, "playing")
+        await self.post_pairings(tournament, current.number)
+
+    async def open_table(self, tournament: Tournament, current: store.Round, pairing: Pairing) -> None:
+        """Open (or finish opening) one pairing's table: thread, game, start; each step once."""
+        names = await self.names(tournament.id)
+        thread_id = pairing.thread_id
+        if pairing.game_id is None:
+            if thread_id is None or await self.find_channel(thread_id) is None:
+                thread_id = await self.make_thread(tournament, current.number, pairing, names)
+                await store.set_thread(self.db, tournament.id, current.number, pairing.slot, thread_id)
+            first, *others = pairing.players
+            try:
+                row = await self.flow.service.create(
+                    tournament.game,
+                    tournament.guild_id,
+                    thread_id,
+                    first,
+                    names.get(first),
+                    dict(tournament.options),
+                    Timing(None, tournament.time_limit_hours, tournament.timeout_action),
+                    others=[(u, names.get(u)) for u in others],
+                    rated=tournament.format != "duplicate",
+                    seed=current.seed if tournament.format == "duplicate" else None,
+                    link=store.linker(tournament.id, current.number, pairing.slot),
+                )
+            except store.TableExists:
+                return  # opened a moment ago by another advance
+            game_id = row.id
+        else:
+            game_id = pairing.game_id
+        row = await self.flow.service.get(game_id)
+        if row.status == "lobby":
+            try:
+                await self.flow.service.start(game_id, pairing.players[0])
+            except Refusal as refusal:
+                log.error("tournament %s table %s cannot start: %s", tournament.id, game_id, refusal.key)
+                return
+            await self.flow.deliver(game_id)
+            row = await self.flow.service.get(game_id)
+            await self.greet(tournament, current.number, pairing, row)
+
+    async def make_thread(self, tournament: Tournament, number: int, pairing: Pairing, names: dict[int, str]) -> int:
+        channel = await self.find_channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise RuntimeError(f"tournament {tournament.id}: its channel {tournament.channel_id} is gone")
+        label = formats.table_label(tournament, pairing, self.locale)
+        name = t(
+            "tournament.thread-name",
+            self.locale,
+            name=tournament.name,
+            round=number,
+            table=label,
+            players=" – ".join(names.get(u, "?") for u in pairing.players),
+        )
+        private = tournament.format == "duplicate"
+        if private:  # duplicate: nobody sees another team's game of the same deal
+            thread = await channel.create_thread(
+                name=clip(name, 100),
+                type=discord.ChannelType.private_thread,
+                auto_archive_duration=10080,
+                invitable=False,
+            )
+        else:
+            thread = await channel.create_thread(
+                name=clip(name, 100), type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        if private:
+            for user in pairing.players:
+                await thread.add_user(discord.Object(user))
+        return thread.id
+
+    async def greet(self, tournament: Tournament, number: int, pairing: Pairing, row: Any) -> None:
+        """Mention the table's players in its thread, with the round's deadline."""
+        current = next(r for r in await store.rounds(self.db, tournament.id) if r.number == number)
+        text = t(
+            "tournament.table-open",
+            self.locale,
+            players=" ".join(f"<@{u}>" for u in pairing.players),
+            name=tournament.name,
+            round=number,
+            deadline=int(current.deadline.timestamp()),
+            url=jump_url(row, row.board_message_id) or "",
+        )
+        try:
+            await self.flow.channel(row).send(clip(text), allowed_mentions=MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: could not greet table %s: %s", tournament.id, row.id, exc.status)
+
+    async def post_pairings(self, tournament: Tournament, number: int) -> None:
+        names = await self.names(tournament.id)
+        lines = [t("tournament.pairings-title", self.locale, name=tournament.name, round=number)]
+        for pairing in await store.pairings(self.db, tournament.id, number):
+            lines.append(formats.pairing_line(tournament, pairing, names, self.locale, mention=True))
+        current = next(r for r in await store.rounds(self.db, tournament.id) if r.number == number)
+        lines.append(t("tournament.round-deadline", self.locale, deadline=int(current.deadline.timestamp())))
+        message = await self.post(tournament, "\n".join(lines), mentions=True)
+        if message is not None:
+            await store.set_round(self.db, tournament.id, number, pairings_message_id=message.id)
+
+    # -- results -------------------------------------------------------------------------------
+    async def table_result(self, tournament: Tournament, pairing: Pairing) -> dict[str, Any] | None:
+        """The result of a pairing's table if it is over, from the stored results."""
+        if pairing.game_id is None:
+            return None
+        row = await self.flow.service.get(pairing.game_id)
+        if row.status == "finished":
+            stored = await store.game_results(self.db, row.id)
+            if stored is not None:
+                by_user = {u: (score, rank, won, forfeited) for u, score, rank, won, forfeited in stored}
+                return {
+                    "how": "played",
+                    "game_id": row.id,
+                    "scores": [by_user[u][0] for u in pairing.players],
+                    "ranks": [by_user[u][1] for u in pairing.players],
+                    "won": [by_user[u][2] for u in pairing.players],
+                    "forfeited": [by_user[u][3] for u in pairing.players],
+                }
+            # Finished, its results not stored yet (a crash in between): the outcome says it all.
+            assert row.outcome is not None
+            outcome = Outcome.from_dict(row.outcome)
+            return {
+                "how": "played",
+                "game_id": row.id,
+                "scores": list(outcome.scores),
+                "ranks": outcome_ranks(outcome),
+                "won": [seat in outcome.winners for seat in range(len(outcome.scores))],
+                "forfeited": [False] * len(outcome.scores),
+            }
+        if row.status == "abandoned":
+            # Closed without a result (an abandon vote, an idle table): everyone lost it.
+            size = len(pairing.players)
+            return {
+                "how": "abandoned",
+                "game_id": row.id,
+                "scores": [0] * size,
+                "ranks": [size] * size,
+                "won": [False] * size,
+                "forfeited": [True] * size,
+            }
+        return None
+
+    async def settle_late_table(self, tournament: Tournament, pairing: Pairing) -> dict[str, Any]:
+        """Settle a table still being played at the round's deadline, as the tournament says."""
+        assert pairing.game_id is not None
+        row = await self.flow.service.get(pairing.game_id)
+        size = len(pairing.players)
+        if row.status == "lobby" or row.state is None:
+            late = list(range(size))
+            scores = [0] * size
+        else:
+            state = await self.flow.service.state(row)
+            late = sorted(state.to_move())
+            scores = [0] * size
+            if tournament.settle == "score":
+                standing = formats.standing_now(state)
+                if standing is not None:
+                    scores = list(standing.scores)
+                    ranks = outcome_ranks(standing)
+                    return {
+                        "how": "scored",
+                        "game_id": row.id,
+                        "scores": scores,
+                        "ranks": ranks,
+                        "won": [r == 1 for r in ranks],
+                        "forfeited": [False] * size,
+                    }
+        # The players being waited for forfeit (last, together); the others share first place.
+        ranks = [size - len(late) + 1 if seat in late else 1 for seat in range(size)]
+        return {
+            "how": "settled",
+            "game_id": row.id,
+            "scores": scores,
+            "ranks": ranks,
+            "won": [seat not in late for seat in range(size)],
+            "forfeited": [seat in late for seat in range(size)],
+        }
+
+    async def settle(self, tournament: Tournament, current: store.Round) -> bool:
+        """Copy finished results; at the deadline settle the rest; then close the round."""
+        pairings = await store.pairings(self.db, tournament.id, current.number)
+        waiting = []
+        for pairing in pairings:
+            if pairing.result is not None:
+                continue
+            result = await self.table_result(tournament, pairing)
+            if result is None:
+                waiting.append(pairing)
+            else:
+                await self.store_result(tournament, pairing, result)
+        if waiting and self.clock() < current.deadline:
+            return False
+        for pairing in waiting:
+            result = await self.settle_late_table(tournament, pairing)
+            # The settlement is stored before the table is closed: a restart in between finds
+            # the result and does not settle the table a second time.
+            await self.store_result(tournament, pairing, result)
+            if pairing.game_id is not None:
+                row = await self.flow.service.abandon(pairing.game_id)
+                key = f"tournament.settled.{result['how']}"
+                late = [u for u, lost in zip(pairing.players, result["forfeited"], strict=True) if lost]
+                await self.flow.announce(row, t(key, self.locale, players=" ".join(f"<@{u}>" for u in late)))
+        await self.close_round(tournament, current.number)
+        return True
+
+    async def store_result(self, tournament: Tournament, pairing: Pairing, result: dict[str, Any]) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE pairings SET result = ? WHERE tournament_id = ? AND round = ? AND slot = ? AND result IS NULL",
+                (store.dumps(result), tournament.id, pairing.round, pairing.slot),
+            )
+
+    async def close_round(self, tournament: Tournament, number: int) -> None:
+        """The round settled and the next one paired (or the tournament over): one transaction."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "SELECT status FROM tournament_rounds WHERE tournament_id = ? AND number = ?", (tournament.id, number)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None or row[0] != "playing":
+                return
+            await conn.execute(
+                f"UPDATE tournament_rounds SET status = 'settled', settled_at = {store_now()}"
+                " WHERE tournament_id = ? AND number = ?",
+                (tournament.id, number),
+            )
+            fresh = await store._tournament(conn, tournament.id)
+            entrants = await _entrants(conn, tournament.id)
+            history = await _history(conn, tournament.id)
+            tables = formats.next_tables(fresh, entrants, history, number + 1)
+            if tables is None:
+                await conn.execute(
+                    f"UPDATE tournaments SET status = 'finished', finished_at = {store_now()} WHERE id = ?",
+                    (tournament.id,),
+                )
+            else:
+                await store.insert_round(
+                    conn, tournament.id, number + 1, self.round_seed(), self.deadline(fresh), tables
+                )
+
+    # -- announcing ----------------------------------------------------------------------------
+    async def announce(self, tournament: Tournament, number: int) -> None:
+        """Post a settled round's standings (and the bracket, and the podium at the end)."""
+        tournament = await store.get(self.db, tournament.id) or tournament
+        report = await formats.report(self, tournament, after_round=number)
+        last = tournament.status == "finished" and number == tournament.round
+        files = [discord.File(io.BytesIO(report.standings_png), "standings.png", description=report.alt)]
+        if report.bracket_png is not None and not last:
+            files = []  # an elimination's wave: its bracket tells it; the places come with the end
+        if report.bracket_png is not None:
+            files.append(discord.File(io.BytesIO(report.bracket_png), "bracket.png", description=report.bracket_alt))
+        text = t("tournament.round-over", self.locale, name=tournament.name, round=number) + "\n" + report.text
+        await self.post(tournament, text, files=files)
+        if last:
+            podium = await formats.podium(self, tournament)
+            await self.post(
+                tournament,
+                podium.text,
+                files=[discord.File(io.BytesIO(podium.png), "podium.png", description=podium.alt)],
+                mentions=True,
+            )
+        await store.set_round(self.db, tournament.id, number, announced=1)
+
+    async def post(
+        self,
+        tournament: Tournament,
+        text: str,
+        files: Sequence[discord.File] = (),
+        mentions: bool = False,
+    ) -> discord.Message | None:
+        channel = await self.find_channel(tournament.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning("tournament %s: channel %s is gone", tournament.id, tournament.channel_id)
+            return None
+        try:
+            return await channel.send(
+                clip(text),
+                files=list(files),
+                allowed_mentions=MENTIONS if mentions else discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: could not post: %s", tournament.id, exc.status)
+            return None
+
+    async def find_channel(self, channel_id: int) -> Any:
+        """A channel or thread from the cache, else from Discord (at start-up, before the gateway
+        has filled the cache); None if it is gone."""
+        known = self.flow.bot.get_channel(channel_id)
+        if known is not None:
+            return known
+        try:
+            return await self.flow.bot.fetch_channel(channel_id)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException as exc:
+            raise RuntimeError(f"channel {channel_id} could not be fetched: {exc.status}") from exc
+
+    async def names(self, tournament_id: int) -> dict[int, str]:
+        return {e.user_id: e.name for e in await store.entrants(self.db, tournament_id)}
+
+
+def store_now() -> str:
+    return "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+
+async def _seeding(conn: Any, tournament: Tournament, users: Sequence[int]) -> dict[int, float]:
+    from bot import ratings
+
+    if tournament.format == "duplicate":
+        return {}
+    return await ratings.seeding_ratings(conn, tournament.guild_id, tournament.game, users)
+
+
+async def _entrants(conn: Any, tournament_id: int) -> list[store.Entrant]:
+    async with conn.execute(
+        "SELECT user_id, display_name, partner_id, seed_order, status FROM entrants WHERE tournament_id = ?"
+        " ORDER BY seed_order IS NULL, seed_order, joined_at, user_id",
+        (tournament_id,),
+    ) as cursor:
+        rows = await cursor.fetchall()
+    return [store.Entrant(r[0], r[1] or str(r[0]), r[2], r[3], r[4]) for r in rows]
+
+
+async def _history(conn: Any, tournament_id: int) -> list[Pairing]:
+    async with conn.execute(
+        "SELECT * FROM pairings WHERE tournament_id = ? ORDER BY round, slot", (tournament_id,)
+    ) as cursor:
+        rows = await cursor.fetchall()
+    return [store._pairing(r) for r in rows]

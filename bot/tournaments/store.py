@@ -1,0 +1,385 @@
+"""Tournament rows in SQLite (migration 0010): plain reads and the few guarded writes.
+
+Every write that the runner's restart safety depends on is one transaction here: a round and its
+pairings together, a table and the pairing it belongs to together (``link``), a round's results
+together with the next round.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from bot.storage.async_play import parse_stamp, stamp
+
+if TYPE_CHECKING:
+    from bot.storage import Database
+
+FORMATS = ("swiss", "round-robin", "single", "double", "duplicate")
+
+
+@dataclass(frozen=True)
+class Tournament:
+    id: int
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    name: str
+    game: str
+    options: dict[str, Any]
+    format: str
+    table_size: int
+    rounds: int | None
+    best_of: int
+    advance: int
+    round_days: int
+    time_limit_hours: int | None
+    timeout_action: str | None
+    settle: str
+    cap: int | None
+    signup_deadline: datetime | None
+    seed: int
+    status: str
+    round: int
+    signup_message_id: int | None
+
+    @property
+    def pods(self) -> bool:
+        """Tables of 3 or 4 in a competitive format (Swiss with pods, pod elimination)."""
+        return self.format != "duplicate" and self.table_size > 2
+
+    @property
+    def elimination(self) -> bool:
+        return self.format in ("single", "double")
+
+    @classmethod
+    def from_row(cls, row: Any) -> Tournament:
+        return cls(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            organiser_id=row["organiser_id"],
+            name=row["name"],
+            game=row["game"],
+            options=json.loads(row["options"]),
+            format=row["format"],
+            table_size=row["table_size"],
+            rounds=row["rounds"],
+            best_of=row["best_of"],
+            advance=row["advance"],
+            round_days=row["round_days"],
+            time_limit_hours=row["time_limit_hours"],
+            timeout_action=row["timeout_action"],
+            settle=row["settle"],
+            cap=row["cap"],
+            signup_deadline=parse_stamp(row["signup_deadline"]) if row["signup_deadline"] else None,
+            seed=row["seed"],
+            status=row["status"],
+            round=row["round"],
+            signup_message_id=row["signup_message_id"],
+        )
+
+
+@dataclass(frozen=True)
+class Entrant:
+    user_id: int
+    name: str
+    partner_id: int | None
+    seed_order: int | None
+    status: str
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    status: str
+    seed: int
+    deadline: datetime
+    announced: bool
+    pairings_message_id: int | None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    round: int
+    slot: int
+    players: tuple[int, ...]
+    match_id: str | None = None
+    game_number: int = 1
+    thread_id: int | None = None
+    game_id: int | None = None
+    result: dict[str, Any] | None = field(default=None)
+
+    @property
+    def bye(self) -> bool:
+        return (
+            len(self.players) == 1
+            and self.match_id is None
+            and self.result is not None
+            and self.result.get("how") == "bye"
+        )
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    actor_id: int
+    action: str
+    detail: str
+    reason: str
+    created_at: str
+
+
+async def create(db: Database, **values: Any) -> Tournament:
+    values = dict(values)
+    values["options"] = json.dumps(values.get("options", {}), separators=(",", ":"), sort_keys=True)
+    if values.get("signup_deadline") is not None:
+        values["signup_deadline"] = stamp(values["signup_deadline"])
+    columns = ", ".join(values)
+    marks = ", ".join("?" for _ in values)
+    async with db.transaction() as conn:
+        cursor = await conn.execute(f"INSERT INTO tournaments ({columns}) VALUES ({marks})", tuple(values.values()))
+        tournament_id = cursor.lastrowid
+        assert tournament_id is not None
+        return await _tournament(conn, tournament_id)
+
+
+async def _tournament(conn: aiosqlite.Connection, tournament_id: int) -> Tournament:
+    async with conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise LookupError(tournament_id)
+    return Tournament.from_row(row)
+
+
+async def get(db: Database, tournament_id: int) -> Tournament | None:
+    rows = await db.query("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+    return Tournament.from_row(rows[0]) if rows else None
+
+
+async def of_guild(db: Database, guild_id: int, statuses: Sequence[str] | None = None) -> list[Tournament]:
+    rows = await db.query("SELECT * FROM tournaments WHERE guild_id = ? ORDER BY id DESC", (guild_id,))
+    found = [Tournament.from_row(r) for r in rows]
+    return [t for t in found if statuses is None or t.status in statuses]
+
+
+async def active(db: Database) -> list[Tournament]:
+    rows = await db.query("SELECT * FROM tournaments WHERE status IN ('signup', 'running') ORDER BY id")
+    return [Tournament.from_row(r) for r in rows]
+
+
+async def update(db: Database, tournament_id: int, **values: Any) -> None:
+    sets = ", ".join(f"{k} = ?" for k in values)
+    async with db.transaction() as conn:
+        await conn.execute(f"UPDATE tournaments SET {sets} WHERE id = ?", (*values.values(), tournament_id))
+
+
+async def entrants(db: Database, tournament_id: int) -> list[Entrant]:
+    rows = await db.query(
+        "SELECT user_id, display_name, partner_id, seed_order, status FROM entrants WHERE tournament_id = ?"
+        " ORDER BY seed_order IS NULL, seed_order, joined_at, user_id",
+        (tournament_id,),
+    )
+    return [Entrant(r[0], r[1] or str(r[0]), r[2], r[3], r[4]) for r in rows]
+
+
+async def join(
+    db: Database, tournament_id: int, user_id: int, name: str, partner_id: int | None, cap: int | None
+) -> str:
+    """Add an entrant while sign-up is open: 'joined', 'already', 'removed', 'full' or 'closed'.
+
+    One transaction: two last places taken at once cannot both exceed the cap.
+    """
+    async with db.transaction() as conn:
+        async with conn.execute("SELECT status FROM tournaments WHERE id = ?", (tournament_id,)) as cursor:
+            status = await cursor.fetchone()
+        if status is None or status[0] != "signup":
+            return "closed"
+        async with conn.execute(
+            "SELECT user_id, status FROM entrants WHERE tournament_id = ?", (tournament_id,)
+        ) as cursor:
+            present = {r[0]: r[1] for r in await cursor.fetchall()}
+        if present.get(user_id) == "active":
+            return "already"
+        if user_id in present:
+            return "removed"  # removed by the organiser: only they can bring a player back
+        if cap is not None and sum(1 for s in present.values() if s == "active") + 1 > cap:
+            return "full"
+        await conn.execute(
+            "INSERT INTO entrants (tournament_id, user_id, display_name, partner_id) VALUES (?, ?, ?, ?)",
+            (tournament_id, user_id, name[:100], partner_id),
+        )
+        return "joined"
+
+
+async def set_status(db: Database, tournament_id: int, user_id: int, status: str, *, only_from: str = "active") -> bool:
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "UPDATE entrants SET status = ? WHERE tournament_id = ? AND user_id = ? AND status = ?",
+            (status, tournament_id, user_id, only_from),
+        )
+        return cursor.rowcount == 1
+
+
+async def leave_signup(db: Database, tournament_id: int, user_id: int) -> bool:
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "DELETE FROM entrants WHERE tournament_id = ? AND user_id = ?"
+            " AND (SELECT status FROM tournaments WHERE id = ?) = 'signup'",
+            (tournament_id, user_id, tournament_id),
+        )
+        return cursor.rowcount == 1
+
+
+async def rounds(db: Database, tournament_id: int) -> list[Round]:
+    rows = await db.query(
+        "SELECT number, status, seed, deadline, announced, pairings_message_id FROM tournament_rounds"
+        " WHERE tournament_id = ? ORDER BY number",
+        (tournament_id,),
+    )
+    return [Round(r[0], r[1], r[2], parse_stamp(r[3]), bool(r[4]), r[5]) for r in rows]
+
+
+def _pairing(row: Any) -> Pairing:
+    return Pairing(
+        round=row["round"],
+        slot=row["slot"],
+        players=tuple(json.loads(row["players"])),
+        match_id=row["match_id"],
+        game_number=row["game_number"],
+        thread_id=row["thread_id"],
+        game_id=row["game_id"],
+        result=json.loads(row["result"]) if row["result"] else None,
+    )
+
+
+async def pairings(db: Database, tournament_id: int, round_number: int | None = None) -> list[Pairing]:
+    if round_number is None:
+        rows = await db.query("SELECT * FROM pairings WHERE tournament_id = ? ORDER BY round, slot", (tournament_id,))
+    else:
+        rows = await db.query(
+            "SELECT * FROM pairings WHERE tournament_id = ? AND round = ? ORDER BY slot", (tournament_id, round_number)
+        )
+    return [_pairing(r) for r in rows]
+
+
+async def pairing_of_game(db: Database, game_id: int) -> tuple[int, Pairing] | None:
+    rows = await db.query("SELECT * FROM pairings WHERE game_id = ?", (game_id,))
+    return (rows[0]["tournament_id"], _pairing(rows[0])) if rows else None
+
+
+async def insert_round(
+    conn: aiosqlite.Connection,
+    tournament_id: int,
+    number: int,
+    seed: int,
+    deadline: datetime,
+    tables: Sequence[Pairing],
+) -> None:
+    """A round and all its pairings, in the caller's transaction (byes come already settled)."""
+    await conn.execute(
+        "INSERT INTO tournament_rounds (tournament_id, number, seed, deadline) VALUES (?, ?, ?, ?)",
+        (tournament_id, number, seed, stamp(deadline)),
+    )
+    await conn.executemany(
+        "INSERT INTO pairings (tournament_id, round, slot, match_id, game_number, players, result)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                tournament_id,
+                number,
+                p.slot,
+                p.match_id,
+                p.game_number,
+                json.dumps(list(p.players)),
+                json.dumps(p.result) if p.result is not None else None,
+            )
+            for p in tables
+        ],
+    )
+    await conn.execute("UPDATE tournaments SET round = ? WHERE id = ?", (number, tournament_id))
+
+
+async def set_thread(db: Database, tournament_id: int, round_number: int, slot: int, thread_id: int) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE pairings SET thread_id = ? WHERE tournament_id = ? AND round = ? AND slot = ?",
+            (thread_id, tournament_id, round_number, slot),
+        )
+
+
+def linker(tournament_id: int, round_number: int, slot: int):
+    """What Database.create_game runs in its transaction: the table linked to its pairing.
+
+    The guard (game_id IS NULL) makes a second table for the same pairing impossible: the
+    insert of the game is rolled back with it.
+    """
+
+    async def link(conn: aiosqlite.Connection, game_id: int) -> None:
+        cursor = await conn.execute(
+            "UPDATE pairings SET game_id = ? WHERE tournament_id = ? AND round = ? AND slot = ? AND game_id IS NULL",
+            (game_id, tournament_id, round_number, slot),
+        )
+        if cursor.rowcount != 1:
+            raise TableExists(tournament_id, round_number, slot)
+
+    return link
+
+
+class TableExists(Exception):
+    """The pairing already has its table."""
+
+
+async def set_round_status(db: Database, tournament_id: int, number: int, status: str, **values: Any) -> None:
+    extra = "".join(f", {k} = ?" for k in values)
+    async with db.transaction() as conn:
+        await conn.execute(
+            f"UPDATE tournament_rounds SET status = ?{extra} WHERE tournament_id = ? AND number = ?",
+            (status, *values.values(), tournament_id, number),
+        )
+
+
+async def set_round(db: Database, tournament_id: int, number: int, **values: Any) -> None:
+    sets = ", ".join(f"{k} = ?" for k in values)
+    async with db.transaction() as conn:
+        await conn.execute(
+            f"UPDATE tournament_rounds SET {sets} WHERE tournament_id = ? AND number = ?",
+            (*values.values(), tournament_id, number),
+        )
+
+
+async def audit(
+    conn: aiosqlite.Connection, tournament_id: int, actor_id: int, action: str, detail: str, reason: str = ""
+) -> None:
+    await conn.execute(
+        "INSERT INTO tournament_audit (tournament_id, actor_id, action, detail, reason) VALUES (?, ?, ?, ?, ?)",
+        (tournament_id, actor_id, action, detail[:400], reason[:400]),
+    )
+
+
+async def audit_log(db: Database, tournament_id: int) -> list[AuditLine]:
+    rows = await db.query(
+        "SELECT actor_id, action, detail, reason, created_at FROM tournament_audit WHERE tournament_id = ? ORDER BY id",
+        (tournament_id,),
+    )
+    return [AuditLine(*r) for r in rows]
+
+
+async def game_results(db: Database, game_id: int) -> list[tuple[int, int, int, bool, bool]] | None:
+    """A finished table's stored results per seat: (user, score, rank, won, forfeited)."""
+    rows = await db.query(
+        "SELECT user_id, score, rank, won, forfeited FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+    )
+    return [(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in rows] or None
+
+
+def dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
