@@ -103,6 +103,7 @@ def take_drawn(s: NoctilucaState, seat: int, jar_id: str) -> list[Event]:
     offer = s.pending.pop("offer")
     rest = [j for j in offer if j != jar_id]
     s.deck += rest
+    s.to_bottom += len(rest)
     events = [take(s, seat, jar_id, None), event("jar to bottom", [seat], seat=seat, jars=rest)]
     s.phase = "deliver"
     return events + continue_deliveries(s)

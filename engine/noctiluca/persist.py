@@ -43,7 +43,7 @@ KEYS = (
     "setup_events",
 )
 # Keys added later: a state saved before them loads with their default.
-OPTIONAL = {"resigned": None}
+OPTIONAL: dict[str, Any] = {"resigned": None, "to_bottom": 0}
 
 
 def state_to_dict(s: NoctilucaState) -> dict:
@@ -133,6 +133,11 @@ def state_from_dict(game, data: dict) -> NoctilucaState:
     s.piles = [_jar_ids(p, f"'piles'[{i}]") for i, p in enumerate(piles)]
     s.deck = _jar_ids(data["deck"], "'deck'")
     s.discard = _jar_ids(data["discard"], "'discard'")
+    # A save from before this field: nothing known under the deck (the jars put there are
+    # then redrawn with the rest of the deck by determinize, still a valid arrangement).
+    s.to_bottom = _int(data.get("to_bottom", OPTIONAL["to_bottom"]), "'to_bottom'", 0, len(JAR_IDS))
+    if s.to_bottom and not s.solo:
+        raise ValueError("'to_bottom' counts the jars put under the deck in a solo game only")
     s.round = _int(data["round"], "'round'", 1, 2)
     if data["direction"] != (1 if s.round == 1 else -1):
         raise ValueError("'direction' is 1 in round 1 and -1 in round 2")

@@ -120,20 +120,13 @@ def _put_back(s: NoctilucaState) -> None:
 
 
 def standing(s: NoctilucaState) -> Outcome:
-    """The final scoring of the position as it stands, on a copy (what is mid-step goes back, as
-    for a resignation); the highest score wins, ties to the most delivered jars. Solo, an
-    unfinished game is no win."""
-    copy = s.game.load(s.to_dict())
-    assert isinstance(copy, type(s))
-    _put_back(copy)
-    result = score(copy)
+    """The final scoring of the position as it stands; the highest score wins, ties to the most
+    delivered jars. Solo, an unfinished game is no win. Read-only: what is in the middle of a
+    step (dice in hand, jars dealt or offered) scores nothing either way, so nothing is put
+    back first (a resignation does put it back, to end the game tidily)."""
+    result = score(s)
     scores = result["scores"]
-    winners: list[int] = []
-    if s.players > 1:
-        best = max(scores)
-        tied = [o for o in range(s.players) if scores[o] == best]
-        most = max(len(copy.delivered[o]) for o in tied)
-        winners = [o for o in tied if len(copy.delivered[o]) == most]
+    winners = [] if s.players == 1 else list(result["winners"])
     return Outcome(list(scores), winners, list(result["details"]))
 
 

@@ -47,6 +47,10 @@ class NoctilucaState(State):
         self.piles: list[list[str]] = []
         self.deck: list[str] = []
         self.discard: list[str] = []
+        # Solo: how many jars the player has put under the deck (the one not kept of each draw of
+        # two). The deck's last min(to_bottom, len(deck)) jars are those, in that order: jars only
+        # ever leave from the top, so the player knows them and where they are (determinize).
+        self.to_bottom = 0
         self.round = 1
         self.direction = 1
         self.first = 0
@@ -198,6 +202,11 @@ class NoctilucaState(State):
         from engine.noctiluca.scoring import standing
 
         return standing(self)
+
+    def _determinize(self, seat: int, seed: int) -> State:
+        from engine.noctiluca.determinize import determinize
+
+        return determinize(self, seat, seed)
 
     def _public_view(self) -> dict:
         from engine.noctiluca.views import public_view

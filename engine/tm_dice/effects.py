@@ -88,6 +88,7 @@ def draw(s: TMDiceState, seat: int, n: int) -> list[Event]:
     for _ in range(n):
         if not s.deck and s.discard:
             s.deck = list(s.discard)
+            s.reshuffled = sorted(s.discard)
             s.discard = []
             s.rng.shuffle(s.deck)
             events.append(event("deck reshuffled", None, size=len(s.deck)))

@@ -56,7 +56,7 @@ KEYS = (
     "setup_events",
 )
 # Keys added later: a state saved before them loads with their default.
-OPTIONAL = {"resigned": None}
+OPTIONAL: dict[str, Any] = {"resigned": None, "reshuffled": None}
 SEAT_KEYS = tuple(new_seat())
 # Fields each kind of step must carry besides "kind" and "seat" ("cat"/"page" are optional).
 TASK_FIELDS = {
@@ -131,6 +131,14 @@ def state_from_dict(game, data: dict) -> TMDiceState:
     everywhere = s.deck + s.discard + [c for p in s.seats for k in ("hand", "red", "blue", "green") for c in p[k]]
     if sorted(everywhere) != sorted(CARD_IDS):
         raise ValueError("deck, discard, hands and played cards must hold each project card exactly once")
+    # A save from before this field: as if the deck had never been reshuffled (the cards held
+    # at a reshuffle are then not told apart by determinize, still a valid arrangement).
+    reshuffled = data.get("reshuffled", OPTIONAL["reshuffled"])
+    if reshuffled is not None:
+        reshuffled = _ids(reshuffled, "'reshuffled'", CARD_IDS)
+        if len(set(reshuffled)) != len(reshuffled) or not set(s.deck) <= set(reshuffled):
+            raise ValueError("'reshuffled' must list different cards, the deck's among them")
+    s.reshuffled = reshuffled
     s.bonus_deck = _ids(data["bonus_deck"], "'bonus_deck'", BONUS_CARDS)
     played_bonus = [b for p in s.seats for b in p["bonus"]]
     if len(set(s.bonus_deck + played_bonus)) != len(s.bonus_deck) + len(played_bonus):

@@ -64,6 +64,11 @@ class TMDiceState(State):
         self.wild_supply = WILD_TOKENS
         self.deck: list[str] = []
         self.discard: list[str] = []
+        # The cards the discard pile held when it was last shuffled into a new deck (None: never,
+        # the deck is the one dealt from at the start). Every discard is public, so everyone
+        # knows them: cards drawn since come from them, and the cards the others held at that
+        # moment are still in their hands unless seen played or discarded (determinize).
+        self.reshuffled: list[str] | None = None
         self.bonus_deck: list[str] = []
         self.awards: list[str] = []
         self.milestones: list[str] = []
@@ -241,6 +246,11 @@ class TMDiceState(State):
         verbs = sorted({t.split(" ")[0] for t in offered})
         accepted = ", ".join(verbs)[:200]
         return f"“{action.text[:40]}” is not possible now; this step ({task['kind']}) accepts: {accepted}."
+
+    def _determinize(self, seat: int, seed: int) -> State:
+        from engine.tm_dice.determinize import determinize
+
+        return determinize(self, seat, seed)
 
     def _public_view(self) -> dict:
         from engine.tm_dice.views import public_view
