@@ -12,7 +12,7 @@ from typing import Any
 from engine.content import check_keys, saved_rng
 from engine.fox_duet import board
 from engine.fox_duet.board import GEM_TOKENS, LEVELS
-from engine.fox_duet.cards import ALL_CARD_IDS, CARDS, GAZELLE, sort_hand
+from engine.fox_duet.cards import ALL_CARD_IDS, CARDS, GAZELLE, SUITS, sort_hand
 from engine.fox_duet.state import HAND_SIZE, PHASES, ROUNDS, TRICKS_PER_ROUND, FoxDuetState
 
 KEYS = (
@@ -41,6 +41,9 @@ KEYS = (
     "result",
     "setup_events",
 )
+# Keys added later: a state saved before them loads with their default. "voids" and "shown"
+# (what each seat has shown the other this round, for determinize) default to nothing shown.
+OPTIONAL = ("memory_aid", "voids", "shown")
 
 
 def state_to_dict(s: FoxDuetState) -> dict:
@@ -71,6 +74,8 @@ def state_to_dict(s: FoxDuetState) -> dict:
             "result": s.result,
             "setup_events": s.setup_events,
             "memory_aid": s.memory_aid,
+            "voids": s.voids,
+            "shown": s.shown,
         }
     )
 
@@ -109,7 +114,7 @@ def _plays(value: Any, where: str) -> list[dict]:
 
 
 def state_from_dict(game, data: dict) -> FoxDuetState:
-    check_keys(data, KEYS, optional=("memory_aid",))
+    check_keys(data, KEYS, optional=OPTIONAL)
     if data["players"] != 2:
         raise ValueError("The Fox in the Forest Duet is for exactly 2 players")
     s = FoxDuetState(game)
@@ -171,6 +176,7 @@ def state_from_dict(game, data: dict) -> FoxDuetState:
     s.memory_aid = data.get("memory_aid", True)
     if not isinstance(s.memory_aid, bool):
         raise ValueError("'memory_aid' must be a boolean")
+    s.voids, s.shown = _shown(s, data.get("voids", [[], []]), data.get("shown", [[], []]))
     s.phase, s.pending = _phase(s, data["phase"], data["pending"])
     s.result = _result(data["result"], s.phase)
     events = data["setup_events"]
@@ -178,6 +184,29 @@ def state_from_dict(game, data: dict) -> FoxDuetState:
         raise ValueError("'setup_events' must be a list of events")
     s.setup_events = copy.deepcopy(events)
     return s
+
+
+def _shown(s: FoxDuetState, voids: Any, shown: Any) -> tuple[list[list[str]], list[list[str]]]:
+    """What each seat has shown the other this round: the suits it failed to follow, and the
+    cards in its hand the partner saw arrive (they may be of those suits; no other card is)."""
+    if not isinstance(voids, list) or len(voids) != 2:
+        raise ValueError("'voids' must be a list of 2 lists of suits")
+    if not isinstance(shown, list) or len(shown) != 2:
+        raise ValueError("'shown' must be a list of 2 lists of cards")
+    out_voids, out_shown = [], []
+    for seat in (0, 1):
+        v = voids[seat]
+        if not isinstance(v, list) or not all(x in SUITS for x in v) or len(set(v)) != len(v):
+            raise ValueError(f"'voids'[{seat}] must be a list of different suits")
+        cards = sort_hand(_card_list(shown[seat], f"'shown'[{seat}]"))
+        if len(set(cards)) != len(cards) or not set(cards) <= set(s.hands[seat]):
+            raise ValueError(f"'shown'[{seat}] must be cards of that hand")
+        unshown = [c for c in s.hands[seat] if c not in cards]
+        if any(CARDS[c].suit in v for c in unshown):
+            raise ValueError(f"'voids'[{seat}]: a card dealt to that hand is of a suit it failed to follow")
+        out_voids.append([x for x in SUITS if x in v])
+        out_shown.append(cards)
+    return out_voids, out_shown
 
 
 def _last_trick(value: Any) -> dict | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from engine.core import Action, Event, IllegalAction, Outcome, State, event
 from engine.fox_duet import board, cards
 from engine.fox_duet.board import GEM_TOKENS, LEVELS, SIDES
-from engine.fox_duet.cards import CARDS, FOX, GAZELLE, GIFT, MUSICIAN, card_view, sort_hand
+from engine.fox_duet.cards import CARDS, FOX, GAZELLE, GIFT, MUSICIAN, ROYAL, SUITS, card_view, sort_hand
 from engine.rng import Rng
 
 HAND_SIZE = 11
@@ -55,6 +55,12 @@ class FoxDuetState(State):
         self.trick_cards: list[dict] = []
         self.discard: list[str] = []
         self.last_trick: dict | None = None
+        # What each seat has shown the other this round (for ``determinize``): ``voids[s]``, the
+        # suits ``s`` failed to follow (in SUITS order); ``shown[s]``, the cards in ``s``'s hand
+        # the partner saw arrive there (its own gift, an old decree card). Every other card in
+        # ``s``'s hand was dealt to it, so none of them is of a suit in ``voids[s]``.
+        self.voids: list[list[str]] = [[], []]
+        self.shown: list[list[str]] = [[], []]
         # Whether earlier tricks of the round stay in view (the "memory aid" option; always in
         # rules version 1).
         self.memory_aid = True
@@ -96,6 +102,7 @@ class FoxDuetState(State):
         self.decree = deck[2 * HAND_SIZE]
         self.deck = deck[2 * HAND_SIZE + 1 :]
         self.trick_cards, self.discard, self.last_trick = [], [], None
+        self.voids, self.shown = [[], []], [[], []]
         self.phase, self.pending = "play", {}
         events = [
             event("deal", [s], round=round_, dealer=dealer, seat=s, hand=[card_view(c) for c in self.hands[s]])
@@ -213,8 +220,13 @@ class FoxDuetState(State):
         return sum(1 for p in self.trick_cards if CARDS[p["card"]].ability == ability)
 
     def _play(self, seat: int, card_id: str) -> list[Event]:
-        self.hands[seat].remove(card_id)
+        self._leave_hand(seat, card_id)
         lead = not self.trick_cards
+        if not lead:
+            led = CARDS[self.trick_cards[0]["card"]]
+            suit = led.suit
+            if led.ability != ROYAL and CARDS[card_id].suit != suit and suit not in self.voids[seat]:
+                self.voids[seat] = [s for s in SUITS if s in self.voids[seat] or s == suit]
         self.trick_cards.append({"seat": seat, "card": card_id})
         events = [
             event(
@@ -262,8 +274,9 @@ class FoxDuetState(State):
             events = [event("decree kept", None, seat=seat, reason="chose")]
         else:
             old = self.decree
-            self.hands[seat].remove(card_id)
+            self._leave_hand(seat, card_id)
             self.hands[seat] = sort_hand(self.hands[seat] + [old])
+            self.shown[seat] = sort_hand(self.shown[seat] + [old])
             self.decree = card_id
             events = [event("decree swapped", None, seat=seat, old=card_view(old), new=card_view(card_id))]
         return events + self._after_card()
@@ -275,12 +288,18 @@ class FoxDuetState(State):
         if None in picks:
             return events
         for s in (0, 1):
-            self.hands[s].remove(picks[s])
+            self._leave_hand(s, picks[s])
         for s in (0, 1):
             received = picks[1 - s]
             self.hands[s] = sort_hand(self.hands[s] + [received])
+            self.shown[s] = sort_hand(self.shown[s] + [received])  # the giver knows where it went
             events.append(event("gift exchanged", [s], seat=s, received=card_view(received), given=card_view(picks[s])))
         return events + self._after_card()
+
+    def _leave_hand(self, seat: int, card_id: str) -> None:
+        self.hands[seat].remove(card_id)
+        if card_id in self.shown[seat]:
+            self.shown[seat].remove(card_id)
 
     # -- finishing a trick ---------------------------------------------------------------------
     def _trump(self) -> str:
@@ -457,6 +476,12 @@ class FoxDuetState(State):
         from engine.fox_duet.views import private_view
 
         return private_view(self, seat)
+
+    # -- determinizing (docs/ENGINE-EXTENSIONS.md) --------------------------------------------
+    def _determinize(self, seat: int, seed: int) -> State:
+        from engine.fox_duet.determinize import determinize
+
+        return determinize(self, seat, seed)
 
     # -- saving ------------------------------------------------------------------------------
     def _to_dict(self) -> dict:

@@ -128,6 +128,11 @@ class VivariumState(State):
     def _standing(self) -> Outcome | None:
         return rounds.standing(self)
 
+    def _determinize(self, seat: int, seed: int) -> State:
+        from engine.vivarium.determinize import determinize
+
+        return determinize(self, seat, seed)
+
     # -- views and saving --------------------------------------------------------------------
     def _public_view(self) -> dict:
         from engine.vivarium.views import public_view
