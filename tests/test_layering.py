@@ -35,3 +35,10 @@ def test_render_never_imports_the_bot_or_discord() -> None:
     for path, names in imported_modules("render").items():
         bad = names & {"bot", "discord", "aiosqlite", "sqlite3", "emulator"}
         assert not bad, f"{path} imports {sorted(bad)}"
+
+
+def test_computer_players_import_only_the_engine_and_the_standard_library() -> None:
+    """ai/ sees games through the engine contract alone: no bot, no storage, no Discord."""
+    allowed = set(sys.stdlib_module_names) | {"engine", "ai", "__future__"}
+    for path, names in imported_modules("ai").items():
+        assert names <= allowed, f"{path} imports {sorted(names - allowed)}"

@@ -1,0 +1,182 @@
+"""Computer players: information-set Monte Carlo tree search over determinizations (issue 14).
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): every iteration draws a
+determinization of the position from the computer's own seat (``State.determinize``: the
+hidden things drawn again, consistently with what the seat has seen), walks down one tree
+shared by all iterations, choosing among the actions legal in this determinization by UCB1
+with availability counts, adds one node, plays the rest out with a light rollout policy, and
+backs the result up. The move played is the root's most visited action.
+
+Honest by construction: the search only ever reads determinizations, which depend on the
+seat's view and the seed alone (tests/engine/test_determinize.py, tests/ai/). Deterministic
+given a seed, so tests reproduce a game. Levels differ by the search budget alone.
+
+Pure Python over the engine contract; no game-specific code here except what a game offers
+through the contract (``standing`` evaluates a position when a rollout is cut short).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine import Action, Outcome, State
+
+GIVE_UP = ("resign", "concede")
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level is a search budget, counted in engine steps (moves applied in the tree and the
+    rollouts), so a decision costs about the same time in every game and stays reproducible
+    (a budget in seconds would make the move depend on the machine's load); and how far each
+    rollout plays before the position is scored as it stands."""
+
+    name: str
+    steps: int
+    rollout_steps: int
+    exploration: float = 0.7
+    min_iterations: int = 8
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", steps=500, rollout_steps=20),
+    "normal": Level("normal", steps=3000, rollout_steps=30),
+    "hard": Level("hard", steps=10000, rollout_steps=40),
+}
+
+
+@dataclass
+class Node:
+    seat: int  # the seat whose action led here
+    visits: int = 0
+    total: float = 0.0  # the rewards of ``seat`` through this node
+    available: int = 0  # how often this action was legal when its parent was visited
+    children: dict[str, Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        if self.visits == 0:
+            return math.inf
+        return self.total / self.visits + exploration * math.sqrt(math.log(max(1, self.available)) / self.visits)
+
+
+def playable(state: State, seat: int) -> list[Action]:
+    """The seat's legal actions, never giving up while anything else is possible."""
+    actions = state.legal_actions(seat)
+    kept = [a for a in actions if state.action_kind(a) not in GIVE_UP]
+    return kept or actions
+
+
+def rewards(state: State, players: int) -> list[float]:
+    """Each seat's result in [0, 1]: winning counts most, the score's place in the field breaks
+    ties between outcomes (a close loss beats a rout). Co-operative games: the team's result."""
+    outcome: Outcome | None = state.outcome() or state.standing()
+    if outcome is None:
+        return [0.5] * players
+    scores = list(outcome.scores)
+    low, high = min(scores), max(scores)
+    spread = high - low
+    out = []
+    for seat in range(players):
+        won = 1.0 / len(outcome.winners) if seat in outcome.winners and len(outcome.winners) < players else 0.0
+        if outcome.winners and len(outcome.winners) == players:
+            won = 1.0  # a co-operative win, or everyone tied
+        place = (scores[seat] - low) / spread if spread else 0.5
+        out.append(0.75 * won + 0.25 * place)
+    return out
+
+
+def rollout(state: State, rng: random.Random, steps: int) -> int:
+    """Random legal moves (never giving up) for at most ``steps`` steps; the steps played."""
+    for played in range(steps):
+        if state.outcome() is not None:
+            return played
+        movers = state.to_move()
+        if not movers:
+            return played
+        seat = movers[0] if len(movers) == 1 else rng.choice(movers)
+        state.apply(seat, rng.choice(playable(state, seat)))
+    return steps
+
+
+def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0) -> Action:
+    """The computer's move for ``seat`` in ``state`` (``seat`` must be one of those to move)."""
+    budget = LEVELS[level] if isinstance(level, str) else level
+    if seat not in state.to_move():
+        raise ValueError(f"seat {seat} is not to move")
+    options = playable(state, seat)
+    if len(options) == 1:
+        return options[0]
+    rng = random.Random(seed)
+    players = _players(state)
+    root = Node(seat=-1)
+    spent = 0
+    iterations = 0
+    while spent < budget.steps or iterations < budget.min_iterations:
+        iterations += 1
+        spent += 1  # the determinization itself costs about a step
+        world = state.determinize(seat, rng.getrandbits(63))
+        node = root
+        path: list[Node] = []
+        # Selection and expansion: the root is always the computer's own choice.
+        while world.outcome() is None:
+            movers = world.to_move()
+            if not movers:
+                break
+            mover = seat if node is root else (movers[0] if len(movers) == 1 else rng.choice(movers))
+            texts = [a.text for a in playable(world, mover)]
+            for text in texts:
+                child = node.children.get(text)
+                if child is not None:
+                    child.available += 1
+            untried = [t for t in texts if t not in node.children]
+            if untried:
+                text = untried[rng.randrange(len(untried))]
+                child = Node(seat=mover, available=1)
+                node.children[text] = child
+                world.apply(mover, text)
+                spent += 1
+                path.append(child)
+                break
+            text = max(texts, key=lambda t: (node.children[t].ucb(budget.exploration), -texts.index(t)))
+            world.apply(mover, text)
+            spent += 1
+            node = node.children[text]
+            path.append(node)
+        spent += rollout(world, rng, budget.rollout_steps)
+        result = rewards(world, players)
+        root.visits += 1
+        for visited in path:
+            visited.visits += 1
+            visited.total += result[visited.seat] if visited.seat < len(result) else 0.5
+    legal = {a.text: a for a in options}
+    best = max(
+        (t for t in root.children if t in legal),
+        key=lambda t: (root.children[t].visits, root.children[t].total, -list(legal).index(t)),
+    )
+    return legal[best]
+
+
+def _players(state: State) -> int:
+    players = getattr(state, "players", None)
+    if isinstance(players, int):
+        return players
+    raise ValueError("the state does not say how many players it has")
+
+
+def random_choice(state: State, seat: int, seed: int = 0) -> Action:
+    """A legal move at random (never giving up): the baseline the levels are measured against."""
+    return random.Random(seed).choice(playable(state, seat))
+
+
+def decide(state: State, seat: int, level: str, seed: int) -> Action:
+    """The move of a computer of ``level`` ("random" too, for measurements)."""
+    if level == "random":
+        return random_choice(state, seat, seed)
+    return choose(state, seat, level, seed)
+
+
+def levels() -> Sequence[str]:
+    return tuple(LEVELS)

@@ -1,0 +1,51 @@
+"""Computer decisions in worker processes, never on the bot's event loop.
+
+A search takes up to a couple of seconds of pure CPU; in the bot's process it would freeze every
+other table. ``Computers`` sends the saved state to a small pool of worker processes (one per
+core but one, at least one) and awaits the answer. The pool starts on first use, with the
+``forkserver`` method: forking the bot itself (its threads, its open database) is never safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from ai.ismcts import decide
+from engine import GAMES, State
+
+
+def _decide(game: str, data: dict, seat: int, level: str, seed: int) -> str:
+    """In a worker: load the state and decide (its text crosses back, like any action)."""
+    return decide(GAMES[game].load(data), seat, level, seed).text
+
+
+def default_workers() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+class Computers:
+    """The bot's computer players: ``await computers.decide(state, seat, level, seed)``."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or default_workers()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self._pool
+
+    async def decide(self, state: State, seat: int, level: str, seed: int) -> str:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor(), _decide, state.game.id, state.to_dict(), seat, level, seed
+        )
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

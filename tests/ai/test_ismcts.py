@@ -1,0 +1,92 @@
+"""The computer players (issue 14): legal, reproducible, honest, and better than chance."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ai.ismcts import LEVELS, Level, choose, decide, playable
+from engine import GAMES, State
+
+QUICK = Level("test", steps=400, rollout_steps=20)
+SETUPS = [("fox-duet", 2), ("vivarium", 2), ("vivarium", 4), ("noctiluca", 1), ("noctiluca", 3), ("tm-dice", 2)]
+
+
+def position(game: str, players: int, seed: int, steps: int) -> State:
+    rng = random.Random(seed)
+    state = GAMES[game].new(players, seed, {})
+    for _ in range(steps):
+        if state.outcome() is not None:
+            break
+        seat = rng.choice(state.to_move())
+        state.apply(seat, rng.choice(playable(state, seat)))
+    if state.outcome() is not None:
+        pytest.skip("the random game ended before the position")
+    return state
+
+
+@pytest.mark.parametrize(("game", "players"), SETUPS)
+def test_a_decision_is_legal_never_gives_up_and_is_the_same_for_the_same_seed(game, players) -> None:
+    for seed in range(3):
+        state = position(game, players, seed, 7 + 9 * seed)
+        seat = state.to_move()[0]
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        action = choose(state, seat, QUICK, seed=seed)
+        assert json.dumps(state.to_dict(), sort_keys=True) == before, "the real state is untouched"
+        assert action.text in [a.text for a in state.legal_actions(seat)]
+        assert state.action_kind(action) not in ("resign", "concede")
+        assert choose(state, seat, QUICK, seed=seed) == action, "reproducible"
+
+
+@pytest.mark.parametrize(("game", "players"), SETUPS)
+def test_a_decision_does_not_depend_on_the_hidden_cards(game, players) -> None:
+    """Honesty: the same view and seed give the same move, whatever the others' hidden cards and
+    the decks really are. The second state is a real arrangement with the same view for the
+    seat (a determinization of the first, saved and loaded as a game would be)."""
+    for seed in range(3):
+        state = position(game, players, 40 + seed, 5 + 11 * seed)
+        seat = state.to_move()[0]
+        other = GAMES[game].load(state.determinize(seat, 999 + seed).to_dict())
+        assert other.view(seat) == state.view(seat)
+        if players > 1 and json.dumps(other.to_dict(), sort_keys=True) == json.dumps(state.to_dict(), sort_keys=True):
+            continue
+        assert choose(other, seat, QUICK, seed=seed) == choose(state, seat, QUICK, seed=seed)
+
+
+def test_only_a_seat_to_move_can_be_asked() -> None:
+    state = GAMES["vivarium"].new(2, 3, {})
+    waiting = next(s for s in range(2) if s not in state.to_move())
+    with pytest.raises(ValueError):
+        choose(state, waiting, "easy", seed=1)
+
+
+def test_the_levels_are_budgets_in_increasing_order() -> None:
+    budgets = [LEVELS[name].steps for name in ("easy", "normal", "hard")]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+    state = GAMES["vivarium"].new(2, 5, {})
+    seat = state.to_move()[0]
+    assert decide(state, seat, "random", 1).text in [a.text for a in playable(state, seat)]
+
+
+def test_normal_beats_random_at_two_player_vivarium() -> None:
+    """A small seeded sample (the bench measures 200 games): the search is better than chance."""
+    wins = 0.0
+    games = 6
+    for index in range(games):
+        seat = index % 2
+        state = GAMES["vivarium"].new(2, 500 + index, {})
+        rng = random.Random(index)
+        while state.outcome() is None:
+            mover = state.to_move()[0]
+            if mover == seat:
+                action = choose(state, mover, Level("small", steps=300, rollout_steps=20), seed=rng.getrandbits(32))
+            else:
+                action = rng.choice(playable(state, mover))
+            state.apply(mover, action)
+        outcome = state.outcome()
+        assert outcome is not None
+        if seat in outcome.winners:
+            wins += 1 / len(outcome.winners)
+    assert wins >= 5, f"the computer won {wins} of {games}"
