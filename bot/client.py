@@ -9,10 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ai.pool import Computers
 from bot.answers import answer_failure, locale_of, refuse, say
 from bot.cogs.tournament import TOURNAMENT_ITEMS
 from bot.command_options import check_options, leaf_options
 from bot.command_sync import sync_if_changed
+from bot.computers import DELAY, ComputerTurns
 from bot.config import Config
 from bot.delivery import Backoff
 from bot.flow import Flow
@@ -83,7 +85,13 @@ DRAIN_SECONDS = 5.0
 class MeepleBot(commands.Bot):
     """Meeple Post: hosts board games in Discord channels."""
 
-    def __init__(self, config: Config, clock: Clock = system_clock, backoff: Backoff | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        clock: Clock = system_clock,
+        backoff: Backoff | None = None,
+        computer_delay: float = DELAY,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no message content, no members list
         super().__init__(
@@ -96,16 +104,20 @@ class MeepleBot(commands.Bot):
         self.config = config
         self.clock = clock
         self.backoff = backoff  # of board and DM deliveries; tests make it fast
+        self.computer_delay = computer_delay  # before a computer moves; tests make it short
         self.db: Database | None = None
         self.flow: Flow | None = None
         self.scheduler: Scheduler | None = None
         self.tournaments: Runner | None = None
+        self.computers: Computers | None = None
         self._ticker: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
         self.flow = Flow(self, GameService(self.db), backoff=self.backoff)
-        self.scheduler = Scheduler(self.flow, self.clock)
+        self.computers = Computers()
+        self.flow.computer_turns = ComputerTurns(self.flow, self.computers, self.computer_delay)
+        self.scheduler = Scheduler(self.flow, self.clock, self.computers)
         self.tournaments = Runner(self.flow, self.clock)
         self.flow.table_over = self.tournaments.table_over
         self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS, *TOURNAMENT_ITEMS)
@@ -159,6 +171,13 @@ class MeepleBot(commands.Bot):
             await self.tournaments.shutdown()
         if self.flow is not None:
             await self.flow.shutdown()
+        if self.computers is not None:
+            self.computers.close()
+        # Stopped within discord.py's wait for the guilds (2 s after connecting), its pending
+        # "ready" would fire after the close and fail on the closed loop: cancel it first.
+        ready = getattr(self._connection, "_ready_task", None)
+        if ready is not None and not ready.done():
+            ready.cancel()
         await super().close()
         if self.db is not None:
             await self.db.close()

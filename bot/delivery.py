@@ -23,6 +23,7 @@ import aiohttp
 import discord
 
 from bot import history
+from bot.computers import is_computer, left_players
 from bot.games import adapter_for
 from bot.i18n import t
 from bot.results import ranks
@@ -241,6 +242,8 @@ class Delivery:
     async def send_hand(self, row: GameRow, job: Job) -> None:
         assert job.seat is not None
         flow = self.flow
+        if is_computer((await flow.service.seat_users(row.id))[job.seat]):
+            return  # a computer seat reads its own view; nobody to DM
         names = await flow.names(row.id)
         adapter = adapter_for(row.game)
         lines = [adapter.describe_event(event, names, flow.locale) for event in job.payload.get("events", [])]
@@ -260,12 +263,23 @@ async def record_results(flow: Flow, row: GameRow, state: State, forfeited: set[
     outcome = state.outcome()
     assert outcome is not None
     users = await flow.service.seat_users(row.id)
+    # A seat a computer took over is the result of the player who left it: a forfeit, never a
+    # win. Should the computer have won there, the best of those who stayed win instead.
+    left = await left_players(flow.service.db, row.id)
+    for seat, user in left.items():
+        users[seat] = user
+        forfeited = forfeited | {seat}
     places = ranks(outcome, forfeited)
+    winners = set(outcome.winners)
+    if left and winners and winners <= set(left):
+        winners = {seat for seat in range(len(users)) if places[seat] == 1 and seat not in forfeited}
+    elif left:
+        winners -= set(left)
     await async_play.record_results(
         flow.service.db,
         row,
         [
-            (seat, users[seat], outcome.scores[seat], places[seat], seat in outcome.winners, seat in forfeited)
+            (seat, users[seat], outcome.scores[seat], places[seat], seat in winners, seat in forfeited)
             for seat in range(len(users))
         ],
     )

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot import ratings
+from bot import computers, ratings
 from bot.answers import locale_of
+from bot.computers import who
 from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
 from bot.i18n import t
@@ -29,6 +30,8 @@ from engine import Action, Event, State
 
 if TYPE_CHECKING:
     from discord.ext import commands
+
+    from bot.computers import ComputerTurns
 
 log = logging.getLogger("meeple.flow")
 
@@ -67,6 +70,7 @@ class Flow:
         self.answer_wait = ANSWER_WAIT
         # Told when a table finishes (the tournament runner settles its round); set by the bot.
         self.table_over: Callable[[int], None] | None = None
+        self.computer_turns: ComputerTurns | None = None  # plays computer seats; set by the bot
 
     # -- answering ------------------------------------------------------------------------
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, row: GameRow | None = None) -> None:
@@ -88,8 +92,11 @@ class Flow:
     async def shutdown(self, grace: float = 10.0) -> None:
         """Let deliveries and background work (replays) finish for a moment, then cancel what is left.
 
-        Deliveries not made stay in the database and go out at the next start.
+        Deliveries not made stay in the database and go out at the next start; a computer's
+        turn cut off here is played at the next start.
         """
+        if self.computer_turns is not None:
+            await self.computer_turns.shutdown()
         await self.delivery.shutdown()
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=grace)
@@ -109,7 +116,7 @@ class Flow:
         adapter = adapter_for(row.game)
         seats = await self.service.db.seats(row.id)
         loc = self.locale
-        players = "\n".join(f"{s.seat + 1}. <@{s.user_id}>" for s in seats) or t("lobby.nobody", loc)
+        players = "\n".join(f"{s.seat + 1}. {who(s.user_id, s.display_name)}" for s in seats) or t("lobby.nobody", loc)
         options = ", ".join(adapter.option_label(k, v, loc) for k, v in row.options.items())
         seats_key = "lobby.players.exact" if game.min_players == game.max_players else "lobby.players"
         lines = [
@@ -223,7 +230,7 @@ class Flow:
             view.add_item(GameButton(row.id, "rematch", loc))
         else:
             movers = state.to_move()
-            body.append(adapter.prompt(public_view["public"], [f"<@{users[s]}>" for s in movers], loc))
+            body.append(adapter.prompt(public_view["public"], [who(users[s], names[s]) for s in movers], loc))
             for item in self.public_choices(row, state, public_view, names):
                 view.add_item(item)
             view.add_item(HandButton(row.id, loc))
@@ -263,6 +270,8 @@ class Flow:
     async def deliver(self, game_id: int) -> GameRow:
         """Have the game's pending boards and DMs delivered; wait a little for them, not for retries."""
         self.delivery.kick(game_id)
+        if self.computer_turns is not None:
+            self.computer_turns.poke(game_id)
         await self.delivery.wait(game_id, self.answer_wait)
         return await self.service.get(game_id)
 
@@ -466,6 +475,9 @@ class Flow:
 
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if await self.take_over(game_id, interaction.user.id, "resign"):
+            await self.private(interaction, t("resign.done", locale_of(interaction)))
+            return
         result = await self.service.resign(game_id, interaction.user.id)
         line = t("resign.public", self.locale, player=f"<@{interaction.user.id}>")
         await self.after_move(result, before=[line], forfeited={result.seat})
@@ -476,6 +488,18 @@ class Flow:
         row = await self.service.rematch(game_id, interaction.user.id)
         await self.post_lobby(row)
         await self.private(interaction, t("rematch.done", locale_of(interaction)))
+
+    async def take_over(self, game_id: int, user_id: int, why: str) -> bool:
+        """At a table with the takeover option, a computer takes the seat of a player who resigns
+        or forfeits on time, so the others can finish; False when the game should end instead."""
+        if self.computer_turns is None or not await computers.takes_over(self.service.db, game_id, user_id):
+            return False
+        async with self.service.lock(game_id):
+            row, seat, _ = await self.service.running_seat(game_id, user_id)
+            label = await computers.take_over(self.service.db, game_id, seat, user_id, self.locale)
+        await self.announce(row, t(f"computer.took-over.{why}", self.locale, player=f"<@{user_id}>", computer=label))
+        self.computer_turns.poke(game_id)
+        return True
 
     async def seat_changed(self, row: GameRow, seat: int, new_user: int, key: str, **values: object) -> None:
         """Announce a seat's new player and send them the seat's private information."""
@@ -529,6 +553,8 @@ class Flow:
                 log.error("game %s cannot be loaded: %s", row.id, exc)
                 continue
             count += 1
+            if self.computer_turns is not None:
+                self.computer_turns.poke(row.id)  # a computer whose turn a stop cut off
             # A database from before durable delivery: the board of a move a crash kept from
             # being posted has no job; give it one.
             if row.board_version != row.version and not await jobs.has_board_job(self.service.db, row.id, row.version):

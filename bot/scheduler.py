@@ -10,12 +10,14 @@ applies its consequence. Tests replace the clock and call ``tick()`` themselves.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.computers import is_computer
 from bot.i18n import t
 from bot.service import Refusal
 from bot.storage import GameRow
@@ -23,6 +25,7 @@ from bot.storage import async_play as store
 from engine import Action, State
 
 if TYPE_CHECKING:
+    from ai.pool import Computers
     from bot.flow import Flow
 
 log = logging.getLogger("meeple.scheduler")
@@ -76,9 +79,10 @@ def automatic_action(row: GameRow, state: State, seat: int, mode: str) -> tuple[
 class Scheduler:
     """Reminders, time limits and idle tables for every running game."""
 
-    def __init__(self, flow: Flow, clock: Clock = system_clock) -> None:
+    def __init__(self, flow: Flow, clock: Clock = system_clock, computers: Computers | None = None) -> None:
         self.flow = flow
         self.clock = clock
+        self.computers = computers  # the ``auto`` consequence plays the normal computer's move
         self._lock = asyncio.Lock()
 
     @property
@@ -110,8 +114,9 @@ class Scheduler:
             await self.close_idle(row, settings.idle_days)
             return
         state = await self.flow.service.state(row)
-        seats = state.to_move()
         users = await self.flow.service.seat_users(row.id)
+        # Computers are never waited for (they move by themselves): no reminder, no time limit.
+        seats = [s for s in state.to_move() if not is_computer(users[s])]
         waiting = await self.waited(row, [users[s] for s in seats], now)
         if not waiting:
             return
@@ -162,6 +167,10 @@ class Scheduler:
     async def time_out(self, row: GameRow, state: State, seat: int, mode: str) -> None:
         users = await self.flow.service.seat_users(row.id)
         action, how = automatic_action(row, state, seat, mode)
+        if how == "forfeit" and await self.flow.take_over(row.id, users[seat], "forfeit"):
+            return
+        if how == "auto" and self.computers is not None:
+            action = await self.computer_move(row, state, seat, action)
         try:
             result = await self.flow.service.act(row.id, users[seat], row.version, action.text)
         except Refusal as refusal:
@@ -174,6 +183,18 @@ class Scheduler:
             action=self.flow.action_words(row, result, action, names=await self.flow.names(row.id)),
         )
         await self.flow.after_move(result, before=[line], forfeited={seat} if how == "forfeit" else set())
+
+    async def computer_move(self, row: GameRow, state: State, seat: int, fallback: Action) -> Action:
+        """The normal computer's move for a player out of time (it sees only what their seat
+        sees: ai/ismcts.py); the random legal move if the computer cannot answer."""
+        assert self.computers is not None
+        seed = int.from_bytes(hashlib.sha256(f"{row.seed}:{row.version}:{seat}".encode()).digest()[:8], "big") >> 1
+        try:
+            text = await self.computers.decide(state, seat, "normal", seed)
+        except Exception:
+            log.exception("the computer could not move for game %s; a random legal move instead", row.id)
+            return fallback
+        return Action(text)
 
     async def close_idle(self, row: GameRow, days: int) -> None:
         await self.flow.service.abandon(row.id)

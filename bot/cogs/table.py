@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import challenge
+from bot import computers as computer_seats
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
 from bot.flow import clip, jump_url
@@ -28,6 +29,11 @@ if TYPE_CHECKING:
     from bot.storage.db import GameRow
 
 
+LEVEL_CHOICES = [
+    app_commands.Choice(name="Easy", value="easy"),
+    app_commands.Choice(name="Normal", value="normal"),
+    app_commands.Choice(name="Hard", value="hard"),
+]
 OPTIONS_TEXT_LIMIT = 200  # far more than every option of every game written out
 
 
@@ -86,10 +92,14 @@ class TableCog(commands.Cog):
         on_timeout="What happens when the time limit runs out (default: a legal move is made for them)",
         thread="Give the game its own thread (default: the server's setting)",
         casual="A casual table: its result does not change anyone's rating (default: rated)",
+        computers="Seats for computer players (a table with a computer is never rated)",
+        level="How strong the computer players are (default: normal)",
+        takeover="A computer takes the seat of a player who resigns or forfeits, so the others can finish",
     )
     @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
     @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
     @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -100,11 +110,22 @@ class TableCog(commands.Cog):
         on_timeout: str | None = None,
         thread: bool | None = None,
         casual: bool | None = None,
+        computers: app_commands.Range[int, 0, 3] = 0,
+        level: str = "normal",
+        takeover: bool = False,
     ) -> None:
         """Open a new table in this channel; others join with the buttons."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.check_creator_role(interaction)
         parsed = self.service.parse_options(game, options)
+        if level not in computer_seats.LEVELS:
+            raise Refusal("error.option-invalid")
+        if computers and game in GAMES and 1 + computers > GAMES[game].max_players:
+            raise Refusal("computer.too-many", game=GAMES[game].title, count=GAMES[game].max_players - 1)
+        robots = [
+            (computer_seats.computer_user(k), computer_seats.name(k, level, self.flow.locale))
+            for k in range(1, computers + 1)
+        ]
         channel_id = await self.game_channel(interaction, game, thread)
         row = await self.service.create(
             game,
@@ -114,7 +135,11 @@ class TableCog(commands.Cog):
             interaction.user.display_name,
             parsed,
             Timing(reminders, time_limit, on_timeout),
-            rated=not casual,
+            others=robots,
+            rated=not casual and not computers,
+            link=computer_seats.recorder({seat: level for seat in range(1, computers + 1)}, takeover)
+            if computers or takeover
+            else None,
         )
         await self.flow.post_lobby(row)
         if channel_id == interaction.channel_id:

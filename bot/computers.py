@@ -1,0 +1,173 @@
+"""Computer seats on Discord (issue 14): seated like anyone, moving by themselves.
+
+A computer takes a seat under a reserved user id (below ``COMPUTER_LIMIT``; Discord's ids are
+far larger), so every seat rule of the platform holds; ``computer_seats`` (migration 0011) says
+which seats are computers and at which level. When a computer's turn comes, ``ComputerTurns``
+waits a moment (a move that lands instantly reads as a glitch), asks the search (ai/, in worker
+processes) for the move and plays it through the service, like a click: the board words it like
+anyone's move. The search sees only what its seat sees (ai/ismcts.py); a table with a computer
+is never rated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+from bot.i18n import t
+from bot.service import Refusal
+
+if TYPE_CHECKING:
+    from ai.pool import Computers
+    from bot.flow import Flow
+    from bot.storage import Database
+
+log = logging.getLogger("meeple.computers")
+
+COMPUTER_LIMIT = 1000  # user ids below this are computer seats
+LEVELS = ("easy", "normal", "hard")
+DELAY = 1.5  # seconds before a computer moves
+
+
+def is_computer(user_id: int) -> bool:
+    return 0 < user_id < COMPUTER_LIMIT
+
+
+def computer_user(index: int) -> int:
+    """The reserved user id of a table's ``index``-th computer (1, 2, 3...)."""
+    if not 1 <= index < COMPUTER_LIMIT:
+        raise ValueError("no such computer")
+    return index
+
+
+def name(index: int, level: str, locale: str | None = None) -> str:
+    return t("computer.name", locale, number=index, level=t(f"computer.level.{level}", locale))
+
+
+def who(user_id: int, display: str | None) -> str:
+    """How a seat is named in a public line: a mention for a person, the name for a computer."""
+    return (display or "?") if is_computer(user_id) else f"<@{user_id}>"
+
+
+def recorder(levels: dict[int, str], takeover: bool = False):
+    """What Database.create_game runs in its transaction: the computer seats and the takeover
+    option with the table."""
+
+    async def record(conn: aiosqlite.Connection, game_id: int) -> None:
+        await conn.executemany(
+            "INSERT INTO computer_seats (game_id, seat, level) VALUES (?, ?, ?)",
+            [(game_id, seat, level) for seat, level in levels.items()],
+        )
+        if takeover:
+            await conn.execute("UPDATE games SET takeover = 1 WHERE id = ?", (game_id,))
+
+    return record
+
+
+async def takes_over(db: Database, game_id: int, leaving: int) -> bool:
+    """Whether a computer should take ``leaving``'s seat: the table asked for it, and a person
+    other than them is still playing (else the game simply ends)."""
+    rows = await db.query("SELECT takeover FROM games WHERE id = ?", (game_id,))
+    if not rows or not rows[0][0]:
+        return False
+    people = [r[0] for r in await db.query("SELECT user_id FROM seats WHERE game_id = ?", (game_id,))]
+    return any(u != leaving and not is_computer(u) for u in people)
+
+
+async def take_over(db: Database, game_id: int, seat: int, leaving: int, locale: str | None) -> str:
+    """A normal computer takes the seat of ``leaving`` (one transaction); its name."""
+    async with db.transaction() as conn:
+        async with conn.execute("SELECT user_id FROM seats WHERE game_id = ?", (game_id,)) as cursor:
+            taken = {r[0] for r in await cursor.fetchall()}
+        index = next(k for k in range(1, COMPUTER_LIMIT) if computer_user(k) not in taken)
+        label = name(index, "normal", locale)
+        await conn.execute(
+            "UPDATE seats SET user_id = ?, display_name = ? WHERE game_id = ? AND seat = ? AND user_id = ?",
+            (computer_user(index), label, game_id, seat, leaving),
+        )
+        await conn.execute(
+            "INSERT INTO computer_seats (game_id, seat, level, left_user) VALUES (?, ?, 'normal', ?)",
+            (game_id, seat, leaving),
+        )
+    return label
+
+
+async def left_players(db: Database, game_id: int) -> dict[int, int]:
+    """Seats a computer took over: seat -> the player who left it (their result is a forfeit)."""
+    rows = await db.query(
+        "SELECT seat, left_user FROM computer_seats WHERE game_id = ? AND left_user IS NOT NULL", (game_id,)
+    )
+    return {r[0]: r[1] for r in rows}
+
+
+async def levels_of(db: Database, game_id: int) -> dict[int, str]:
+    rows = await db.query("SELECT seat, level FROM computer_seats WHERE game_id = ?", (game_id,))
+    return {r[0]: r[1] for r in rows}
+
+
+class ComputerTurns:
+    """Plays the computers' turns of every table, one task per table at a time."""
+
+    def __init__(self, flow: Flow, computers: Computers, delay: float = DELAY) -> None:
+        self.flow = flow
+        self.computers = computers
+        self.delay = delay
+        self._running: dict[int, asyncio.Task] = {}
+
+    def poke(self, game_id: int) -> None:
+        """The table changed: if a computer is to move and nobody plays for it yet, start."""
+        task = self._running.get(game_id)
+        if task is not None and not task.done():
+            return
+        self._running[game_id] = asyncio.create_task(self._play(game_id), name=f"meeple-computer-{game_id}")
+
+    async def idle(self) -> None:
+        """Wait until no computer is thinking (tests)."""
+        while any(not task.done() for task in self._running.values()):
+            await asyncio.gather(*[t for t in self._running.values() if not t.done()], return_exceptions=True)
+
+    async def shutdown(self) -> None:
+        for task in self._running.values():
+            task.cancel()
+        await asyncio.gather(*self._running.values(), return_exceptions=True)
+        self._running.clear()
+
+    async def _play(self, game_id: int) -> None:
+        try:
+            while await self._one_move(game_id):
+                pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a computer of game %s could not move", game_id)
+
+    async def _one_move(self, game_id: int) -> bool:
+        """Play one computer move if one is due; False when no computer is to move."""
+        service = self.flow.service
+        levels = await levels_of(service.db, game_id)
+        if not levels:
+            return False
+        row = await service.get(game_id)
+        if row.status != "running":
+            return False
+        state = await service.state(row)
+        due = [seat for seat in state.to_move() if seat in levels]
+        if not due:
+            return False
+        await asyncio.sleep(self.delay)
+        seat = due[0]
+        seed = int.from_bytes(hashlib.sha256(f"{row.seed}:{row.version}:{seat}".encode()).digest()[:8], "big") >> 1
+        text = await self.computers.decide(state, seat, levels[seat], seed)
+        users = await service.seat_users(game_id)
+        try:
+            result = await service.act(game_id, users[seat], row.version, text)
+        except Refusal as refusal:  # someone else moved meanwhile (an undo): look again
+            log.info("computer move of game %s refused: %s", game_id, refusal.key)
+            return True
+        await self.flow.after_move(result)
+        return True
+

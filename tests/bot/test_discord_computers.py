@@ -1,0 +1,165 @@
+"""Computer players at Discord tables (issue 14, part 4), through the real bot and the emulator."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from ai.ismcts import playable
+from bot.client import MeepleBot
+from bot.computers import is_computer
+from emulator.testing import running
+from tests.support.driver import Table, is_board, mentioned
+
+FAST = 0.01  # seconds a computer waits before moving, in tests
+
+
+@pytest.fixture(autouse=True)
+def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end-of-game animated replay is tested with the games; drawing it here only slows."""
+
+    async def skip(flow, row, message) -> None:
+        return None
+
+    monkeypatch.setattr("bot.history_ui.attach_replay", skip)
+
+
+def stored(path, sql: str, params=()) -> list[sqlite3.Row]:
+    with sqlite3.connect(path) as conn:
+        conn.row_factory = sqlite3.Row
+        return list(conn.execute(sql, params))
+
+
+async def open_with_computers(emu, world, game: str, computers: int, level: str):
+    created = await emu.slash(
+        world.alice, world.channel, "table create", {"game": game, "computers": computers, "level": level}
+    )
+    answer = await created.final_message()
+    assert "table is open" in answer.content, answer.content
+    lobby = emu.last_message(world.channel)
+    assert "Computer 1" in lobby.content and "<@1>" not in lobby.content, lobby.content
+    started = await emu.click(world.alice, lobby, label="Start")
+    await started.response()
+    await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
+
+
+async def play_against_computers(emu, world, bot: MeepleBot) -> Table:
+    """Alice plays her turns by clicking; the computers play theirs by themselves."""
+    table = Table(emu, world.channel, [world.alice])
+    for _ in range(2000):
+        await bot.flow.computer_turns.idle()
+
+        def settled() -> bool:
+            board = table.board()
+            return table.finished() or world.alice.id in mentioned(board)
+
+        await emu.wait_until(settled, what="Alice's turn or the end")
+        if table.finished():
+            return table
+        await table.play_one()
+    raise AssertionError("the game did not end")
+
+
+async def test_a_vivarium_game_against_a_computer_is_played_to_the_end_and_never_rated(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    async with running(emu, MeepleBot(config, computer_delay=FAST)) as bot:
+        await open_with_computers(emu, world, "vivarium", 1, "easy")
+        game = stored(config.database, "SELECT * FROM games")[0]
+        assert game["rated"] == 0, "a table with a computer is never rated"
+        seats = stored(config.database, "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game["id"],))
+        assert [is_computer(s["user_id"]) for s in seats] == [False, True]
+        assert stored(config.database, "SELECT seat, level FROM computer_seats")[0]["level"] == "easy"
+        table = await play_against_computers(emu, world, bot)
+        assert table.moves > 5, "Alice played her part"
+        computer_moves = stored(
+            config.database, "SELECT COUNT(*) FROM actions WHERE game_id = ? AND seat = 1", (game["id"],)
+        )[0][0]
+        assert computer_moves > 5, "the computer played its part"
+        # Its moves are worded like anyone's, its name never a broken mention, and nobody tried
+        # to DM it (a refused DM would have been announced in the channel).
+        contents = [m.content for m in emu.messages(world.channel)]
+        assert not any("<@1>" in c for c in contents)
+        assert any("Computer 1" in c for c in contents)
+        assert not any("could not send" in c.lower() or "direct message" in c.lower() for c in contents)
+        assert stored(config.database, "SELECT status FROM games")[0][0] == "finished"
+        assert not stored(config.database, "SELECT * FROM rating_history"), "no rating moved"
+
+
+async def play_people_quickly(bot: MeepleBot, game_id: int, people: set[int], seed: int) -> None:
+    """The people's moves at random through the bot's service (the clicks are covered above and
+    by the game tests), the computers' by themselves, until the game ends."""
+    rng = random.Random(seed)
+    service = bot.flow.service
+    for _ in range(5000):
+        await bot.flow.computer_turns.idle()
+        row = await service.get(game_id)
+        if row.status != "running":
+            return
+        state = await service.state(row)
+        users = await service.seat_users(game_id)
+        mine = [s for s in state.to_move() if users[s] in people]
+        if not mine:
+            bot.flow.computer_turns.poke(game_id)
+            continue
+        seat = mine[0]
+        result = await service.act(game_id, users[seat], row.version, str(rng.choice(playable(state, seat))))
+        await bot.flow.after_move(result)
+    raise AssertionError("the game did not end")
+
+
+async def test_fox_duet_with_a_computer_teammate(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    async with running(emu, MeepleBot(config, computer_delay=FAST)) as bot:
+        await open_with_computers(emu, world, "fox-duet", 1, "easy")
+        game_id = stored(config.database, "SELECT id FROM games")[0][0]
+        await play_people_quickly(bot, game_id, {world.alice.id}, seed=2)
+        moves = stored(config.database, "SELECT seat, COUNT(*) AS n FROM actions GROUP BY seat ORDER BY seat")
+        assert [r["n"] > 3 for r in moves] == [True, True], "both teammates played their cards"
+        row = stored(config.database, "SELECT status, outcome FROM games")[0]
+        assert row["status"] == "finished"
+        dms = emu.dms(world.alice)
+        assert dms, "Alice gets her hand by DM as usual"
+
+
+async def test_too_many_computers_are_refused_and_nothing_is_created(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    async with running(emu, MeepleBot(config, computer_delay=FAST)):
+        refused = await emu.slash(world.alice, world.channel, "table create", {"game": "fox-duet", "computers": 2})
+        answer = await refused.final_message()
+        assert answer.ephemeral and "at most 1 computer" in answer.content, answer.content
+        assert not stored(config.database, "SELECT * FROM games")
+
+
+async def test_a_computer_takes_over_a_resigned_seat_and_the_others_finish(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    carol = emu.add_user("carol", global_name="Carol")
+    emu.add_member(world.guild, carol)
+    async with running(emu, MeepleBot(config, computer_delay=FAST)) as bot:
+        created = await emu.slash(world.alice, world.channel, "table create", {"game": "vivarium", "takeover": True})
+        assert "table is open" in (await created.final_message()).content
+        lobby = emu.last_message(world.channel)
+        for user in (world.bob, carol):
+            await (await emu.click(user, lobby, label="Join")).response()
+        await emu.wait_until(lambda: f"<@{carol.id}>" in lobby.content, what="Carol seated")
+        await (await emu.click(world.alice, lobby, label="Start")).response()
+        await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
+        game_id = stored(config.database, "SELECT id FROM games")[0][0]
+        asked = await (await emu.slash(carol, world.channel, "table resign")).final_message()
+        done = await (await emu.click(carol, asked, label=asked.buttons()[0]["label"])).final_message()
+        assert done.ephemeral
+        notice = next(m for m in emu.messages(world.channel) if "takes their seat" in m.content)
+        assert f"<@{carol.id}>" in notice.content and "forfeit" in notice.content
+        seats = stored(config.database, "SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        assert is_computer(seats[2]["user_id"]), "a computer sits where Carol sat"
+        assert stored(config.database, "SELECT status FROM games")[0][0] == "running", "the game goes on"
+        await play_people_quickly(bot, game_id, {world.alice.id, world.bob.id}, seed=3)
+        await bot.flow.deliver(game_id)
+        assert stored(config.database, "SELECT status FROM games")[0][0] == "finished"
+        results = {
+            r["user_id"]: r for r in stored(config.database, "SELECT * FROM results WHERE game_id = ?", (game_id,))
+        }
+        assert set(results) == {world.alice.id, world.bob.id, carol.id}, "Carol's result is hers, not the computer's"
+        assert results[carol.id]["forfeited"] == 1 and results[carol.id]["rank"] == 3
+        assert not results[carol.id]["won"]
