@@ -40,8 +40,12 @@ async def play_and_resign(emu, world, bot, game: str, users: list, resigner, opt
     for user in users[1:]:
         await (await emu.click(user, lobby, label="Join")).response()
         await emu.wait_until(lambda u=user: f"<@{u.id}>" in lobby.content, what="a player in the lobby")
+    boards = sum(1 for m in emu.messages(world.channel) if is_board(m))
     await (await emu.click(world.alice, lobby, label="Start")).response()
-    await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
+    # This table's first board (earlier tables of the channel have boards too).
+    await emu.wait_until(
+        lambda: sum(1 for m in emu.messages(world.channel) if is_board(m)) > boards, what="the first board"
+    )
     game_id = (await bot.db.active_game_in_channel(world.channel.id)).id
     asked = await (await emu.slash(resigner, world.channel, "table resign")).final_message()
     # The answer comes after the move is stored and its results recorded (Flow.resign).
