@@ -11,7 +11,7 @@ import io
 import json
 import re
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -158,6 +158,30 @@ class TournamentCog(commands.Cog):
     async def require_organiser(self, interaction: discord.Interaction, tournament: Tournament) -> None:
         if not await self.is_organiser(interaction, tournament):
             raise Refusal("tournament.organiser-only")
+
+    async def organised(self, interaction: discord.Interaction, tournament_id: int | None) -> Tournament:
+        """An organiser tool's start: answer privately, find the tournament, check the rights."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        chosen = await self.pick(interaction, tournament_id)
+        await self.require_organiser(interaction, chosen)
+        return chosen
+
+    async def set_deadline(
+        self,
+        interaction: discord.Interaction,
+        chosen: Tournament,
+        number: int,
+        deadline: datetime,
+        what: str,
+        detail: str,
+    ) -> None:
+        """Move the current round's deadline, in the audit log."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tournament_rounds SET deadline = ? WHERE tournament_id = ? AND number = ?",
+                (async_play.stamp(deadline), chosen.id, number),
+            )
+            await store.audit(conn, chosen.id, interaction.user.id, what, detail, "")
 
     @staticmethod
     def tournament_autocomplete_values(tournaments: list[Tournament], typed: str) -> list[app_commands.Choice[int]]:
@@ -383,9 +407,7 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(tournament="Which tournament (default: this channel's)")
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """(Organiser) Close sign-up and start round 1."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        chosen = await self.pick(interaction, tournament)
-        await self.require_organiser(interaction, chosen)
+        chosen = await self.organised(interaction, tournament)
         if chosen.status != "signup":
             raise Refusal("tournament.not-in-signup")
         await self.runner.start(chosen, interaction.user.id)
@@ -527,9 +549,7 @@ class TournamentCog(commands.Cog):
         tournament: int | None = None,
     ) -> None:
         """(Organiser) Remove a player: their future tables are not paired."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        chosen = await self.pick(interaction, tournament)
-        await self.require_organiser(interaction, chosen)
+        chosen = await self.organised(interaction, tournament)
         if chosen.status not in ("signup", "running"):
             raise Refusal("tournament.over", name=chosen.name)
         async with self.db.transaction() as conn:
@@ -702,17 +722,12 @@ class TournamentCog(commands.Cog):
         self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 30], tournament: int | None = None
     ) -> None:
         """(Organiser) Give the current round more time."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        chosen = await self.pick(interaction, tournament)
-        await self.require_organiser(interaction, chosen)
+        chosen = await self.organised(interaction, tournament)
         current = await self.current_round(chosen)
         deadline = current.deadline + timedelta(days=days)
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tournament_rounds SET deadline = ? WHERE tournament_id = ? AND number = ?",
-                (async_play.stamp(deadline), chosen.id, current.number),
-            )
-            await store.audit(conn, chosen.id, interaction.user.id, "extend", f"round {current.number} +{days} d", "")
+        await self.set_deadline(
+            interaction, chosen, current.number, deadline, "extend", f"round {current.number} +{days} d"
+        )
         when = int(deadline.timestamp())
         await self.runner.post(
             chosen, t("tournament.extended-public", self.flow.locale, round=current.number, deadline=when)
@@ -725,16 +740,10 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(tournament="Which tournament")
     async def end_round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """(Organiser) End the current round now: unfinished tables are settled as for its deadline."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        chosen = await self.pick(interaction, tournament)
-        await self.require_organiser(interaction, chosen)
+        chosen = await self.organised(interaction, tournament)
         current = await self.current_round(chosen)
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tournament_rounds SET deadline = ? WHERE tournament_id = ? AND number = ?",
-                (async_play.stamp(self.bot.clock()), chosen.id, current.number),
-            )
-            await store.audit(conn, chosen.id, interaction.user.id, "end-round", f"round {current.number} ended", "")
+        now = self.bot.clock()
+        await self.set_deadline(interaction, chosen, current.number, now, "end-round", f"round {current.number} ended")
         await self.runner.advance(chosen.id)
         await self.flow.private(interaction, t("tournament.round-ended", locale_of(interaction), round=current.number))
 
@@ -754,9 +763,7 @@ class TournamentCog(commands.Cog):
         self, interaction: discord.Interaction, reason: app_commands.Range[str, 1, 300], tournament: int | None = None
     ) -> None:
         """(Organiser) Cancel the tournament; its open tables become friendly games."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        chosen = await self.pick(interaction, tournament)
-        await self.require_organiser(interaction, chosen)
+        chosen = await self.organised(interaction, tournament)
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE tournaments SET status = 'cancelled', finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
