@@ -61,19 +61,20 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _match_game(args: tuple[str, int, str, str, int]) -> tuple[float, int, list[float], int]:
-    game, players, first, other, index = args
+def _match_game(args: tuple[str, int, str, str, int, dict]) -> tuple[float, int, list[float], int]:
+    game, players, first, other, index, options = args
     seat = index % players  # the measured level's seat rotates
     levels = [other] * players
     levels[seat] = first
-    shares, steps = play(game, players, levels, seed=1000 + index)
+    shares, steps = play(game, players, levels, seed=1000 + index, options=options)
     return shares[seat], steps, shares, seat
 
 
-def match(game: str, players: int, first: str, other: str, games: int, workers: int) -> None:
+def match(game: str, players: int, first: str, other: str, games: int, workers: int, options: dict) -> None:
+    """In a co-operative game a win is the team's: the rate is the team's win rate."""
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(_match_game, [(game, players, first, other, i) for i in range(games)]))
+        results = list(pool.map(_match_game, [(game, players, first, other, i, options) for i in range(games)]))
     wins = sum(r[0] for r in results)
     low, high = wilson(wins, games)
     seat_wins = [0.0] * players
@@ -81,7 +82,7 @@ def match(game: str, players: int, first: str, other: str, games: int, workers: 
         for s in range(players):
             seat_wins[s] += shares[s]
     print(
-        f"{game} {players}p {first} vs {other}: {first} wins {wins:.1f}/{games} = {wins / games:.0%}"
+        f"{game} {players}p {options or ''} {first} vs {other}: {first} wins {wins:.1f}/{games} = {wins / games:.0%}"
         f" (95 % {low:.0%}-{high:.0%}); mean length {statistics.mean(r[1] for r in results):.0f} steps;"
         f" wins by seat {', '.join(f'{w / games:.0%}' for w in seat_wins)}; {time.perf_counter() - started:.0f} s"
     )
@@ -129,12 +130,14 @@ def main() -> None:
     parser.add_argument("--match", action="append", help="first:other, e.g. hard:random (repeatable)")
     parser.add_argument("--decisions", type=int, default=0, help="time this many decisions per level")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--options", default="", help="game options, e.g. level=2")
     args = parser.parse_args()
+    options = {k: int(v) if v.isdigit() else v for k, v in (o.split("=") for o in args.options.split() if o)}
     if args.decisions:
         decision_times(args.game, args.players, args.decisions)
     for spec in args.match or []:
         first, other = spec.split(":")
-        match(args.game, args.players, first, other, args.games, args.workers)
+        match(args.game, args.players, first, other, args.games, args.workers, options)
 
 
 if __name__ == "__main__":
