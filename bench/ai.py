@@ -29,6 +29,20 @@ from engine import GAMES  # noqa: E402
 MAX_STEPS = 6000
 
 
+def greedy(game: str, state, seat: int, rng: random.Random):
+    """The test suite's greedy players (where the suite has one): Noctiluca's diver, TM dice's
+    goal-seeking player."""
+    if game == "noctiluca":
+        from tests.engine.test_noctiluca_simulation import greedy as diver
+
+        return diver(state, seat, rng)
+    if game == "tm-dice":
+        from tests.support.tm_dice_policy import choose as goal_seeker
+
+        return goal_seeker(state, seat, [a.text for a in state.legal_actions(seat)], rng)
+    raise SystemExit(f"the test suite has no greedy player for {game}")
+
+
 def play(game: str, players: int, levels: list[str], seed: int, options: dict | None = None) -> tuple[list[float], int]:
     """One game, ``levels[s]`` in seat s: each seat's share of the win, and the steps taken."""
     state = GAMES[game].new(players, seed, options or {})
@@ -40,6 +54,8 @@ def play(game: str, players: int, levels: list[str], seed: int, options: dict | 
         level = levels[seat]
         if level == "random":
             action = rng.choice(playable(state, seat))
+        elif level == "greedy":
+            action = greedy(game, state, seat, rng)
         else:
             action = decide(state, seat, level, rng.getrandbits(63))
         state.apply(seat, action)
