@@ -11,8 +11,8 @@ Honest by construction: the search only ever reads determinizations, which depen
 seat's view and the seed alone (tests/engine/test_determinize.py, tests/ai/). Deterministic
 given a seed, so tests reproduce a game. Levels differ by the search budget alone.
 
-Pure Python over the engine contract; no game-specific code here except what a game offers
-through the contract (``standing`` evaluates a position when a rollout is cut short).
+Pure Python over the engine contract: ``standing`` evaluates a position when a rollout is cut
+short; ai/knowledge.py adds what a game cannot say through the contract (Fox Duet).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ai import knowledge
 from engine import Action, Outcome, State
 
 GIVE_UP = ("resign", "concede")
@@ -74,7 +75,7 @@ def rewards(state: State, players: int) -> list[float]:
     ties between outcomes (a close loss beats a rout). Co-operative games: the team's result."""
     outcome: Outcome | None = state.outcome() or state.standing()
     if outcome is None:
-        return [0.5] * players
+        return knowledge.evaluate(state) or [0.5] * players
     scores = list(outcome.scores)
     low, high = min(scores), max(scores)
     spread = high - low
@@ -145,7 +146,7 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
             spent += 1
             node = node.children[text]
             path.append(node)
-        spent += rollout(world, rng, budget.rollout_steps)
+        spent += rollout(world, rng, knowledge.rollout_steps(world, budget.rollout_steps))
         result = rewards(world, players)
         root.visits += 1
         for visited in path:

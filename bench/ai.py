@@ -63,7 +63,8 @@ def play(game: str, players: int, levels: list[str], seed: int, options: dict | 
     outcome = state.outcome()
     if outcome is None:
         return [0.0] * players, steps
-    share = 1.0 / len(outcome.winners) if outcome.winners else 0.0
+    # A co-operative win (or everyone tied) is everyone's whole win.
+    share = 1.0 if len(outcome.winners) == players else 1.0 / len(outcome.winners) if outcome.winners else 0.0
     return [share if s in outcome.winners else 0.0 for s in range(players)], steps
 
 

@@ -90,3 +90,23 @@ def test_normal_beats_random_at_two_player_vivarium() -> None:
         if seat in outcome.winners:
             wins += 1 / len(outcome.winners)
     assert wins >= 5, f"the computer won {wins} of {games}"
+
+
+def test_fox_duet_positions_nobody_can_score_yet_are_valued_by_the_gems_collected() -> None:
+    """Fox Duet cannot be scored half played and random rollouts lose almost every game, so an
+    unfinished position is valued by its public progress: more gems collected is better."""
+    from ai.knowledge import evaluate
+
+    state = GAMES["fox-duet"].new(2, 4, {})
+    start = evaluate(state)
+    assert start is not None and start[0] == start[1]
+    rng = random.Random(4)
+    for _ in range(400):
+        if state.outcome() is not None or state.view(None)["public"]["gems_collected"]:
+            break
+        seat = state.to_move()[0]
+        state.apply(seat, rng.choice(playable(state, seat)))
+    if state.view(None)["public"]["gems_collected"] and state.outcome() is None:
+        later = evaluate(state)
+        assert later is not None and later[0] != start[0]
+    assert evaluate(GAMES["vivarium"].new(2, 1, {})) is None, "other games are scored by the engine"
