@@ -12,6 +12,7 @@ is never rated.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 from typing import TYPE_CHECKING
@@ -123,17 +124,25 @@ class ComputerTurns:
         task = self._running.get(game_id)
         if task is not None and not task.done():
             return
-        self._running[game_id] = asyncio.create_task(self._play(game_id), name=f"meeple-computer-{game_id}")
+        task = asyncio.create_task(self._play(game_id), name=f"meeple-computer-{game_id}")
+        self._running[game_id] = task
+        # Forget a finished task (a bot serving thousands of tables keeps none of them).
+        task.add_done_callback(functools.partial(self._forget, game_id))
+
+    def _forget(self, game_id: int, task: asyncio.Task) -> None:
+        if self._running.get(game_id) is task:
+            del self._running[game_id]
 
     async def idle(self) -> None:
         """Wait until no computer is thinking (tests)."""
-        while any(not task.done() for task in self._running.values()):
-            await asyncio.gather(*[t for t in self._running.values() if not t.done()], return_exceptions=True)
+        while any(not task.done() for task in list(self._running.values())):
+            await asyncio.gather(*[t for t in list(self._running.values()) if not t.done()], return_exceptions=True)
 
     async def shutdown(self) -> None:
-        for task in self._running.values():
+        tasks = list(self._running.values())
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._running.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._running.clear()
 
     async def _play(self, game_id: int) -> None:
