@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ai import knowledge
@@ -177,7 +176,3 @@ def decide(state: State, seat: int, level: str, seed: int) -> Action:
     if level == "random":
         return random_choice(state, seat, seed)
     return choose(state, seat, level, seed)
-
-
-def levels() -> Sequence[str]:
-    return tuple(LEVELS)

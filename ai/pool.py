@@ -41,9 +41,7 @@ class Computers:
 
     async def decide(self, state: State, seat: int, level: str, seed: int) -> str:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor(), _decide, state.game.id, state.to_dict(), seat, level, seed
-        )
+        return await loop.run_in_executor(self._executor(), _decide, state.game.id, state.to_dict(), seat, level, seed)
 
     def close(self) -> None:
         if self._pool is not None:

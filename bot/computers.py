@@ -45,6 +45,11 @@ def computer_user(index: int) -> int:
     return index
 
 
+def move_seed(game_seed: int, version: int, seat: int) -> int:
+    """The search's seed for a computer move: the same position gives the same move."""
+    return int.from_bytes(hashlib.sha256(f"{game_seed}:{version}:{seat}".encode()).digest()[:8], "big") >> 1
+
+
 def name(index: int, level: str, locale: str | None = None) -> str:
     return t("computer.name", locale, number=index, level=t(f"computer.level.{level}", locale))
 
@@ -169,8 +174,7 @@ class ComputerTurns:
             return False
         await asyncio.sleep(self.delay)
         seat = due[0]
-        seed = int.from_bytes(hashlib.sha256(f"{row.seed}:{row.version}:{seat}".encode()).digest()[:8], "big") >> 1
-        text = await self.computers.decide(state, seat, levels[seat], seed)
+        text = await self.computers.decide(state, seat, levels[seat], move_seed(row.seed, row.version, seat))
         users = await service.seat_users(game_id)
         try:
             result = await service.act(game_id, users[seat], row.version, text)
@@ -179,4 +183,3 @@ class ComputerTurns:
             return True
         await self.flow.after_move(result)
         return True
-

@@ -10,14 +10,13 @@ applies its consequence. Tests replace the clock and call ``tick()`` themselves.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import random
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.computers import is_computer
+from bot.computers import is_computer, move_seed
 from bot.i18n import t
 from bot.service import Refusal
 from bot.storage import GameRow
@@ -188,9 +187,8 @@ class Scheduler:
         """The normal computer's move for a player out of time (it sees only what their seat
         sees: ai/ismcts.py); the random legal move if the computer cannot answer."""
         assert self.computers is not None
-        seed = int.from_bytes(hashlib.sha256(f"{row.seed}:{row.version}:{seat}".encode()).digest()[:8], "big") >> 1
         try:
-            text = await self.computers.decide(state, seat, "normal", seed)
+            text = await self.computers.decide(state, seat, "normal", move_seed(row.seed, row.version, seat))
         except Exception:
             log.exception("the computer could not move for game %s; a random legal move instead", row.id)
             return fallback

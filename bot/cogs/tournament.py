@@ -680,11 +680,9 @@ class TournamentCog(commands.Cog):
             or not all(1 <= r <= len(given) for r in given)
         ):
             raise Refusal("tournament.bad-ranks", size=len(pairing.players))
-        if number != chosen.round:
-            if chosen.elimination:
-                raise Refusal("tournament.elimination-past")
-            if not chosen.pods and chosen.format != "round-robin" and chosen.format != "duplicate":
-                pass  # Swiss: later pairings stay as they were made; the standings change
+        # Elsewhere a past round's correction changes the standings, not the pairings made since.
+        if number != chosen.round and chosen.elimination:
+            raise Refusal("tournament.elimination-past")
         rounds = {r.number: r for r in await store.rounds(self.db, chosen.id)}
         if chosen.elimination and number == chosen.round and rounds[number].status == "settled":
             raise Refusal("tournament.elimination-past")
@@ -766,7 +764,7 @@ class TournamentCog(commands.Cog):
         chosen = await self.organised(interaction, tournament)
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE tournaments SET status = 'cancelled', finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                f"UPDATE tournaments SET status = 'cancelled', finished_at = {store.NOW}"
                 " WHERE id = ? AND status IN ('signup', 'running')",
                 (chosen.id,),
             )

@@ -207,20 +207,15 @@ def bracket_of(tournament: Tournament, seeds: Sequence[int], done: Sequence[Pair
     if tournament.table_size > 2:
         bracket: Any = elimination.PodBracket(seeds, size=tournament.table_size, advance=tournament.advance)
         for pairing in done:
-            if pairing.match_id is not None:
-                bracket.record(pairing.match_id, _pod_ranks(pairing, seed_of))
+            if pairing.match_id is not None and pairing.result is not None:
+                # Ranks in seat order, the order the bracket seated the pod in.
+                bracket.record(pairing.match_id, tuple(pairing.result["ranks"]))
         return bracket
     bracket = elimination.Bracket(seeds, double=tournament.format == "double", best_of=tournament.best_of)
     for pairing in done:
         if pairing.match_id is not None:
             bracket.record(pairing.match_id, pairing.players[winner_of(pairing, seed_of)])
     return bracket
-
-
-def _pod_ranks(pairing: Pairing, seed_of: dict[int, int]) -> tuple[int, ...]:
-    """A pod's ranks in the order of the players the bracket listed for it."""
-    assert pairing.result is not None
-    return tuple(pairing.result["ranks"])
 
 
 def _elimination_tables(

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import ratings
 from bot.flow import MENTIONS, clip, jump_url
 from bot.i18n import t
 from bot.results import ranks as outcome_ranks
@@ -167,16 +168,16 @@ class Runner:
                         "UPDATE entrants SET partner_id = ? WHERE tournament_id = ? AND user_id = ?",
                         [(b, tournament.id, a), (a, tournament.id, b)],
                     )
-            entrants_now = await _entrants(conn, tournament.id)
+            entrants_now = await store.entrants_in(conn, tournament.id)
             rounds = formats.default_rounds(tournament, len(order))
             cursor = await conn.execute(
                 "UPDATE tournaments SET status = 'running', rounds = COALESCE(rounds, ?),"
-                f" started_at = {store_now()} WHERE id = ? AND status = 'signup'",
+                f" started_at = {store.NOW} WHERE id = ? AND status = 'signup'",
                 (rounds, tournament.id),
             )
             if cursor.rowcount != 1:
                 raise Refusal("tournament.not-in-signup")
-            started = await store._tournament(conn, tournament.id)
+            started = await store.tournament_in(conn, tournament.id)
             tables = formats.next_tables(started, entrants_now, [], 1)
             assert tables is not None, "a tournament that can start has a first round"
             await store.insert_round(conn, tournament.id, 1, self.round_seed(), self.deadline(started), tables)
@@ -434,17 +435,17 @@ class Runner:
             if row is None or row[0] != "playing":
                 return
             await conn.execute(
-                f"UPDATE tournament_rounds SET status = 'settled', settled_at = {store_now()}"
+                f"UPDATE tournament_rounds SET status = 'settled', settled_at = {store.NOW}"
                 " WHERE tournament_id = ? AND number = ?",
                 (tournament.id, number),
             )
-            fresh = await store._tournament(conn, tournament.id)
-            entrants = await _entrants(conn, tournament.id)
-            history = await _history(conn, tournament.id)
+            fresh = await store.tournament_in(conn, tournament.id)
+            entrants = await store.entrants_in(conn, tournament.id)
+            history = await store.pairings_in(conn, tournament.id)
             tables = formats.next_tables(fresh, entrants, history, number + 1)
             if tables is None:
                 await conn.execute(
-                    f"UPDATE tournaments SET status = 'finished', finished_at = {store_now()} WHERE id = ?",
+                    f"UPDATE tournaments SET status = 'finished', finished_at = {store.NOW} WHERE id = ?",
                     (tournament.id,),
                 )
             else:
@@ -513,31 +514,7 @@ class Runner:
         return {e.user_id: e.name for e in await store.entrants(self.db, tournament_id)}
 
 
-def store_now() -> str:
-    return "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-
-
 async def _seeding(conn: Any, tournament: Tournament, users: Sequence[int]) -> dict[int, float]:
-    from bot import ratings
-
     if tournament.format == "duplicate":
         return {}
     return await ratings.seeding_ratings(conn, tournament.guild_id, tournament.game, users)
-
-
-async def _entrants(conn: Any, tournament_id: int) -> list[store.Entrant]:
-    async with conn.execute(
-        "SELECT user_id, display_name, partner_id, seed_order, status FROM entrants WHERE tournament_id = ?"
-        " ORDER BY seed_order IS NULL, seed_order, joined_at, user_id",
-        (tournament_id,),
-    ) as cursor:
-        rows = await cursor.fetchall()
-    return [store.Entrant(r[0], r[1] or str(r[0]), r[2], r[3], r[4]) for r in rows]
-
-
-async def _history(conn: Any, tournament_id: int) -> list[Pairing]:
-    async with conn.execute(
-        "SELECT * FROM pairings WHERE tournament_id = ? ORDER BY round, slot", (tournament_id,)
-    ) as cursor:
-        rows = await cursor.fetchall()
-    return [store._pairing(r) for r in rows]

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
     from bot.storage import Database
 
 FORMATS = ("swiss", "round-robin", "single", "double", "duplicate")
+NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"  # SQLite's clock, as every timestamp is written
+_ENTRANTS = (
+    "SELECT user_id, display_name, partner_id, seed_order, status FROM entrants WHERE tournament_id = ?"
+    " ORDER BY seed_order IS NULL, seed_order, joined_at, user_id"
+)
+_PAIRINGS = "SELECT * FROM pairings WHERE tournament_id = ? ORDER BY round, slot"
 
 
 @dataclass(frozen=True)
@@ -119,15 +125,6 @@ class Pairing:
     game_id: int | None = None
     result: dict[str, Any] | None = field(default=None)
 
-    @property
-    def bye(self) -> bool:
-        return (
-            len(self.players) == 1
-            and self.match_id is None
-            and self.result is not None
-            and self.result.get("how") == "bye"
-        )
-
 
 @dataclass(frozen=True)
 class AuditLine:
@@ -149,10 +146,10 @@ async def create(db: Database, **values: Any) -> Tournament:
         cursor = await conn.execute(f"INSERT INTO tournaments ({columns}) VALUES ({marks})", tuple(values.values()))
         tournament_id = cursor.lastrowid
         assert tournament_id is not None
-        return await _tournament(conn, tournament_id)
+        return await tournament_in(conn, tournament_id)
 
 
-async def _tournament(conn: aiosqlite.Connection, tournament_id: int) -> Tournament:
+async def tournament_in(conn: aiosqlite.Connection, tournament_id: int) -> Tournament:
     async with conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cursor:
         row = await cursor.fetchone()
     if row is None:
@@ -182,13 +179,18 @@ async def update(db: Database, tournament_id: int, **values: Any) -> None:
         await conn.execute(f"UPDATE tournaments SET {sets} WHERE id = ?", (*values.values(), tournament_id))
 
 
+def _entrant(row: Any) -> Entrant:
+    return Entrant(row[0], row[1] or str(row[0]), row[2], row[3], row[4])
+
+
 async def entrants(db: Database, tournament_id: int) -> list[Entrant]:
-    rows = await db.query(
-        "SELECT user_id, display_name, partner_id, seed_order, status FROM entrants WHERE tournament_id = ?"
-        " ORDER BY seed_order IS NULL, seed_order, joined_at, user_id",
-        (tournament_id,),
-    )
-    return [Entrant(r[0], r[1] or str(r[0]), r[2], r[3], r[4]) for r in rows]
+    """Everyone who signed up, in seed order once the seeds are fixed (sign-up order before)."""
+    return [_entrant(r) for r in await db.query(_ENTRANTS, (tournament_id,))]
+
+
+async def entrants_in(conn: aiosqlite.Connection, tournament_id: int) -> list[Entrant]:
+    """``entrants`` inside the caller's transaction."""
+    return [_entrant(r) for r in await conn.execute_fetchall(_ENTRANTS, (tournament_id,))]
 
 
 async def join(
@@ -269,6 +271,11 @@ async def pairings(db: Database, tournament_id: int, round_number: int | None = 
             "SELECT * FROM pairings WHERE tournament_id = ? AND round = ? ORDER BY slot", (tournament_id, round_number)
         )
     return [_pairing(r) for r in rows]
+
+
+async def pairings_in(conn: aiosqlite.Connection, tournament_id: int) -> list[Pairing]:
+    """Every pairing of the tournament, inside the caller's transaction."""
+    return [_pairing(r) for r in await conn.execute_fetchall(_PAIRINGS, (tournament_id,))]
 
 
 async def pairing_of_game(db: Database, game_id: int) -> tuple[int, Pairing] | None:
