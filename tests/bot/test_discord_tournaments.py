@@ -623,3 +623,28 @@ async def test_cancel_stops_the_rounds_and_sign_up_deadline_starts_by_itself(emu
         await bot.tournaments.tick()
         assert tournament_row(config.database, lonely)["status"] == "cancelled"
         assert any("could not start" in m.content for m in emu.messages(world.channel))
+
+
+async def test_organiser_tools_refuse_bad_input_and_change_nothing(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    users = players(emu, world, 2)
+    async with running(emu, MeepleBot(config)):
+        tid = await create(emu, world, name="Strict", game="vivarium", format="swiss", rounds=1)
+        early = await (await emu.slash(world.owner, world.channel, "tournament extend", {"days": 1})).final_message()
+        assert early.ephemeral and "not running" in early.content
+        await join_all(emu, world, tid, users)
+        stranger = emu.add_user("stranger")
+        emu.add_member(world.guild, stranger)
+        cases = [
+            ("tournament remove", {"player": stranger, "reason": "spam"}, "is not playing in this tournament"),
+            ("tournament replace", {"player": users[0], "substitute": users[0], "reason": "x"}, "another person"),
+            ("tournament replace", {"player": stranger, "substitute": world.bob, "reason": "x"}, "is not playing"),
+            ("tournament pairings", {"round": 5}, "no round 5"),
+            ("tournament result", {"table": 1, "ranks": "1 2", "reason": "x"}, "not running"),
+        ]
+        before = stored(config.database, "SELECT user_id, status FROM entrants ORDER BY user_id")
+        for command, options, words in cases:
+            answer = await (await emu.slash(world.owner, world.channel, command, options)).final_message()
+            assert answer.ephemeral and words in answer.content, (command, answer.content)
+        assert stored(config.database, "SELECT user_id, status FROM entrants ORDER BY user_id") == before
+        assert not stored(config.database, "SELECT * FROM tournament_audit")
