@@ -39,7 +39,7 @@ async def open_with_computers(emu, world, game: str, computers: int, level: str)
     answer = await created.final_message()
     assert "table is open" in answer.content, answer.content
     lobby = emu.last_message(world.channel)
-    assert "Computer 1" in lobby.content and "<@1>" not in lobby.content, lobby.content
+    assert "Bot 1 (easy)" in lobby.content and "<@1>" not in lobby.content, lobby.content
     started = await emu.click(world.alice, lobby, label="Start")
     await started.response()
     await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
@@ -81,7 +81,7 @@ async def test_a_vivarium_game_against_a_computer_is_played_to_the_end_and_never
         # to DM it (a refused DM would have been announced in the channel).
         contents = [m.content for m in emu.messages(world.channel)]
         assert not any("<@1>" in c for c in contents)
-        assert any("Computer 1" in c for c in contents)
+        assert any("Bot 1 (easy)" in c for c in contents)
         assert not any("could not send" in c.lower() or "direct message" in c.lower() for c in contents)
         assert stored(config.database, "SELECT status FROM games")[0][0] == "finished"
         assert not stored(config.database, "SELECT * FROM rating_history"), "no rating moved"
