@@ -16,6 +16,7 @@ RUN useradd --system --uid 10001 --user-group --home-dir /home/meeple --create-h
 # package, data files included, then the sources are dropped.
 COPY pyproject.toml README.md /src/
 COPY engine /src/engine
+COPY l10n /src/l10n
 COPY ai /src/ai
 COPY render /src/render
 COPY bot /src/bot

@@ -42,3 +42,10 @@ def test_computer_players_import_only_the_engine_and_the_standard_library() -> N
     allowed = set(sys.stdlib_module_names) | {"engine", "ai", "__future__"}
     for path, names in imported_modules("ai").items():
         assert names <= allowed, f"{path} imports {sorted(names - allowed)}"
+
+
+def test_the_translation_layer_imports_neither_the_bot_nor_render() -> None:
+    """render and bot both read l10n; it reads only the engine's resource accessor and libraries."""
+    for path, names in imported_modules("l10n").items():
+        bad = names & {"bot", "render", "discord", "aiosqlite", "sqlite3", "emulator", "ai"}
+        assert not bad, f"{path} imports {sorted(bad)}"
