@@ -36,20 +36,20 @@ def _renderer(game_id: str) -> GameRenderer:
         raise ValueError(f"no renderer for game {game_id!r}") from None
 
 
-def render_board(game_id: str, view: Mapping[str, Any], names: Sequence[str]) -> bytes:
-    """Return the PNG of the public board, drawn from ``view["public"]`` only."""
+def render_board(game_id: str, view: Mapping[str, Any], names: Sequence[str], locale: str = "en") -> bytes:
+    """Return the PNG of the public board, drawn from ``view["public"]`` only, worded in ``locale``."""
     renderer = _renderer(game_id)
-    image = renderer.board(view["public"], list(names))
+    image = renderer.board(view["public"], list(names), locale=locale)
     return encode_png(image, renderer.board_budget, optimize=OPTIMIZE_PNG)
 
 
-def render_hand(game_id: str, view: Mapping[str, Any], names: Sequence[str], seat: int) -> bytes:
-    """Return the PNG of ``seat``'s private hand, from a view made for that seat."""
+def render_hand(game_id: str, view: Mapping[str, Any], names: Sequence[str], seat: int, locale: str = "en") -> bytes:
+    """Return the PNG of ``seat``'s private hand, from a view made for that seat, worded in ``locale``."""
     renderer = _renderer(game_id)
     private = view["private"]
     if not private:
         raise ValueError("this view has no private part: make it with view(seat)")
-    image = renderer.hand(view["public"], private, list(names), seat)
+    image = renderer.hand(view["public"], private, list(names), seat, locale=locale)
     return encode_png(image, renderer.hand_budget, optimize=OPTIMIZE_PNG)
 
 

@@ -6,7 +6,7 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -41,17 +41,34 @@ class Palette:
     SHADOW: RGBA = (0, 0, 0, 90)
 
 
+class BoardDrawer(Protocol):
+    def __call__(self, public: Mapping[str, Any], names: Sequence[str], *, locale: str = ...) -> Image.Image: ...
+
+
+class HandDrawer(Protocol):
+    def __call__(
+        self,
+        public: Mapping[str, Any],
+        private: Mapping[str, Any],
+        names: Sequence[str],
+        seat: int,
+        *,
+        locale: str = ...,
+    ) -> Image.Image: ...
+
+
 @dataclass(frozen=True)
 class GameRenderer:
     """One game's drawing functions and byte budgets, as registered in ``render.RENDERERS``.
 
-    ``board(public, names)`` sees only the public part of a view; ``hand(public, private, names,
-    seat)`` draws one seat's private hand and may use the public part for reference.
+    ``board(public, names, *, locale)`` sees only the public part of a view; ``hand(public, private,
+    names, seat, *, locale)`` draws one seat's private hand and may use the public part for
+    reference. ``locale`` is the language every word on the image is drawn in (see ``l10n``).
     """
 
     game_id: str
-    board: Callable[[Mapping[str, Any], Sequence[str]], Image.Image]
-    hand: Callable[[Mapping[str, Any], Mapping[str, Any], Sequence[str], int], Image.Image]
+    board: BoardDrawer
+    hand: HandDrawer
     board_budget: int
     hand_budget: int
 

@@ -488,7 +488,7 @@ def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
         draw.text((20, H - 22), shown, font=fnt, fill=TEXT, anchor="lm")
 
 
-def board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     image = sea((W, H)).copy()
     draw_pool(image, public)
     draw_top(image, public)
@@ -498,7 +498,9 @@ def board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
 
 
 # --- the hand ---------------------------------------------------------------------------------
-def hand(public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+def hand(
+    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+) -> Image.Image:
     image = sea((HAND_W, HAND_H)).copy()
     draw = ImageDraw.Draw(image)
     draw.text((30, 36), f"{seat_name(names, seat)}: your secrets", font=font(34, True), fill=TEXT, anchor="lm")

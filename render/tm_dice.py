@@ -316,7 +316,7 @@ def draw_player(
         draw.text((x0 + 14, y0 + 70 + die + i * 18), line, font=font(15), fill=TEXT, anchor="lm")
 
 
-def board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     image = vertical_gradient((W, H), SKY_TOP, SKY_BOTTOM).convert("RGB")
     draw = ImageDraw.Draw(image)
     draw_header(draw, public, names)
@@ -387,7 +387,9 @@ def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], k
             text_y += 20
 
 
-def hand(public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+def hand(
+    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+) -> Image.Image:
     items: list[tuple[Mapping, str]] = [(c, "corporation") for c in private.get("corporations", [])]
     items += [(b, "bonus") for b in private.get("bonus_choice", [])]
     items += [(c, c["colour"]) for c in private.get("hand", [])]

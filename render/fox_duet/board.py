@@ -355,7 +355,7 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
         draw_runs(draw, (x, y), [(number, Palette.ACCENT)], nf)
 
 
-def draw_board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     """Draw the public board of a view: path, tracker, decree, trick, counters and status."""
     image = backdrop((W, H)).copy()
     draw_header(image, public, names)

@@ -41,7 +41,9 @@ def hand_layout(n: int) -> tuple[int, int, int, int]:
     return max(1, math.ceil(n / rows)), rows, cw, ch
 
 
-def draw_hand(public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+def draw_hand(
+    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+) -> Image.Image:
     """Draw a seat's hand with ability reminders, its gift pick and the decree for reference."""
     image = backdrop((W, H)).copy()
     hand = list(private.get("hand") or [])

@@ -331,7 +331,7 @@ def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence
         x += 14
 
 
-def draw_board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     image = backdrop((W, H)).copy().convert("RGBA")
     draw_header(image, public, names)
     draw_grid(image, public)
@@ -344,7 +344,9 @@ def draw_board(public: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
 HAND_W, HAND_H = 1400, 700
 
 
-def draw_hand(public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+def draw_hand(
+    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+) -> Image.Image:
     image = backdrop((HAND_W, HAND_H)).copy().convert("RGBA")
     draw = ImageDraw.Draw(image)
     draw.text(
