@@ -12,6 +12,7 @@ from discord.ext import commands
 from ai.pool import Computers
 from bot.answers import answer_failure, locale_of, refuse, say
 from bot.cogs.tournament import TOURNAMENT_ITEMS
+from bot.command_l10n import CatalogueTranslator
 from bot.command_options import check_options, leaf_options
 from bot.command_sync import sync_if_changed
 from bot.computers import DELAY, ComputerTurns
@@ -127,6 +128,8 @@ class MeepleBot(commands.Bot):
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        # Commands in each user's language (names, descriptions, choices): from the catalogues.
+        await self.tree.set_translator(CatalogueTranslator())
         await sync_if_changed(self.tree, self.db, self.application_id, guild, force=self.config.sync_commands)
         # Before the gateway connects, so no player's click can race the recovery.
         # Pending boards and DMs start going out now (the REST API needs no gateway).

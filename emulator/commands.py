@@ -16,6 +16,30 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT =
 CHAT_INPUT = 1
 
 _CHAT_NAME = re.compile(r"^[-_'\w]{1,32}$")
+# The locales Discord accepts as keys of name_localizations and description_localizations.
+LOCALES = frozenset(
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th "
+    "zh-CN ja zh-TW ko".split()
+)
+
+
+def _validate_localizations(data: dict[str, Any], path: str, *, chat_name: bool) -> None:
+    """Localised names follow the name's own rules, descriptions are 1-100; keys are Discord locales."""
+    for field, is_name in (("name_localizations", True), ("description_localizations", False)):
+        table = data.get(field) or {}
+        if not isinstance(table, dict):
+            raise form_error(f"{path}{field}", "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        for locale, text in table.items():
+            where = f"{path}{field}.{locale}"
+            if locale not in LOCALES:
+                raise form_error(where, "LOCALE_INVALID", f"Invalid locale {locale!r}")
+            if not isinstance(text, str):
+                raise form_error(where, "BASE_TYPE_REQUIRED", "This field is required")
+            if is_name and chat_name:
+                if not _CHAT_NAME.match(text) or text != text.lower():
+                    raise form_error(where, "APPLICATION_COMMAND_INVALID_NAME", f"Localized name is invalid: {text!r}")
+            elif not 1 <= len(text) <= 100:
+                raise form_error(where, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
 
 
 @dataclass
@@ -39,6 +63,7 @@ def validate_command(data: dict[str, Any], path: str = "") -> None:
             raise form_error(f"{path}name", "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}")
         if not 1 <= len(data.get("description") or "") <= 100:
             raise form_error(f"{path}description", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        _validate_localizations(data, path, chat_name=True)
         _validate_options(data.get("options") or [], f"{path}options")
     elif not 1 <= len(name) <= 32:
         raise form_error(f"{path}name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
@@ -61,6 +86,7 @@ def _validate_options(options: list[dict[str, Any]], path: str) -> None:
             raise form_error(f"{where}.name", "APPLICATION_COMMAND_INVALID_NAME", f"Option name is invalid: {name!r}")
         if not 1 <= len(option.get("description") or "") <= 100:
             raise form_error(f"{where}.description", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        _validate_localizations(option, f"{where}.", chat_name=True)
         if option.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
             _validate_options(option.get("options") or [], f"{where}.options")
             continue
@@ -72,6 +98,11 @@ def _validate_options(options: list[dict[str, Any]], path: str) -> None:
         choices = option.get("choices") or []
         if len(choices) > 25:
             raise form_error(f"{where}.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+        for c, choice in enumerate(choices):
+            if not 1 <= len(str(choice.get("name") or "")) <= 100:
+                raise form_error(f"{where}.choices.{c}.name", "BASE_TYPE_BAD_LENGTH", "Must be 1 to 100 in length.")
+            # A choice's localised names are display text (1-100), not command names.
+            _validate_localizations(choice, f"{where}.choices.{c}.", chat_name=False)
         if choices and option.get("autocomplete"):
             raise form_error(where, "AUTOCOMPLETE_AND_CHOICES", "Autocomplete cannot be used with choices")
 
