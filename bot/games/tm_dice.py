@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import t
+from bot.i18n import content_name, t
 from engine import Action, Event, Outcome
 from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_COLOUR, MILESTONES
 from engine.tm_dice.dice import left_after, parse_plan
@@ -79,6 +79,22 @@ def payment_text(action: Action, view: dict, locale: str, kept: bool = False) ->
     return " + ".join(parts)
 
 
+def corp_name(corp_id: str, locale: str) -> str:
+    return content_name("tm-dice", "corporation", corp_id, CORPORATIONS[corp_id]["name"], locale)
+
+
+def card_title(card_id: str, locale: str) -> str:
+    return content_name("tm-dice", "card", card_id, CARDS[card_id].name, locale)
+
+
+def bonus_name(bonus_id: str, locale: str) -> str:
+    return content_name("tm-dice", "bonus", bonus_id, BONUS_CARDS[bonus_id]["name"], locale)
+
+
+def milestone_name(milestone_id: str, locale: str) -> str:
+    return content_name("tm-dice", "milestone", milestone_id, MILESTONES[milestone_id]["name"], locale)
+
+
 def card_summary(card_id: str, locale: str) -> str:
     """A project card in one line: name, colour, cost, what it does, VP."""
     c = CARDS[card_id]
@@ -97,7 +113,7 @@ def card_summary(card_id: str, locale: str) -> str:
     text = t(
         "tm-dice.card.line",
         locale,
-        name=c.name,
+        name=card_title(card_id, locale),
         colour=t(f"tm-dice.card-colour.{c.colour}", locale),
         cost=cost_text(c.cost, locale),
         does=does,
@@ -114,7 +130,7 @@ def corp_summary(corp_id: str, locale: str) -> str:
     return t(
         "tm-dice.corporation.line",
         locale,
-        name=c["name"],
+        name=corp_name(corp_id, locale),
         start=", ".join(effect_text(e, locale) for e in c["start"]),
         dice=", ".join(colour(x, locale) for x in c["production"]),
     )
@@ -128,7 +144,7 @@ def bonus_summary(bonus_id: str, locale: str) -> str:
     for p in b["passive"]:
         kind, _, n = p.partition(":")
         parts.append(t(f"tm-dice.passive.{kind}", locale, n=n))
-    return t("tm-dice.bonus.line", locale, name=b["name"], does=", ".join(parts))
+    return t("tm-dice.bonus.line", locale, name=bonus_name(bonus_id, locale), does=", ".join(parts))
 
 
 class TMDiceAdapter(GameAdapter):
@@ -142,11 +158,11 @@ class TMDiceAdapter(GameAdapter):
         if verb in ("keep-hand", "discard-cards", "return-rest", "keep-all", "leave-dice"):
             return t(f"tm-dice.action.{verb}", locale)[:80]
         if verb == "corporation":
-            return CORPORATIONS[args[0]]["name"][:80]
+            return corp_name(args[0], locale)[:80]
         if verb in ("play", "discard", "use", "free"):
-            return t(f"tm-dice.action.{verb}", locale, card=CARDS[args[0]].name)[:80]
+            return t(f"tm-dice.action.{verb}", locale, card=card_title(args[0], locale))[:80]
         if verb == "bonus":
-            return BONUS_CARDS[args[0]]["name"][:80]
+            return bonus_name(args[0], locale)[:80]
         if verb == "roll" or verb == "colour":
             return t(f"tm-dice.action.{verb}", locale, colour=colour(args[0], locale))[:80]
         if verb == "turn" and len(args) == 3:  # turn <face> to <face>: die and face in one step
@@ -218,12 +234,19 @@ class TMDiceAdapter(GameAdapter):
             return t("tm-dice.event.awards", locale, faces=faces)
         if kind == "milestones drawn":
             return t(
-                "tm-dice.event.milestones", locale, names=", ".join(MILESTONES[m]["name"] for m in event["milestones"])
+                "tm-dice.event.milestones",
+                locale,
+                names=", ".join(milestone_name(m, locale) for m in event["milestones"]),
             )
         if kind == "corporation revealed":
-            return t("tm-dice.event.corporation", locale, name=name(), corporation=event["corporation"]["name"])
+            return t(
+                "tm-dice.event.corporation",
+                locale,
+                name=name(),
+                corporation=corp_name(event["corporation"]["id"], locale),
+            )
         if kind == "corporation kept":
-            return t("tm-dice.event.kept", locale, corporation=CORPORATIONS[event["corporation"]]["name"])
+            return t("tm-dice.event.kept", locale, corporation=corp_name(event["corporation"], locale))
         if kind in ("die rolled", "die taken"):
             return t(
                 f"tm-dice.event.{kind.replace(' ', '-')}",
@@ -239,7 +262,7 @@ class TMDiceAdapter(GameAdapter):
         if kind == "card played":
             return t("tm-dice.event.played", locale, name=name(), card=card_summary(event["card"]["id"], locale))
         if kind == "card used":
-            return t("tm-dice.event.used", locale, name=name(), card=CARDS[event["card"]].name)
+            return t("tm-dice.event.used", locale, name=name(), card=card_title(event["card"], locale))
         if kind == "general action":
             return t(
                 "tm-dice.event.general", locale, name=name(), action=t(f"tm-dice.action.{event['action']}", locale)
@@ -258,9 +281,11 @@ class TMDiceAdapter(GameAdapter):
         if kind == "end triggered":
             return t("tm-dice.event.end", locale, turn=event["last_turn"])
         if kind == "milestone claimed":
-            return t("tm-dice.event.milestone", locale, name=name(), milestone=MILESTONES[event["milestone"]]["name"])
+            return t(
+                "tm-dice.event.milestone", locale, name=name(), milestone=milestone_name(event["milestone"], locale)
+            )
         if kind == "milestone removed":
-            return t("tm-dice.event.milestone-removed", locale, milestone=MILESTONES[event["milestone"]]["name"])
+            return t("tm-dice.event.milestone-removed", locale, milestone=milestone_name(event["milestone"], locale))
         if kind == "bonus played":
             return t("tm-dice.event.bonus", locale, name=name(), card=bonus_summary(event["card"]["id"], locale))
         if kind == "die lost":
@@ -345,7 +370,9 @@ class TMDiceAdapter(GameAdapter):
         if kind == "lose":
             values["colour"] = colour(step["colour"], locale)
         if kind == "pay":
-            values["cost"] = ", ".join(f"{n} {face(f, locale)}" for f, n in step["cost"].items())
+            values["cost"] = ", ".join(
+                t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in step["cost"].items()
+            )
         if kind == "effects":
             values["effects"] = ", ".join(effect_text(e, locale) for e in step["effects"])
         return status + "\n" + t(f"tm-dice.prompt.{kind}", locale, **values)

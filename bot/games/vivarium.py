@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import t
+from bot.i18n import content_name, t
 from engine import Action, Event, Outcome
 
 TYPE_EMOJI = {"animal": "\N{PAW PRINTS}", "plant": "\N{HERB}", "mineral": "\N{ROCK}", "dragon": "\N{DRAGON}"}
@@ -20,19 +20,16 @@ def domino(numbers: list[int]) -> str:
 
 
 def filter_text(flt: dict, locale: str) -> str:
-    """``forest animal``, ``lamp``, ``3-point creature``: what a filter counts."""
-    words = []
+    """``forest animal``, ``lamp``, ``3-point creature``: what a filter counts, in the locale's word order."""
+    habitat = t(f"vivarium.habitat.{flt['habitat']}", locale) if "habitat" in flt else None
+    kind = t(f"vivarium.type.{flt['type']}", locale) if "type" in flt else None
     if "points" in flt:
-        words.append(t("vivarium.filter.points", locale, points=flt["points"]))
-    if "habitat" in flt:
-        words.append(t(f"vivarium.habitat.{flt['habitat']}", locale))
-    if "type" in flt:
-        words.append(t(f"vivarium.type.{flt['type']}", locale))
+        return t("vivarium.filter.points-creature", locale, points=flt["points"])
+    if habitat is not None and kind is not None:
+        return t("vivarium.filter.habitat-type", locale, habitat=habitat, type=kind)
     if "icon" in flt:
-        words.append(t(f"vivarium.icon.{flt['icon']}", locale))
-    if "points" in flt and "type" not in flt:
-        words.append(t("vivarium.filter.creature", locale))
-    return " ".join(words)
+        return t(f"vivarium.icon.{flt['icon']}", locale)
+    return habitat or kind or ""
 
 
 def goal_text(goal: dict, locale: str) -> str:
@@ -57,20 +54,27 @@ def ability_text(ability: dict, locale: str) -> str:
     return t(f"vivarium.ability.{kind}", locale, **values)
 
 
+def named(card: dict, locale: str, kind: str | None = None) -> str:
+    """A card's own name (our content) in ``locale``: creatures, equipment and contracts by id."""
+    return content_name("vivarium", kind or card.get("kind", "contract"), str(card.get("id", "")), card["name"], locale)
+
+
 def card_name(card: dict, locale: str) -> str:
     """``Shadow Stag (forest animal, 3 pts)``, ``Spyglass (lens equipment)``, ``Herd Permit (contract)``."""
     if card["kind"] == "creature":
         return t(
             "vivarium.card.creature",
             locale,
-            name=card["name"],
+            name=named(card, locale),
             habitat=t(f"vivarium.habitat.{card['habitat']}", locale),
             type=t(f"vivarium.type.{card['type']}", locale),
             points=card["points"],
         )
     if card["kind"] == "equipment":
-        return t("vivarium.card.equipment", locale, name=card["name"], icon=t(f"vivarium.icon.{card['icon']}", locale))
-    return t("vivarium.card.contract", locale, name=card["name"])
+        return t(
+            "vivarium.card.equipment", locale, name=named(card, locale), icon=t(f"vivarium.icon.{card['icon']}", locale)
+        )
+    return t("vivarium.card.contract", locale, name=named(card, locale, "contract"))
 
 
 def card_detail(card: dict, locale: str) -> str:
@@ -225,7 +229,7 @@ class VivariumAdapter(GameAdapter):
                 line += " " + t("vivarium.event.taken.priority", locale)
             return line
         if kind == "ability":
-            card = event["card"]["name"]
+            card = named(event["card"], locale)
             if event.get("skipped"):
                 return t("vivarium.event.ability.skipped", locale, name=name(), card=card)
             if event.get("unused"):
@@ -239,7 +243,7 @@ class VivariumAdapter(GameAdapter):
                     "vivarium.event.cleared.ability",
                     locale,
                     name=name(),
-                    card=event["card"]["name"],
+                    card=named(event["card"], locale),
                     col=event["col"],
                     count=len(event["cards"]),
                 )
@@ -314,7 +318,7 @@ class VivariumAdapter(GameAdapter):
                 t(
                     "vivarium.hand.contract",
                     locale,
-                    name=contract["name"],
+                    name=named(contract, locale, "contract"),
                     goal=goal_text(contract["goal"], locale),
                     have=progress.get("have", 0),
                     points=progress.get("points", 0),
