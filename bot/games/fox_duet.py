@@ -216,7 +216,9 @@ class FoxDuetAdapter(GameAdapter):
     def outcome_lines(self, outcome: Outcome, names: list[str], locale: str) -> list[str]:
         details = outcome.details[0] if outcome.details else {}
         if outcome.winners:
-            parts = ", ".join(f"{k} {v}" for k, v in details.items() if k != "total")
+            parts = ", ".join(
+                t(f"fox-duet.score.{k.replace(' ', '-')}", locale, value=v) for k, v in details.items() if k != "total"
+            )
             return [t("fox-duet.outcome.won", locale, score=outcome.scores[0], parts=parts)]
         return [t("fox-duet.outcome.lost", locale)]
 
