@@ -64,15 +64,16 @@ def draw_hand(
     room = x1 - x0 - 44 - 24 - trump_w - 24
     count = " · " + t("fox-duet.render.hand-count", locale, count=len(hand))
     name = t("fox-duet.render.hand-title", locale, name=seat_name(names, seat))
-    runs, nf = fit_runs([(name, Palette.TEXT), (count, Palette.TEXT_MUTED)], room, 46, True, 22)
-    draw_runs(draw, (x0 + 44, y0 + 40), runs, nf)
+    # Two lines on baselines, so a font with deep descenders (CJK) keeps them apart.
+    runs, nf = fit_runs([(name, Palette.TEXT), (count, Palette.TEXT_MUTED)], room, 40, True, 22)
+    draw_runs(draw, (x0 + 44, y0 + 52), runs, nf, anchor_v="s")
     sub: list[tuple[str, Color]] = []
     if public.get("phase") != "over" and seat in (public.get("to_move") or []):
         sub.append((t("fox-duet.render.your-turn", locale) + " · ", Palette.ACCENT))
     progress = t("fox-duet.render.progress", locale, round=public.get("round", 1), trick=public.get("trick", 1))
     sub.append((f"{progress} · {t('fox-duet.render.private', locale)}", Palette.TEXT_MUTED))
     sub_runs, sf = fit_runs(sub, room, 22, True, 14)
-    draw_runs(draw, (x0 + 44, y0 + 78), sub_runs, sf)
+    draw_runs(draw, (x0 + 44, y0 + 84), sub_runs, sf, anchor_v="s")
 
     ax0, ay0, ax1, ay1 = HAND_AREA
     shadowed_box(image, HAND_AREA, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
