@@ -307,31 +307,39 @@ def draw_player(image, box, public, player, names, result, locale: str) -> None:
         draw_tiles(draw, image, x0 + 14, row3 + 84, x1 - 14, player.get("collection", []))
 
 
+# Sizes of a player's counters row, largest first: habitat chip text, type number, icon number, and
+# whether the chip names its habitat (the colour alone tells it when room is short).
+COUNT_SIZES = ((18, 24, 22, True), (16, 22, 20, True), (14, 20, 18, True), (12, 18, 16, True), (14, 18, 16, False))
+
+
 def draw_counts(image, draw, x0: float, y: float, x1: float, counts: Mapping[str, Any], locale: str) -> None:
-    """A player's types, habitats and icons in one row; the habitat chips shrink when the numbers grow."""
+    """A player's types, habitats and icons in one row, a size smaller while the numbers would not fit."""
     types = [str(counts.get("type", {}).get(kind, 0)) for kind in TYPES]
-    chips = [
-        t(f"vivarium.render.habitat-short.{h}", locale) + f" {counts.get('habitat', {}).get(h, 0)}" for h in HABITATS
-    ]
     icons = [str(counts.get("icon", {}).get(ic, 0)) for ic in ICONS]
-    type_w = sum(max(60.0, 40 + font(24, True).getlength(v)) for v in types) + 4
-    icon_w = sum(max(47.0, 33 + font(22, True).getlength(v)) for v in icons)
-    for size in (18, 16, 14, 12):
-        if type_w + sum(_chip_width(c, size) + 4 for c in chips) + 6 + icon_w <= x1 - x0:
+    habitats = [str(counts.get("habitat", {}).get(h, 0)) for h in HABITATS]
+    for chip_size, type_size, icon_size, named in COUNT_SIZES:
+        chips = [
+            f"{t(f'vivarium.render.habitat-short.{h}', locale)} {v}" if named else v
+            for h, v in zip(HABITATS, habitats, strict=True)
+        ]
+        type_steps = [max(60.0, 42 + font(type_size, True).getlength(v)) for v in types]
+        icon_steps = [max(47.0, 35 + font(icon_size, True).getlength(v)) for v in icons]
+        width = sum(type_steps) + 4 + sum(_chip_width(c, chip_size) + 4 for c in chips) + 6 + sum(icon_steps)
+        if width <= x1 - x0:
             break
     x = x0
-    for kind, value in zip(TYPES, types, strict=True):
+    for kind, value, step in zip(TYPES, types, type_steps, strict=True):
         image.alpha_composite(badge(kind, 32), (round(x), round(y - 16)))
-        draw.text((x + 36, y), value, font=font(24, True), fill=Palette.TEXT, anchor="lm")
-        x += max(60.0, 40 + font(24, True).getlength(value))
+        draw.text((x + 36, y), value, font=font(type_size, True), fill=Palette.TEXT, anchor="lm")
+        x += step
     x += 4
     for habitat, chip in zip(HABITATS, chips, strict=True):
-        x += _chip(draw, x, y, chip, HABITAT_COLORS[habitat], HABITAT_TEXT[habitat], size) + 4
+        x += _chip(draw, x, y, chip, HABITAT_COLORS[habitat], HABITAT_TEXT[habitat], chip_size) + 4
     x += 6
-    for ic, value in zip(ICONS, icons, strict=True):
+    for ic, value, step in zip(ICONS, icons, icon_steps, strict=True):
         image.alpha_composite(icon(ic, 28), (round(x), round(y - 14)))
-        draw.text((x + 29, y), value, font=font(22, True), fill=Palette.TEXT, anchor="lm")
-        x += max(47.0, 33 + font(22, True).getlength(value))
+        draw.text((x + 29, y), value, font=font(icon_size, True), fill=Palette.TEXT, anchor="lm")
+        x += step
 
 
 def draw_contracts(draw, x0: float, y: float, x1: float, contracts: Sequence[Mapping[str, Any]], locale: str) -> None:

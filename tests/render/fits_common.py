@@ -56,12 +56,13 @@ def played(
     seed: int,
     options: dict[str, Any] | None = None,
     prefer: Callable[[str], bool] = lambda verb: True,
+    rules_version: int | None = None,
 ) -> list[tuple[View, list[View]]]:
     """Every position of a seeded random game, from the set-up to its end (concessions left out).
 
     ``prefer(verb)`` picks the actions tried first (three times in four), so that collections fill up.
     """
-    state = GAMES[game_id].new(players, seed, options)
+    state = GAMES[game_id].new(players, seed, options, rules_version)
     rng = random.Random(seed)
     views = [(state.view(None), [state.view(s) for s in range(players)])]
     while state.outcome() is None:
