@@ -29,7 +29,8 @@ STEPS = ("swap", "take", "ability")
 
 
 def _name(names: Sequence[str], seat: int | None) -> str:
-    return seat_name(names, seat, 16)
+    # The whole name (up to seat_name's 20 characters): every place it goes shrinks it to its room.
+    return seat_name(names, seat)
 
 
 def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
