@@ -88,7 +88,8 @@ def goal_lines(goal: Mapping[str, Any], locale: str = "en") -> list[str]:
     if kind == "per":
         return [t("vivarium.render.goal.each", locale, what=filter_text(goal.get("filter", {}), locale)), equals]
     if kind == "sets":
-        return [t(f"vivarium.render.goal.sets.{goal.get('of')}", locale), equals]
+        key = f"vivarium.render.goal.sets.{goal.get('of')}"
+        return [t(key, locale) if has(key, locale) else str(goal.get("of")), equals]
     first, second = (filter_text(f, locale) for f in (goal.get("filters") or [{}, {}])[:2])
     return [t("vivarium.render.goal.pair", locale, first=first, second=second), equals]
 
