@@ -158,7 +158,7 @@ def _play(game_id: str, scene: Scene, seed: int) -> State | None:
     return None
 
 
-def _sample(game_id: str, scene: Scene, names: Sequence[str]) -> tuple[State, Image.Image]:
+def _sample(game_id: str, scene: Scene, names: Sequence[str], locale: str = "en") -> tuple[State, Image.Image]:
     """The scene's sample position and the image it shows (the board, or the mover's hand)."""
     for seed in SEEDS:
         state = _play(game_id, scene, seed)
@@ -168,9 +168,9 @@ def _sample(game_id: str, scene: Scene, names: Sequence[str]) -> tuple[State, Im
         raise ValueError(f"no sample game of {game_id} reaches the page {scene.page!r}")
     if scene.source == "hand":
         seat = state.to_move()[0]
-        png = render.render_hand(game_id, state.view(seat), names, seat)
+        png = render.render_hand(game_id, state.view(seat), names, seat, locale)
     else:
-        png = render.render_board(game_id, state.view(None), names)
+        png = render.render_board(game_id, state.view(None), names, locale)
     with Image.open(io.BytesIO(png)) as image:
         return state, image.convert("RGB")
 
@@ -225,8 +225,10 @@ def _draw_list(image: Image.Image, box: Box, labels: Sequence[str], numbered: in
         y += ITEM_GAP
 
 
-def page_image(game_id: str, index: int, title: str, labels: Sequence[str], names: Sequence[str]) -> Image.Image:
-    """Draw page ``index`` of a game's guide: the title, the marked board part, the numbered list."""
+def page_image(
+    game_id: str, index: int, title: str, labels: Sequence[str], names: Sequence[str], locale: str = "en"
+) -> Image.Image:
+    """Draw page ``index`` of a game's guide: the title, the marked board part (worded in ``locale``), the list."""
     scenes = SCENES[game_id]
     scene = scenes[index]
     image = backdrop(SIZE).copy()
@@ -242,7 +244,7 @@ def page_image(game_id: str, index: int, title: str, labels: Sequence[str], name
     draw.text((MARGIN + 50, mid), shown, font=title_font, fill=Palette.TEXT, anchor="lm")
     draw.text((SIZE[0] - MARGIN - 30, mid), counter, font=counter_font, fill=Palette.TEXT_MUTED, anchor="rm")
     # The board part, as large as the room beside (or, for a wide part, under) the list allows.
-    state, source = _sample(game_id, scene, names)
+    state, source = _sample(game_id, scene, names, locale)
     cx0, cy0, cx1, cy1 = scene.crop
     part = source.crop((round(cx0), round(cy0), round(cx1), round(cy1)))
     top, bottom, width = TITLE_H + MARGIN, SIZE[1] - MARGIN, SIZE[0] - 2 * MARGIN
@@ -285,17 +287,22 @@ def page_image(game_id: str, index: int, title: str, labels: Sequence[str], name
 
 
 @lru_cache(maxsize=64)
-def _page_png(game_id: str, index: int, title: str, labels: tuple[str, ...], names: tuple[str, ...]) -> bytes:
-    return encode_png(page_image(game_id, index, title, labels, names), BUDGET, optimize=False)
+def _page_png(
+    game_id: str, index: int, title: str, labels: tuple[str, ...], names: tuple[str, ...], locale: str
+) -> bytes:
+    return encode_png(page_image(game_id, index, title, labels, names, locale), BUDGET, optimize=False)
 
 
-def render_page(game_id: str, index: int, title: str, labels: Sequence[str], names: Sequence[str]) -> bytes:
+def render_page(
+    game_id: str, index: int, title: str, labels: Sequence[str], names: Sequence[str], locale: str = "en"
+) -> bytes:
     """The PNG of page ``index`` (from 0) of a game's guide, within ``BUDGET`` bytes.
 
     ``labels`` are the lines of the numbered list: one per mark of the scene first (the badges
     on the board carry the same numbers), then any further ones. Pages are the same for every
-    reader, so they are kept once drawn.
+    reader of a language, so they are kept once drawn; the board part is worded in ``locale``, like
+    the ``title`` and ``labels`` the bot words.
     """
     if not 0 <= index < len(SCENES[game_id]):
         raise ValueError(f"{game_id} has no guide page {index}")
-    return _page_png(game_id, index, title, tuple(labels), tuple(names))
+    return _page_png(game_id, index, title, tuple(labels), tuple(names), locale)

@@ -31,13 +31,14 @@ def replay_animation(
     names: Sequence[str],
     budget: int = DEFAULT_BUDGET,
     caption: Callable[[int, int], str] | None = None,
+    locale: str = "en",
 ) -> tuple[bytes, str]:
     """Animate the public boards of every step; return the bytes and the file extension.
 
     Animated WebP when Pillow has it (far smaller), GIF otherwise. If the result is over the
     budget, fewer and smaller frames are tried until it fits. ``caption(step, steps)`` (the
     words come from the bot's catalogue) is drawn as a band across the top of every frame, so
-    the replay is never mistaken for the current board.
+    the replay is never mistaken for the current board. The boards are worded in ``locale``.
     """
     if not publics:
         raise ValueError("a replay needs at least one position")
@@ -46,7 +47,7 @@ def replay_animation(
     while True:
         frames = []
         for index in pick_frames(len(publics), limit):
-            board = renderer.board(publics[index], list(names)).convert("RGB")
+            board = renderer.board(publics[index], list(names), locale=locale).convert("RGB")
             height = round(board.height * width / board.width)
             frame = board.resize((width, height), Image.Resampling.LANCZOS)
             if caption:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from render.common import GameRenderer
 from render.fox_duet.board import draw_board, status_runs
-from render.fox_duet.cards import ABILITIES, card_image, card_key, paste_card
+from render.fox_duet.cards import ABILITIES, ability_name, ability_reminder, card_image, card_key, paste_card
 from render.fox_duet.hand import draw_hand, hand_layout
-from render.fox_duet.icons import SUITS, SuitStyle, icon, suit_style
+from render.fox_duet.icons import SUITS, SuitStyle, icon, suit_label, suit_style
 
 GAME_ID = "fox-duet"
 BOARD_BUDGET = 400_000
@@ -33,6 +33,8 @@ __all__ = [
     "RENDERER",
     "SUITS",
     "SuitStyle",
+    "ability_name",
+    "ability_reminder",
     "card_image",
     "card_key",
     "draw_board",
@@ -41,5 +43,6 @@ __all__ = [
     "icon",
     "paste_card",
     "status_runs",
+    "suit_label",
     "suit_style",
 ]

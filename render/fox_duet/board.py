@@ -10,13 +10,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from l10n import t
 from render.common import (
+    Box,
     Color,
     Palette,
     backdrop,
     circle,
     dashed_slot,
     draw_runs,
+    ellipsize,
     fit_runs,
     fitted,
     font,
@@ -28,12 +31,13 @@ from render.common import (
     wrap,
 )
 from render.fox_duet.cards import CARD_BACK, paste_card
-from render.fox_duet.icons import FOX_ORANGE, GEM_COLORS, SUITS, icon, suit_style
+from render.fox_duet.icons import FOX_ORANGE, GEM_COLORS, SUITS, icon, suit_label, suit_style
 
 # --- layout (pixels) --------------------------------------------------------------------------
 W, H = 1600, 900
 MARGIN = 36
 HEADER = (MARGIN, 18, W - MARGIN, 114)
+RIGHT_W = 520  # the widest the header's round and level lines may grow
 
 PATH_X0, PATH_X1 = 104, W - 104
 GEM_BOX_TOP, GEM_BOX_W, GEM_BOX_H = 146, 112, 94
@@ -59,62 +63,92 @@ NODE_FILL = (242, 231, 203)
 NODE_EDGE = (92, 66, 40)
 START_FILL = (255, 214, 120)
 PLUS_FILL = (60, 150, 84)
+LOSS = (255, 150, 140)
 
-PHASE_TEXT = {  # phase: (the pending key naming who acts, else to_move; text for one; for both)
-    "fox-pick": ("fox_player", " played a Fox: pick who may swap with the decree", ""),
-    "fox-swap": ("chooser", " may swap a card with the decree (Fox)", ""),
-    "gazelle": ("winner", " may ignore a Gazelle's footprints", ""),
-    "direction": ("winner", " picks the way to move {steps} steps (Musician)", ""),
-    "gift": ("", " picks a card to trade (Gift)", " pick cards to trade (Gift)"),
-    "forest": ("", " chooses where the forest token goes", " choose where the forest token goes"),
+# phase: the pending key naming who acts (else ``to_move``), and the status line's key.
+PHASE_STATUS = {
+    "fox-pick": ("fox_player", "fox-duet.render.status.fox-pick"),
+    "fox-swap": ("chooser", "fox-duet.render.status.fox-swap"),
+    "gazelle": ("winner", "fox-duet.render.status.gazelle"),
+    "direction": ("winner", "fox-duet.render.status.direction"),
+    "gift": ("", "fox-duet.render.status.gift"),
+    "forest": ("", "fox-duet.render.status.forest"),
 }
-LOSS_TEXT = {
-    "no-forest-token": "a forest token was needed and none was left",
-    "time": "round 3 ended with gems still on the path",
-    "conceded": "the team conceded",
-}
+# Phases where both players act at once word it in the plural (``.both``).
+BOTH_FORMS = frozenset({"gift", "forest"})
+LOSS_REASONS = ("no-forest-token", "time", "conceded")
+# Stands for the highlighted name while a sentence is translated, so it can be cut around it.
+MARK = "\x00"
 
 
-def status_runs(public: Mapping[str, Any], names: Sequence[str]) -> tuple[list[tuple[str, Color]], str]:
+def runs_around(text: str, value: str, fill: Color, accent: Color) -> list[tuple[str, Color]]:
+    """``text`` (holding ``MARK`` once) as coloured runs, ``value`` in ``accent`` where the mark is.
+
+    The translated sentence decides where the highlighted name goes: before, inside or after.
+    """
+    before, _, after = text.partition(MARK)
+    runs = [(before, fill), (value, accent), (after, fill)]
+    return [(piece, colour) for piece, colour in runs if piece]
+
+
+def both(names: Sequence[str], seats: Sequence[Any], locale: str) -> str:
+    """One seat's name, or the two joined ("Ann & Bo")."""
+    shown = [seat_name(names, s) for s in seats]
+    if len(shown) >= 2:
+        return t("fox-duet.render.both", locale, first=shown[0], second=shown[1])
+    return shown[0] if shown else t("fox-duet.render.nobody", locale)
+
+
+def status_runs(
+    public: Mapping[str, Any], names: Sequence[str], locale: str = "en"
+) -> tuple[list[tuple[str, Color]], str]:
     """The status line as coloured pieces, and its tone: "turn", "won" or "lost"."""
     phase = public.get("phase")
     pending = public.get("pending") or {}
     if phase == "over":
         result = public.get("result") or {}
         if result.get("won"):
-            return [(f"Victory! All gems collected · score {result.get('score', 0)}", Palette.TEXT)], "won"
-        reason = LOSS_TEXT.get(str(result.get("reason")), "the game is over")
-        return [(f"Defeat: {reason}", Palette.TEXT)], "lost"
+            return [(t("fox-duet.render.won", locale, score=result.get("score", 0)), Palette.TEXT)], "won"
+        reason = str(result.get("reason"))
+        why = t(f"fox-duet.render.lost.{reason if reason in LOSS_REASONS else 'other'}", locale)
+        return [(t("fox-duet.render.lost", locale, reason=why), Palette.TEXT)], "lost"
     if phase == "play":
-        doing = " to follow" if public.get("trick_cards") else f" to lead trick {public.get('trick')}"
-        key, one, many = "", doing, doing
+        who_key, key = (
+            "",
+            "fox-duet.render.status.follow" if public.get("trick_cards") else "fox-duet.render.status.lead",
+        )
     else:
-        key, one, many = PHASE_TEXT.get(str(phase), ("", " to act", " to act"))
-    seats = [pending[key]] if key in pending else list(public.get("to_move") or [public.get("leader")])
-    who = " & ".join(seat_name(names, s) for s in seats) or "Nobody"
-    doing = (one if len(seats) == 1 else many).format(steps=pending.get("steps", 0))
-    runs: list[tuple[str, Color]] = [(who, Palette.ACCENT), (doing, Palette.TEXT)]
+        who_key, key = PHASE_STATUS.get(str(phase), ("", "fox-duet.render.status.act"))
+    seats = [pending[who_key]] if who_key in pending else list(public.get("to_move") or [public.get("leader")])
+    if len(seats) > 1 and phase in BOTH_FORMS:
+        key += ".both"
+    text = t(key, locale, who=MARK, trick=public.get("trick", 1), steps=pending.get("steps", 0))
+    runs = runs_around(text, both(names, seats, locale), Palette.TEXT, Palette.ACCENT)
     ready = [seat for seat, done in enumerate(pending.get("chosen") or []) if done]
     if phase == "gift" and ready:  # who has picked, never which card
-        runs.append((" · " + " & ".join(seat_name(names, s) for s in ready) + " ready", Palette.TEXT_MUTED))
+        runs.append(
+            (" · " + t("fox-duet.render.status.ready", locale, who=both(names, ready, locale)), Palette.TEXT_MUTED)
+        )
     return runs, "turn"
 
 
-def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
-    runs, tone = status_runs(public, names)
+def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+    runs, tone = status_runs(public, names, locale)
     fill = {"won": (36, 110, 60), "lost": (128, 40, 40)}.get(tone, Palette.PANEL)
     shadowed_box(image, HEADER, PANEL_RADIUS, fill, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = HEADER
     strip = {"won": Palette.GOOD, "lost": Palette.BAD}.get(tone, Palette.ACCENT)
     draw.rounded_rectangle((x0 + 14, y0 + 16, x0 + 24, y1 - 16), radius=5, fill=strip)
-    right = f"Round {public.get('round', 1)}/3 · Trick {public.get('trick', 1)}/11"
-    sub = f"Level {public.get('level', 1)} · side {public.get('side', 'A')}"
-    rfont = font(34, True)
+    right = t("fox-duet.render.progress", locale, round=public.get("round", 1), trick=public.get("trick", 1))
+    sub = t("fox-duet.render.level", locale, level=public.get("level", 1), side=public.get("side", "A"))
+    # The round and trick keep their size; the status line shrinks (then is cut) beside them.
+    right, rfont = fitted(right, RIGHT_W, 34, bold=True, min_size=24)
+    sub, sfont = fitted(sub, RIGHT_W, 24, min_size=18)
     draw.text((x1 - 24, y0 + 42), right, font=rfont, fill=Palette.TEXT, anchor="rm")
-    draw.text((x1 - 24, y0 + 76), sub, font=font(24), fill=Palette.TEXT_MUTED, anchor="rm")
-    room = x1 - x0 - 72 - rfont.getlength(right) - 40
-    shown, fnt = fit_runs(runs, room, 46, bold=True, min_size=24)
+    draw.text((x1 - 24, y0 + 76), sub, font=sfont, fill=Palette.TEXT_MUTED, anchor="rm")
+    room = x1 - x0 - 72 - max(rfont.getlength(right), sfont.getlength(sub)) - 40
+    shown, fnt = fit_runs(runs, room, 46, bold=True, min_size=22)
     draw_runs(draw, (x0 + 44, (y0 + y1) / 2), shown, fnt)
 
 
@@ -131,7 +165,7 @@ def draw_gems(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: floa
     draw.text((cx + 4, cy + 2), f"×{count}", font=font(34, True), fill=Palette.TEXT, anchor="lm")
 
 
-def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     draw = ImageDraw.Draw(image)
     spaces = list(public.get("spaces") or [])
     n = len(spaces)
@@ -145,6 +179,7 @@ def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
         colour, edge = (TRAIL_COVERED, TRAIL_COVERED) if covered else (TRAIL, TRAIL_EDGE)
         draw.line((xs[i], NODE_Y, xs[i + 1], NODE_Y), fill=edge, width=TRAIL_W + 8)
         draw.line((xs[i], NODE_Y, xs[i + 1], NODE_Y), fill=colour, width=TRAIL_W)
+    spacing = (PATH_X1 - PATH_X0) / max(1, n - 1)
     for i, (x, sp) in enumerate(zip(xs, spaces, strict=True)):
         covered = bool(sp.get("covered"))
         box = (x - GEM_BOX_W / 2, GEM_BOX_TOP, x + GEM_BOX_W / 2, GEM_BOX_TOP + GEM_BOX_H)
@@ -167,9 +202,11 @@ def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
                 circle(draw, (x, NODE_Y), NODE_R + 10, fill=NODE_EDGE)
                 circle(draw, (x, NODE_Y), NODE_R + 5, fill=START_FILL)
             circle(draw, (x, NODE_Y), NODE_R, fill=START_FILL if i == start else NODE_FILL, outline=NODE_EDGE, width=5)
-        label = "START" if i == start else str(abs(i - start))
-        colour = START_FILL if i == start else Palette.TEXT_MUTED
-        draw.text((x, DIST_Y), label, font=font(24 if i == start else 26, True), fill=colour, anchor="mm")
+        if i == start:
+            label, lfont = fitted(t("fox-duet.render.start", locale), spacing - 24, 24, bold=True, min_size=16)
+            draw.text((x, DIST_Y), label, font=lfont, fill=START_FILL, anchor="mm")
+        else:
+            draw.text((x, DIST_Y), str(abs(i - start)), font=font(26, True), fill=Palette.TEXT_MUTED, anchor="mm")
     tracker = public.get("tracker")
     if isinstance(tracker, int) and 0 <= tracker < n:
         x = xs[tracker]
@@ -182,22 +219,36 @@ def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
     draw.text((PATH_X1 + 56, END_LABEL_Y), right, font=rf, fill=Palette.TEXT, anchor="rm")
 
 
-def draw_decree(image: Image.Image, public: Mapping[str, Any]) -> None:
+def title(draw: ImageDraw.ImageDraw, box: Box, text: str, room: float | None = None) -> float:
+    """A panel's heading, cut to the panel's width (or ``room``); return its drawn width."""
+    fnt = font(24, True)
+    shown = ellipsize(text, fnt, room if room is not None else box[2] - box[0] - 48)
+    panel_title(draw, box, shown)
+    return fnt.getlength(shown)
+
+
+def draw_decree(image: Image.Image, public: Mapping[str, Any], locale: str) -> None:
     box = DECREE_PANEL
     shadowed_box(image, box, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)
-    panel_title(draw, box, "DECREE")
+    title(draw, box, t("fox-duet.render.decree", locale))
     decree = public.get("decree")
     if not decree:
         return
     cw, _ = BOARD_CARD
     cx = (box[0] + box[2]) / 2
-    paste_card(image, decree, (round(cx - cw / 2), box[1] + 58), BOARD_CARD)
+    paste_card(image, decree, (round(cx - cw / 2), box[1] + 58), BOARD_CARD, locale)
     suit = str(decree.get("suit"))
     st = suit_style(suit)
-    runs: list[tuple[str, Color]] = [(st.label, st.bright), (" is trump", Palette.TEXT)]
-    fnt = font(30, True)
+    text = t("fox-duet.render.is-trump", locale, suit=MARK)
     icon_w = 44 if suit in SUITS else 0
+    runs, fnt = fit_runs(
+        runs_around(text, suit_label(suit, locale), Palette.TEXT, st.bright),
+        box[2] - box[0] - 24 - icon_w,
+        30,
+        bold=True,
+        min_size=16,
+    )
     x = cx - (icon_w + runs_width(runs, fnt)) / 2
     y = box[3] - 44
     if suit in SUITS:
@@ -205,15 +256,17 @@ def draw_decree(image: Image.Image, public: Mapping[str, Any]) -> None:
     draw_runs(draw, (x + icon_w, y), runs, fnt)
 
 
-def draw_trick(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def draw_trick(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     box = TRICK_PANEL
     shadowed_box(image, box, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)
     cards = list(public.get("trick_cards") or [])
     last = public.get("last_trick") or {}
     showing_last = not cards and bool(last)
-    title = "LAST TRICK" if showing_last else f"TRICK {public.get('trick', 1)}"
-    panel_title(draw, box, title)
+    if showing_last:
+        title(draw, box, t("fox-duet.render.last-trick", locale))
+    else:
+        title(draw, box, t("fox-duet.render.trick", locale, trick=public.get("trick", 1)))
     plays = list(last.get("cards") or []) if showing_last else cards
     leader = public.get("leader", 0)
     seats = [p.get("seat") for p in plays]
@@ -235,112 +288,122 @@ def draw_trick(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
                     radius=20,
                     fill=Palette.ACCENT,
                 )
-            paste_card(image, play["card"], card_xy, BOARD_CARD)
-            tag = "WON" if seat == winner else ("LED" if k == 0 else "")
+            paste_card(image, play["card"], card_xy, BOARD_CARD, locale)
+            won = seat == winner
+            tag = (
+                t("fox-duet.render.won-tag", locale)
+                if won
+                else (t("fox-duet.render.led-tag", locale) if k == 0 else "")
+            )
             if tag:
-                draw.text(
-                    (sx + slot_w / 2, card_xy[1] + ch + 26),
-                    tag,
-                    font=font(24, True),
-                    fill=Palette.ACCENT if tag == "WON" else Palette.TEXT_MUTED,
-                    anchor="mm",
-                )
+                shown, tf = fitted(tag, slot_w, 24, bold=True, min_size=16)
+                colour = Palette.ACCENT if won else Palette.TEXT_MUTED
+                draw.text((sx + slot_w / 2, card_xy[1] + ch + 26), shown, font=tf, fill=colour, anchor="mm")
         else:
-            waiting = "to lead" if k == 0 else "to follow"
+            waiting = t("fox-duet.render.to-lead" if k == 0 else "fox-duet.render.to-follow", locale)
             dashed_slot(draw, (card_xy[0], card_xy[1], card_xy[0] + cw, card_xy[1] + ch), waiting)
     tx = box[0] + 24 + 2 * (slot_w + 14) + 10
-    width = box[2] - 24 - tx
-    lines = trick_notes(public, names, showing_last)
-    y = top - 10
-    for text, size, colour in lines:
+    notes = trick_notes(public, names, showing_last, locale)
+    draw_notes(draw, notes, (tx, top - 10, box[2] - 24, box[3] - 18))
+
+
+def draw_notes(draw: ImageDraw.ImageDraw, notes: Sequence[tuple[str, int, Color]], box: Box) -> None:
+    """The notes beside the trick, wrapped; all a size smaller while they would run off the panel."""
+    x0, y0, x1, y1 = box
+    for scale in (1.0, 0.9, 0.8, 0.7, 0.6):
+        blocks = [
+            (wrap(text, font(round(size * scale), True), x1 - x0, 3), round(size * scale), c) for text, size, c in notes
+        ]
+        height = sum(len(lines) * (size + 10) + 12 for lines, size, _ in blocks) - 12
+        if height <= y1 - y0:
+            break
+    y = y0
+    for lines, size, colour in blocks:
         fnt = font(size, True)
-        for line in wrap(text, fnt, width, 3):
-            draw.text((tx, y), line, font=fnt, fill=colour, anchor="lt")
+        for line in lines:
+            draw.text((x0, y), line, font=fnt, fill=colour, anchor="lt")
             y += size + 10
         y += 12
 
 
-def trick_notes(public: Mapping[str, Any], names: Sequence[str], showing_last: bool) -> list[tuple[str, int, Color]]:
+def trick_notes(
+    public: Mapping[str, Any], names: Sequence[str], showing_last: bool, locale: str = "en"
+) -> list[tuple[str, int, Color]]:
     """Lines beside the trick: its outcome, or the footprints at stake and the last result."""
     notes: list[tuple[str, int, Color]] = []
     last = public.get("last_trick")
     if showing_last and last:
-        notes += outcome_notes(last, names, public)
+        notes += outcome_notes(last, names, public, locale)
         return notes
     cards = public.get("trick_cards") or []
     if cards:
         steps = sum(int(p["card"].get("footprints", 0)) for p in cards)
-        notes.append((f"Footprints: {steps}", 30, Palette.TEXT))
-        led = suit_style(str(cards[0]["card"].get("suit")))
-        notes.append((f"{led.label} led", 26, led.bright))
+        notes.append((t("fox-duet.render.footprints", locale, total=steps), 30, Palette.TEXT))
+        suit = str(cards[0]["card"].get("suit"))
+        notes.append(
+            (t("fox-duet.render.suit-led", locale, suit=suit_label(suit, locale)), 26, suit_style(suit).bright)
+        )
     elif public.get("phase") != "over":
-        notes.append(("No cards yet", 28, Palette.TEXT_MUTED))
+        notes.append((t("fox-duet.render.no-cards-yet", locale), 28, Palette.TEXT_MUTED))
     if last:
-        prev = outcome_notes(last, names, public)[:2]
-        notes.append(("Previous trick: " + ", ".join(t for t, _, _ in prev), 22, Palette.TEXT_MUTED))
+        won, moved = (text for text, _, _ in outcome_notes(last, names, public, locale)[:2])
+        notes.append((t("fox-duet.render.previous", locale, won=won, moved=moved), 22, Palette.TEXT_MUTED))
     return notes
 
 
 def outcome_notes(
-    last: Mapping[str, Any], names: Sequence[str], public: Mapping[str, Any]
+    last: Mapping[str, Any], names: Sequence[str], public: Mapping[str, Any], locale: str = "en"
 ) -> list[tuple[str, int, Color]]:
     """What a finished trick did: its winner, the fox's move, and a gem or an overshoot."""
     winner = seat_name(names, last.get("winner"))
     steps = int(last.get("steps", 0))
     toward = last.get("toward")
     arrow = "◀" if toward == 0 else "▶"
-    notes: list[tuple[str, int, Color]] = [(f"{winner} won", 34, Palette.ACCENT)]
+    notes: list[tuple[str, int, Color]] = [(t("fox-duet.render.trick-winner", locale, name=winner), 34, Palette.ACCENT)]
     if steps == 0:
-        notes.append(("0 steps: the fox stays", 28, Palette.TEXT))
+        notes.append((t("fox-duet.render.fox-stays", locale), 28, Palette.TEXT))
     else:
-        notes.append(
-            (f"{arrow} {steps} step{'s' if steps != 1 else ''} toward {seat_name(names, toward)}", 28, Palette.TEXT)
-        )
+        moved = t("fox-duet.render.moved", locale, arrow=arrow, steps=steps, name=seat_name(names, toward))
+        notes.append((moved, 28, Palette.TEXT))
     if last.get("overshoot"):
         lost = (public.get("result") or {}).get("reason") == "no-forest-token"
-        what = "no forest token left to cover the end" if lost else "back to start, forest token placed"
-        notes.append((f"Overshoot: {what}", 26, (255, 150, 140)))
+        notes.append((t("fox-duet.render.overshoot.lost" if lost else "fox-duet.render.overshoot", locale), 26, LOSS))
     elif last.get("gem"):
-        notes.append(("+1 gem collected", 28, GEM_COLORS["light"]))
+        notes.append((t("fox-duet.render.gem-collected", locale), 28, GEM_COLORS["light"]))
     else:
-        notes.append(("No gem there", 26, Palette.TEXT_MUTED))
+        notes.append((t("fox-duet.render.no-gem", locale), 26, Palette.TEXT_MUTED))
     return notes
 
 
-def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     box = INFO_PANEL
     shadowed_box(image, box, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)
     x0, y0, x1, _ = box
-    panel_title(draw, box, "FOREST TOKENS")
+    title(draw, box, t("fox-duet.render.forest-tokens", locale))
     total = int(public.get("forest_tokens_total", 0))
     left = int(public.get("forest_tokens_left", 0))
     for k in range(total):
         paste_sprite(image, icon("forest", 52, "" if k < left else "faint"), (x0 + 52 + k * 58, y0 + 84))
-    draw.text(
-        (x0 + 52 + max(total, 1) * 58 - 16, y0 + 84),
-        f"{left} of {total} left",
-        font=font(30, True),
-        fill=Palette.TEXT if left else (255, 150, 140),
-        anchor="lm",
-    )
-    panel_title(draw, (x0, y0 + 116, x1, 0), "GEMS")
+    tx = x0 + 52 + max(total, 1) * 58 - 16
+    shown, fnt = fitted(t("fox-duet.render.tokens-left", locale, left=left, total=total), x1 - 24 - tx, 30, True, 16)
+    draw.text((tx, y0 + 84), shown, font=fnt, fill=Palette.TEXT if left else LOSS, anchor="lm")
+    title(draw, (x0, y0 + 116, x1, 0), t("fox-duet.render.gems", locale), x1 - x0 - 48)
     rows = [
-        (str(public.get("gems_on_board", 0)), Palette.TEXT, " on the path"),
-        (str(public.get("gems_collected", 0)), GEM_COLORS["light"], " collected"),
+        (str(public.get("gems_on_board", 0)), Palette.TEXT, "fox-duet.render.on-path"),
+        (str(public.get("gems_collected", 0)), GEM_COLORS["light"], "fox-duet.render.collected"),
     ]
-    for k, (number, colour, label) in enumerate(rows):
+    for k, (number, colour, key) in enumerate(rows):
         y = y0 + 190 + k * 52
         paste_sprite(image, icon("gem", 44), (x0 + 48, y))
-        draw_runs(draw, (x0 + 80, y), [(number, colour), (label, Palette.TEXT_MUTED)], font(32, True))
-    panel_title(draw, (x0, y0 + 262, x1, 0), "CARDS IN HAND")
-    draw.text(
-        (x1 - 24, y0 + 292),
-        f"DECK {public.get('deck_size', 0)}",
-        font=font(24, True),
-        fill=Palette.TEXT_MUTED,
-        anchor="rm",
+        runs = runs_around(t(key, locale, number=MARK), number, Palette.TEXT_MUTED, colour)
+        shown_runs, rfont = fit_runs(runs, x1 - 24 - (x0 + 80), 32, bold=True, min_size=16)
+        draw_runs(draw, (x0 + 80, y), shown_runs, rfont)
+    heading_w = title(draw, (x0, y0 + 262, x1, 0), t("fox-duet.render.cards-in-hand", locale), (x1 - x0 - 48) * 0.62)
+    deck, dfont = fitted(
+        t("fox-duet.render.deck", locale, size=public.get("deck_size", 0)), x1 - x0 - 48 - heading_w - 16, 24, True, 14
     )
+    draw.text((x1 - 24, y0 + 292), deck, font=dfont, fill=Palette.TEXT_MUTED, anchor="rm")
     sizes = list(public.get("hand_sizes") or [0, 0])
     y = y0 + 344
     col_w = (x1 - x0 - 48) / 2
@@ -356,11 +419,11 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
 
 
 def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
-    """Draw the public board of a view: path, tracker, decree, trick, counters and status."""
+    """Draw the public board of a view, worded in ``locale``: path, tracker, decree, trick, counters, status."""
     image = backdrop((W, H)).copy()
-    draw_header(image, public, names)
-    draw_path(image, public, names)
-    draw_decree(image, public)
-    draw_trick(image, public, names)
-    draw_info(image, public, names)
+    draw_header(image, public, names, locale)
+    draw_path(image, public, names, locale)
+    draw_decree(image, public, locale)
+    draw_trick(image, public, names, locale)
+    draw_info(image, public, names, locale)
     return image

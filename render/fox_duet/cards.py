@@ -8,19 +8,24 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from l10n import t
 from render.common import fitted, font, supersampled
 from render.fox_duet.icons import SUITS, icon, suit_style
 
 CARD_FACE = (252, 248, 236)
 CARD_BACK = (52, 96, 70)
 
-ABILITIES = {  # our names and our one-line reminders
-    "musician": ("Musician", "Winner picks the fox's way"),
-    "fox": ("Fox", "Pick who swaps with the decree"),
-    "gazelle": ("Gazelle", "Winner may ignore footprints"),
-    "gift": ("Gift", "Both trade a card, unseen"),
-    "royal": ("Royal", "If led, no need to follow"),
-}
+ABILITIES = ("musician", "fox", "gazelle", "gift", "royal")
+
+
+def ability_name(ability: str, locale: str) -> str:
+    """An ability's name in ``locale`` (the bot's word for it, shown on the card's band)."""
+    return t(f"fox-duet.ability.{ability}", locale) if ability in ABILITIES else ability.title()
+
+
+def ability_reminder(ability: str, locale: str) -> str:
+    """The one-line reminder under a card in the hand; empty for an unknown ability."""
+    return t(f"fox-duet.render.reminder.{ability}", locale) if ability in ABILITIES else ""
 
 
 def card_key(card: Mapping[str, Any]) -> tuple[str, int, int, str]:
@@ -32,9 +37,9 @@ def card_key(card: Mapping[str, Any]) -> tuple[str, int, int, str]:
     )
 
 
-@lru_cache(maxsize=96)
-def card_image(key: tuple[str, int, int, str], w: int, h: int) -> Image.Image:
-    """One face-up card: rank, suit symbol, footprints and the ability's name (odd ranks)."""
+@lru_cache(maxsize=192)
+def card_image(key: tuple[str, int, int, str], w: int, h: int, locale: str = "en") -> Image.Image:
+    """One face-up card: rank, suit symbol, footprints and the ability's name (odd ranks) in ``locale``."""
     suit, rank, footprints, ability = key
     st = suit_style(suit)
     card = Image.new("RGBA", (w, h), (0, 0, 0, 0))
@@ -48,7 +53,7 @@ def card_image(key: tuple[str, int, int, str], w: int, h: int) -> Image.Image:
             band_top = 0.83 * h * s
             draw.rounded_rectangle((0, band_top, w * s - 1, h * s - 1), r, fill=st.main)
             draw.rectangle((0, band_top, w * s - 1, band_top + r), fill=st.main)
-            name = ABILITIES.get(ability, (ability.title(), ""))[0].upper()
+            name = ability_name(ability, locale).upper()
             text, fnt = fitted(name, 0.86 * w * s, round(0.125 * w * s), bold=True)
             draw.text((w * s / 2, (band_top + h * s) / 2), text, font=fnt, fill=CARD_FACE, anchor="mm")
         draw.text(
@@ -87,6 +92,10 @@ def card_image(key: tuple[str, int, int, str], w: int, h: int) -> Image.Image:
     return card
 
 
-def paste_card(image: Image.Image, card: Mapping[str, Any], xy: tuple[int, int], size: tuple[int, int]) -> None:
-    sprite = card_image(card_key(card), *size)
+def paste_card(
+    image: Image.Image, card: Mapping[str, Any], xy: tuple[int, int], size: tuple[int, int], locale: str = "en"
+) -> None:
+    key = card_key(card)
+    # Only an ability's band carries a word: even cards share one sprite in every language.
+    sprite = card_image(key, *size, locale if key[3] else "")
     image.paste(sprite, xy, sprite)

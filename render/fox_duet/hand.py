@@ -8,23 +8,24 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from l10n import t
 from render.common import (
     Color,
     Palette,
     backdrop,
     draw_centred,
     draw_runs,
+    fit_runs,
     fitted,
     font,
-    panel_title,
     paste_sprite,
     seat_name,
     shadowed_box,
     wrap,
 )
-from render.fox_duet.board import BOARD_CARD, HEADER, MARGIN, PANEL_RADIUS, H, W
-from render.fox_duet.cards import ABILITIES, paste_card
-from render.fox_duet.icons import SUITS, icon, suit_style
+from render.fox_duet.board import BOARD_CARD, HEADER, MARGIN, PANEL_RADIUS, H, W, title
+from render.fox_duet.cards import ability_reminder, paste_card
+from render.fox_duet.icons import SUITS, icon, suit_label, suit_style
 
 HAND_AREA = (MARGIN, 140, 1290, H - 28)
 HAND_REF_PANEL = (1310, 140, W - MARGIN, H - 28)
@@ -32,6 +33,7 @@ HAND_REF_PANEL = (1310, 140, W - MARGIN, H - 28)
 HAND_CARD_BIG, HAND_BIG_MAX, HAND_ONE_ROW_MAX = (228, 322), 5, 6
 HAND_CARD_GAP, HAND_REMINDER_H = 16, 62
 REF_CARD = BOARD_CARD
+TRUMP_W = 460  # the widest the header's trump may grow before it shrinks
 
 
 def hand_layout(n: int) -> tuple[int, int, int, int]:
@@ -44,34 +46,43 @@ def hand_layout(n: int) -> tuple[int, int, int, int]:
 def draw_hand(
     public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
-    """Draw a seat's hand with ability reminders, its gift pick and the decree for reference."""
+    """Draw a seat's hand with ability reminders, its gift pick and the decree for reference, in ``locale``."""
     image = backdrop((W, H)).copy()
     hand = list(private.get("hand") or [])
     shadowed_box(image, HEADER, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = HEADER
     draw.rounded_rectangle((x0 + 14, y0 + 16, x0 + 24, y1 - 16), radius=5, fill=Palette.ACCENT)
-    count = f" · {len(hand)} card{'s' if len(hand) != 1 else ''}"
-    name, nf = fitted(f"{seat_name(names, seat)}'s hand", 760, 46, True, 26)
-    draw_runs(draw, (x0 + 44, y0 + 40), [(name, Palette.TEXT), (count, Palette.TEXT_MUTED)], nf)
+    decree = public.get("decree") or {}
+    suit = str(decree.get("suit"))
+    st = suit_style(suit)
+    trump, tf = fitted(t("fox-duet.render.trump", locale, suit=suit_label(suit, locale)), TRUMP_W, 38, True, 24)
+    trump_w = tf.getlength(trump) + (72 if suit in SUITS else 0)
+    draw.text((x1 - 24, (y0 + y1) / 2), trump, font=tf, fill=st.bright, anchor="rm")
+    if suit in SUITS:
+        paste_sprite(image, icon(suit, 52), (x1 - 24 - tf.getlength(trump) - 36, (y0 + y1) / 2))
+    room = x1 - x0 - 44 - 24 - trump_w - 24
+    count = " · " + t("fox-duet.render.hand-count", locale, count=len(hand))
+    name = t("fox-duet.render.hand-title", locale, name=seat_name(names, seat))
+    # Two lines on baselines, so a font with deep descenders (CJK) keeps them apart.
+    runs, nf = fit_runs([(name, Palette.TEXT), (count, Palette.TEXT_MUTED)], room, 40, True, 22)
+    draw_runs(draw, (x0 + 44, y0 + 52), runs, nf, anchor_v="s")
     sub: list[tuple[str, Color]] = []
     if public.get("phase") != "over" and seat in (public.get("to_move") or []):
-        sub.append(("YOUR TURN · ", Palette.ACCENT))
-    sub.append((f"Round {public.get('round', 1)}/3 · Trick {public.get('trick', 1)}/11 · private", Palette.TEXT_MUTED))
-    draw_runs(draw, (x0 + 44, y0 + 78), sub, font(22, True))
-    decree = public.get("decree") or {}
-    st = suit_style(str(decree.get("suit")))
-    trump = f"Trump: {st.label}"
-    tf = font(38, True)
-    draw.text((x1 - 24, (y0 + y1) / 2), trump, font=tf, fill=st.bright, anchor="rm")
-    if decree.get("suit") in SUITS:
-        paste_sprite(image, icon(str(decree["suit"]), 52), (x1 - 24 - tf.getlength(trump) - 36, (y0 + y1) / 2))
+        sub.append((t("fox-duet.render.your-turn", locale) + " · ", Palette.ACCENT))
+    progress = t("fox-duet.render.progress", locale, round=public.get("round", 1), trick=public.get("trick", 1))
+    sub.append((f"{progress} · {t('fox-duet.render.private', locale)}", Palette.TEXT_MUTED))
+    sub_runs, sf = fit_runs(sub, room, 22, True, 14)
+    draw_runs(draw, (x0 + 44, y0 + 84), sub_runs, sf, anchor_v="s")
 
     ax0, ay0, ax1, ay1 = HAND_AREA
     shadowed_box(image, HAND_AREA, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
     if not hand:
-        draw_centred(draw, (ax0, ay0, ax1, ay1 - 40), "No cards in hand", 56, Palette.TEXT, bold=True)
-        draw_centred(draw, (ax0, ay0 + 90, ax1, ay1), "Nothing to play until the next deal", 28, Palette.TEXT_MUTED)
+        draw_centred(
+            draw, (ax0 + 24, ay0, ax1 - 24, ay1 - 40), t("fox-duet.render.no-cards", locale), 56, Palette.TEXT, True
+        )
+        nothing = t("fox-duet.render.nothing-to-play", locale)
+        draw_centred(draw, (ax0 + 24, ay0 + 90, ax1 - 24, ay1), nothing, 28, Palette.TEXT_MUTED)
     else:
         cols, rows, cw, ch = hand_layout(len(hand))
         row_h = ch + HAND_REMINDER_H
@@ -83,28 +94,40 @@ def draw_hand(
             row_w = in_row * cw + (in_row - 1) * HAND_CARD_GAP
             x = ax0 + (ax1 - ax0 - row_w) / 2 + c * (cw + HAND_CARD_GAP)
             y = top + r * (row_h + 24)
-            paste_card(image, card, (round(x), round(y)), (cw, ch))
-            ability = card.get("ability")
-            if ability:
-                reminder = ABILITIES.get(ability, ("", ""))[1]
-                fnt = font(19, True)
+            paste_card(image, card, (round(x), round(y)), (cw, ch), locale)
+            reminder = ability_reminder(str(card.get("ability") or ""), locale)
+            if reminder:
                 colour = suit_style(str(card.get("suit"))).bright
-                for k, line in enumerate(wrap(reminder, fnt, cw + HAND_CARD_GAP - 6, 2)):
-                    draw.text((x + cw / 2, y + ch + 20 + k * 24), line, font=fnt, fill=colour, anchor="mm")
+                draw_reminder(draw, reminder, (x + cw / 2, y + ch + 20), cw + HAND_CARD_GAP - 6, colour)
 
     shadowed_box(image, HAND_REF_PANEL, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
     rx0, ry0, rx1, _ = HAND_REF_PANEL
     rw, rh = REF_CARD
     cx = (rx0 + rx1) / 2
-    panel_title(draw, HAND_REF_PANEL, "DECREE")
+    title(draw, HAND_REF_PANEL, t("fox-duet.render.decree", locale))
     if decree:
-        paste_card(image, decree, (round(cx - rw / 2), ry0 + 56), REF_CARD)
+        paste_card(image, decree, (round(cx - rw / 2), ry0 + 56), REF_CARD, locale)
     gift = private.get("gift")
     if gift or public.get("phase") == "gift":
         gy = ry0 + 56 + rh + 30
-        draw.text((rx0 + 24, gy + 10), "YOUR GIFT PICK", font=font(24, True), fill=Palette.TEXT_MUTED, anchor="lm")
+        pick, pf = fitted(t("fox-duet.render.gift-pick", locale), rx1 - rx0 - 48, 24, True, 14)
+        draw.text((rx0 + 24, gy + 10), pick, font=pf, fill=Palette.TEXT_MUTED, anchor="lm")
         if gift:
-            paste_card(image, gift, (round(cx - rw / 2), gy + 36), REF_CARD)
+            paste_card(image, gift, (round(cx - rw / 2), gy + 36), REF_CARD, locale)
         else:
-            draw.text((rx0 + 24, gy + 52), "not chosen yet", font=font(24), fill=Palette.TEXT_MUTED, anchor="lm")
+            lines = wrap(t("fox-duet.render.not-chosen", locale), font(24), rx1 - rx0 - 48, 2)
+            for k, line in enumerate(lines):
+                draw.text((rx0 + 24, gy + 52 + k * 30), line, font=font(24), fill=Palette.TEXT_MUTED, anchor="lm")
     return image
+
+
+def draw_reminder(draw: ImageDraw.ImageDraw, text: str, top: tuple[float, float], width: float, colour: Color) -> None:
+    """An ability's reminder under its card: two lines at most, a size smaller if it would be cut."""
+    for size in (19, 17, 15):
+        fnt = font(size, True)
+        lines = wrap(text, fnt, width, 2)
+        if not any(line.endswith("…") for line in lines):
+            break
+    x, y = top
+    for k, line in enumerate(lines):
+        draw.text((x, y + k * (size + 5)), line, font=fnt, fill=colour, anchor="mm")

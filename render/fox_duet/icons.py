@@ -1,7 +1,7 @@
 """Fox Duet drawings: suit symbols, gems, paws, forest tokens and the fox tracker.
 
 Each is a list of Pillow shapes in a unit square (see ``render.common.Shape``), painted large,
-shrunk and cached by ``icon``. ``SUITS`` holds each suit's colours and label.
+shrunk and cached by ``icon``. ``SUITS`` holds each suit's colours; ``suit_label`` names it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from l10n import t
 from render.common import RGB, Color, Shape, paint_shapes, shade, supersampled
 
 GEM_COLORS = {"main": (168, 85, 247), "light": (221, 190, 255), "dark": (110, 40, 180)}
@@ -21,18 +22,17 @@ FOX_ORANGE = (244, 120, 28)
 
 @dataclass(frozen=True)
 class SuitStyle:
-    label: str
     main: RGB  # the symbol on a card
     dark: RGB  # ranks and outlines on a card
     bright: RGB  # text on the dark forest background
 
 
 SUITS = {
-    "dove": SuitStyle("Dove", (52, 126, 214), (22, 66, 140), (128, 190, 255)),
-    "rose": SuitStyle("Rose", (214, 48, 74), (140, 20, 44), (255, 128, 146)),
-    "star": SuitStyle("Star", (240, 170, 24), (150, 96, 0), (255, 208, 90)),
+    "dove": SuitStyle((52, 126, 214), (22, 66, 140), (128, 190, 255)),
+    "rose": SuitStyle((214, 48, 74), (140, 20, 44), (255, 128, 146)),
+    "star": SuitStyle((240, 170, 24), (150, 96, 0), (255, 208, 90)),
 }
-UNKNOWN_SUIT = SuitStyle("?", (120, 120, 120), (60, 60, 60), (200, 200, 200))
+UNKNOWN_SUIT = SuitStyle((120, 120, 120), (60, 60, 60), (200, 200, 200))
 
 
 # --- our drawings, in a unit square (see render.common.Shape) ---------------------------------
@@ -151,3 +151,8 @@ def icon(kind: str, size: int, variant: str = "") -> Image.Image:
 
 def suit_style(suit: str) -> SuitStyle:
     return SUITS.get(suit, UNKNOWN_SUIT)
+
+
+def suit_label(suit: str, locale: str) -> str:
+    """A suit's name in ``locale`` (the bot's word for it, so images and messages agree)."""
+    return t(f"fox-duet.suit.{suit}", locale) if suit in SUITS else "?"

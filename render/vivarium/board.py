@@ -7,8 +7,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Palette, backdrop, draw_centred, fitted, font, seat_name, shadowed_box, wrap
-from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines
+from l10n import t
+from render.common import Palette, backdrop, draw_centred, ellipsize, fitted, font, seat_name, shadowed_box, wrap
+from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
 
 W, H = 1600, 900
@@ -20,53 +21,61 @@ RIGHT_W = W - RIGHT_X - 18
 TOP_PANEL = (RIGHT_X, 74, W - 18, 250)
 PLAYERS_Y = 262
 HIGHLIGHT = Palette.ACCENT
+TITLE_W = 200  # the widest the game's name may be in the header
 TYPES = ("animal", "plant", "mineral", "dragon")
 HABITATS = ("mountain", "forest", "desert", "swamp")
 ICONS = ("lamp", "mister", "net", "lens")
-STEP_TEXT = {
-    "swap": "step 1: swap a chain token",
-    "take": "step 2: take a card or 2 gems",
-    "ability": "uses an equipment ability",
-}
+STEPS = ("swap", "take", "ability")
 
 
 def _name(names: Sequence[str], seat: int | None) -> str:
-    return seat_name(names, seat, 16)
+    # The whole name (up to seat_name's 20 characters): every place it goes shrinks it to its room.
+    return seat_name(names, seat)
 
 
-def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, W, HEADER_H), fill=Palette.PANEL_DARK)
-    draw.text((20, HEADER_H / 2), "VIVARIUM", font=font(34, True), fill=Palette.ACCENT, anchor="lm")
-    left = 230
-    if public.get("phase") == "over":
-        result = public.get("result") or {}
-        winners = ", ".join(_name(names, s) for s in result.get("winners", []))
-        text = f"Game over · winner: {winners}"
+    title, tf = fitted(t("vivarium.render.title", locale), TITLE_W, 34, True, 20)
+    draw.text((20, HEADER_H / 2), title, font=tf, fill=Palette.ACCENT, anchor="lm")
+    left = 20 + tf.getlength(title) + 30
+    phase = str(public.get("phase"))
+    if phase == "over":
+        winners = (public.get("result") or {}).get("winners", [])
+        listed = t("vivarium.render.separator", locale).join(_name(names, s) for s in winners)
+        text = t("vivarium.render.game-over" + (".shared" if len(winners) > 1 else ""), locale, names=listed)
     else:
-        current = public.get("current")
-        step = STEP_TEXT.get(str(public.get("phase")), "")
-        if public.get("phase") == "ability":
-            step = f"uses {public.get('pending', {}).get('card', {}).get('name', 'an ability')}"
-        text = (
-            f"Round {public.get('round')}/{public.get('rounds', 7)} · turn {public.get('turn')} of 2 · "
-            f"{_name(names, current)}: {step}"
+        card = (public.get("pending") or {}).get("card")
+        if phase == "ability" and card:
+            step = t("vivarium.render.step.uses", locale, card=name_of(card, locale))
+        else:
+            step = t(f"vivarium.render.step.{phase}", locale) if phase in STEPS else ""
+        text = t(
+            "vivarium.render.status",
+            locale,
+            round=public.get("round"),
+            rounds=public.get("rounds", 7),
+            turn=public.get("turn"),
+            name=_name(names, public.get("current")),
+            step=step,
         )
-    shown, fnt = fitted(text, W - left - 20, 30, True, 18)
+    shown, fnt = fitted(text, W - left - 20, 30, True, 16)
     draw.text((left, HEADER_H / 2), shown, font=fnt, fill=Palette.TEXT, anchor="lm")
 
 
-def draw_grid(image: Image.Image, public: Mapping[str, Any]) -> None:
+def draw_grid(image: Image.Image, public: Mapping[str, Any], locale: str) -> None:
     draw = ImageDraw.Draw(image)
     reachable = {tuple(c) for c in public.get("reachable", [])}
     phase = public.get("phase")
     dim = bool(reachable) and phase in ("take", "ability")
     for i in range(4):
         x = GRID_X + i * (CARD_W + GAP) + CARD_W / 2
-        draw.text((x, GRID_Y - 20), f"col {i + 1}", font=font(26, True), fill=Palette.CREAM, anchor="mm")
+        label, lf = fitted(t("vivarium.render.col", locale, number=i + 1), CARD_W - 8, 26, True, 14)
+        draw.text((x, GRID_Y - 20), label, font=lf, fill=Palette.CREAM, anchor="mm")
         y = GRID_Y + i * (CARD_H + GAP) + CARD_H / 2
         draw.text((GRID_X - 30, y), str(i + 1), font=font(40, True), fill=Palette.CREAM, anchor="mm")
-    draw.text((GRID_X - 30, GRID_Y - 20), "row", font=font(18, True), fill=Palette.TEXT_MUTED, anchor="mm")
+    row, rf = fitted(t("vivarium.render.row", locale), 2 * (GRID_X - 30) - 8, 18, True, 10)
+    draw.text((GRID_X - 30, GRID_Y - 20), row, font=rf, fill=Palette.TEXT_MUTED, anchor="mm")
     grid = public.get("grid", [])
     for r, row in enumerate(grid[:4]):
         for c, card in enumerate(row[:4]):
@@ -79,9 +88,10 @@ def draw_grid(image: Image.Image, public: Mapping[str, Any]) -> None:
                 draw.rounded_rectangle(
                     (x, y, x + CARD_W, y + CARD_H), 14, fill=Palette.PANEL_DARK, outline=Palette.PANEL_EDGE, width=2
                 )
-                draw_centred(draw, (x, y, x + CARD_W, y + CARD_H), "empty", 24, Palette.TEXT_MUTED)
+                empty = t("vivarium.render.empty", locale)
+                draw_centred(draw, (x + 8, y, x + CARD_W - 8, y + CARD_H), empty, 24, Palette.TEXT_MUTED)
                 continue
-            sprite = card_sprite(card, CARD_W, CARD_H)
+            sprite = card_sprite(card, CARD_W, CARD_H, locale)
             image.alpha_composite(sprite, (x, y))
             if dim and not hot:
                 shade_box = Image.new("RGBA", (CARD_W, CARD_H), (10, 20, 14, 120))
@@ -109,7 +119,9 @@ def draw_domino(
     return w
 
 
-def draw_priority(image: Image.Image, draw, cx: float, cy: float, token: Mapping[str, Any] | None, r: int) -> None:
+def draw_priority(
+    image: Image.Image, draw, cx: float, cy: float, token: Mapping[str, Any] | None, r: int, locale: str
+) -> None:
     if token is None:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=Palette.PANEL_EDGE, width=3)
         draw.text((cx, cy), "—", font=font(28, True), fill=Palette.TEXT_MUTED, anchor="mm")
@@ -120,10 +132,9 @@ def draw_priority(image: Image.Image, draw, cx: float, cy: float, token: Mapping
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color, outline=(250, 240, 210), width=max(2, r // 10))
         if r < 30:
             return
-        label = str(icon_["habitat"]).upper()
-        draw_centred(
-            draw, (cx - r + 6, cy - 14, cx + r - 6, cy + 14), label, 20, HABITAT_TEXT.get(icon_["habitat"], INK), True
-        )
+        label = word("habitat", icon_["habitat"], locale).upper()
+        ink = HABITAT_TEXT.get(icon_["habitat"], INK)
+        draw_centred(draw, (cx - r + 6, cy - 14, cx + r - 6, cy + 14), label, 20, ink, True, 10)
     elif "type" in icon_:
         draw.ellipse(
             (cx - r, cy - r, cx + r, cy + r), fill=(250, 245, 230), outline=(40, 34, 28), width=max(2, r // 10)
@@ -132,58 +143,70 @@ def draw_priority(image: Image.Image, draw, cx: float, cy: float, token: Mapping
         image.alpha_composite(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)))
     else:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(200, 196, 186), outline=(40, 34, 28), width=4)
-        draw.text((cx, cy), "blank", font=font(20, True), fill=INK, anchor="mm")
+        if r >= 30:  # a small disc has no room for the word
+            blank = t("vivarium.priority.blank", locale)
+            draw_centred(draw, (cx - r + 6, cy - 14, cx + r - 6, cy + 14), blank, 20, INK, True, 10)
 
 
-def _icon_label(token: Mapping[str, Any] | None) -> str:
-    if token is None:
-        return "none"
-    icon_ = token.get("icon") or {}
-    return str(icon_.get("type") or icon_.get("habitat") or "blank")
+def _icon_label(token: Mapping[str, Any] | None, locale: str) -> str:
+    """What a priority token counts, in ``locale``; empty for none or the blank token."""
+    icon_ = (token or {}).get("icon") or {}
+    if "type" in icon_:
+        return word("type", icon_["type"], locale)
+    if "habitat" in icon_:
+        return word("habitat", icon_["habitat"], locale)
+    return ""
 
 
-def draw_top(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def label(draw, xy: tuple[float, float], text: str, size: int, fill, room: float, anchor: str = "mm") -> None:
+    """A short bold label, shrunk (then cut) to ``room`` pixels."""
+    shown, fnt = fitted(text, room, size, True, 10)
+    draw.text(xy, shown, font=fnt, fill=fill, anchor=anchor)
+
+
+def draw_top(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     shadowed_box(image, TOP_PANEL, 18, Palette.PANEL, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = TOP_PANEL
-    draw.text((x0 + 18, y0 + 22), "MIDDLE", font=font(22, True), fill=Palette.TEXT_MUTED, anchor="lm")
+    px = x0 + 330
+    label(draw, (x0 + 18, y0 + 22), t("vivarium.render.middle", locale), 22, Palette.TEXT_MUTED, px - x0 - 36, "lm")
     x: float = x0 + 18
     for token in public.get("middle", []):
         x += draw_domino(draw, x, y0 + 50, token["numbers"], 70) + 14
     down = public.get("facedown")
     if down:
         draw_domino(draw, x, y0 + 50, down["numbers"], 70, face_up=False)
-        draw.text((x + 73, y0 + 136), "face down:", font=font(17, True), fill=Palette.TEXT_MUTED, anchor="mm")
-        draw.text(
-            (x + 73, y0 + 157),
-            f"clears col {max(down['numbers'])}",
-            font=font(17, True),
-            fill=Palette.TEXT_MUTED,
-            anchor="mm",
-        )
-    px = x0 + 330
+        room = min(160, px - 10 - x)
+        label(draw, (x + 73, y0 + 136), t("vivarium.render.face-down", locale), 17, Palette.TEXT_MUTED, room)
+        clears = t("vivarium.render.clears", locale, number=max(down["numbers"]))
+        label(draw, (x + 73, y0 + 157), clears, 17, Palette.TEXT_MUTED, room)
     priority = public.get("priority", {})
-    draw.text((px, y0 + 22), "PRIORITY", font=font(22, True), fill=Palette.TEXT_MUTED, anchor="lm")
+    label(draw, (px, y0 + 22), t("vivarium.render.priority", locale), 22, Palette.TEXT_MUTED, x1 - px - 18, "lm")
     cur, nxt = priority.get("current"), priority.get("next")
-    draw_priority(image, draw, px + 58, y0 + 98, cur, 50)
-    draw.text((px + 58, y0 + 162), "NOW", font=font(20, True), fill=Palette.ACCENT, anchor="mm")
-    draw_priority(image, draw, px + 178, y0 + 98, nxt, 40)
-    draw.text((px + 178, y0 + 162), "NEXT", font=font(20, True), fill=Palette.TEXT, anchor="mm")
+    draw_priority(image, draw, px + 58, y0 + 98, cur, 50, locale)
+    label(draw, (px + 58, y0 + 162), t("vivarium.render.priority-now", locale), 20, Palette.ACCENT, 110)
+    draw_priority(image, draw, px + 178, y0 + 98, nxt, 40, locale)
+    label(draw, (px + 178, y0 + 162), t("vivarium.render.priority-next", locale), 20, Palette.TEXT, 110)
     tx = px + 238
     leader = priority.get("leader")
-    label = _icon_label(cur)
-    lines = [(f"+1 gem per {label}" if label not in ("blank", "none") else "no bonus this round", Palette.TEXT)]
+    what = _icon_label(cur, locale)
     if public.get("phase") == "over":
-        lines = [("final round played", Palette.TEXT)]
-    elif label not in ("blank", "none"):
-        lines.append((f"most {label}: {_name(names, leader) if leader is not None else 'nobody yet'}", Palette.ACCENT))
-    lines.append((f"worth 2 pts · {priority.get('stack', 0)} left", Palette.TEXT_MUTED))
+        lines = [(t("vivarium.render.final-round", locale), Palette.TEXT)]
+    elif what:
+        most = _name(names, leader) if leader is not None else t("vivarium.render.nobody-yet", locale)
+        lines = [
+            (t("vivarium.render.bonus", locale, what=what), Palette.TEXT),
+            (t("vivarium.render.most", locale, what=what, name=most), Palette.ACCENT),
+        ]
+    else:
+        lines = [(t("vivarium.render.no-bonus", locale), Palette.TEXT)]
+    lines.append((t("vivarium.render.worth", locale, left=priority.get("stack", 0)), Palette.TEXT_MUTED))
     for i, (text, color) in enumerate(lines):
         shown, fnt = fitted(text, x1 - tx - 12, 20, True, 14)
         draw.text((tx, y0 + 66 + i * 32), shown, font=fnt, fill=color, anchor="lm")
 
 
-def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     players = public.get("players_info", [])
     n = max(1, len(players))
     gap = 10
@@ -195,7 +218,7 @@ def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[
         shadowed_box(
             image, box, 16, Palette.PANEL, HIGHLIGHT if current else Palette.PANEL_EDGE, 4 if current else 2, 4
         )
-        draw_player(image, box, public, player, names, result)
+        draw_player(image, box, public, player, names, result, locale)
 
 
 def _chip(draw, x: float, y: float, text: str, fill, ink, size: int = 20) -> float:
@@ -206,30 +229,23 @@ def _chip(draw, x: float, y: float, text: str, fill, ink, size: int = 20) -> flo
     return w
 
 
-def draw_player(image, box, public, player, names, result) -> None:
+def _chip_width(text: str, size: int) -> float:
+    return font(size, True).getlength(text) + 16
+
+
+def draw_player(image, box, public, player, names, result, locale: str) -> None:
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
     seat = player.get("seat", 0)
     current = public.get("current") == seat
     compact = (y1 - y0) < 200
     y = y0 + 26
-    name = _name(names, seat)
-    if public.get("first_player") == seat:
-        x = x0 + 14 + _chip(draw, x0 + 14, y, "1st", Palette.ACCENT, INK, 18) + 8
-    else:
-        x = x0 + 14
-    draw.text((x, y), name, font=font(28, True), fill=HIGHLIGHT if current else Palette.TEXT, anchor="lm")
-    x += font(28, True).getlength(name) + 14
-    image.alpha_composite(icon("gem", 30), (round(x), round(y - 15)))
-    draw.text((x + 34, y), str(player.get("gems", 0)), font=font(28, True), fill=Palette.TEXT, anchor="lm")
-    x += 80
-    draw.text((x, y), f"★ {player.get('creature_points', 0)}", font=font(26, True), fill=(252, 214, 92), anchor="lm")
-    x += 74
-    for token in player.get("priority", []):
-        draw_priority(image, draw, x + 14, y, token, 14)
-        x += 32
+    # Right to left first: the score (or chain tokens) and the counters keep their room, the name takes the rest.
     if result.get("scores"):
-        draw.text((x1 - 16, y), f"{result['scores'][seat]} pts", font=font(30, True), fill=Palette.ACCENT, anchor="rm")
+        score = t("vivarium.render.points", locale, points=result["scores"][seat])
+        score_font = font(30, True)
+        right_w = score_font.getlength(score)
+        draw.text((x1 - 16, y), score, font=score_font, fill=Palette.ACCENT, anchor="rm")
     else:
         tx = x1 - 14
         for token in reversed(player.get("tokens", [])):
@@ -238,56 +254,47 @@ def draw_player(image, box, public, player, names, result) -> None:
             tx -= 2 * 34 + 6
             draw_domino(draw, tx, y - 17, now, 34, changed=changed)
             tx -= 8
-    counts = player.get("counts", {})
-    row2 = y0 + (68 if compact else 76)
+        right_w = x1 - 14 - tx
     x = x0 + 14
-    for kind in TYPES:
-        image.alpha_composite(badge(kind, 32), (round(x), round(row2 - 16)))
-        draw.text(
-            (x + 36, row2),
-            str(counts.get("type", {}).get(kind, 0)),
-            font=font(24, True),
-            fill=Palette.TEXT,
-            anchor="lm",
-        )
-        x += 60
-    x += 4
-    for habitat in HABITATS:
-        value = counts.get("habitat", {}).get(habitat, 0)
-        x += _chip(draw, x, row2, f"{habitat[:3]} {value}", HABITAT_COLORS[habitat], HABITAT_TEXT[habitat], 18) + 4
-    x += 6
-    for ic in ICONS:
-        value = counts.get("icon", {}).get(ic, 0)
-        image.alpha_composite(icon(ic, 28), (round(x), round(row2 - 14)))
-        draw.text((x + 29, row2), str(value), font=font(22, True), fill=Palette.TEXT, anchor="lm")
-        x += 47
-    row3 = row2 + (40 if compact else 46)
-    contracts = player.get("contracts", [])
-    x = x0 + 14
-    if not contracts:
-        draw.text((x, row3), "no contract yet", font=font(18), fill=Palette.TEXT_MUTED, anchor="lm")
-    for contract in contracts:
-        progress = contract.get("progress", {})
-        text = f"{contract.get('name')}: {progress.get('have', 0)} → {progress.get('points', 0)}"
-        fnt = font(18, True)
-        w = fnt.getlength(text) + 16
-        if x + w > x1 - 10:
-            draw.text((x, row3), "…", font=fnt, fill=Palette.TEXT, anchor="lm")
-            break
-        good = progress.get("points", 0) > 0
-        draw.rounded_rectangle(
-            (x, row3 - 14, x + w, row3 + 14), 8, fill=CONTRACT_FACE if good else (120, 100, 70), outline=CONTRACT_EDGE
-        )
-        draw.text((x + 8, row3), text, font=fnt, fill=INK if good else (246, 234, 196), anchor="lm")
-        x += w + 6
+    if public.get("first_player") == seat:
+        x += _chip(draw, x, y, t("vivarium.render.first", locale), Palette.ACCENT, INK, 18) + 8
+    gems = str(player.get("gems", 0))
+    stars = f"★ {player.get('creature_points', 0)}"
+    counters_w = 34 + font(28, True).getlength(gems) + 16 + font(26, True).getlength(stars) + 14
+    counters_w += 32 * len(player.get("priority", []))
+    room = x1 - 16 - right_w - 16 - counters_w - 14 - x
+    name, nf = fitted(_name(names, seat), max(40, room), 28, True, 16)
+    draw.text((x, y), name, font=nf, fill=HIGHLIGHT if current else Palette.TEXT, anchor="lm")
+    x += nf.getlength(name) + 14
+    image.alpha_composite(icon("gem", 30), (round(x), round(y - 15)))
+    draw.text((x + 34, y), gems, font=font(28, True), fill=Palette.TEXT, anchor="lm")
+    x += 34 + font(28, True).getlength(gems) + 16
+    draw.text((x, y), stars, font=font(26, True), fill=(252, 214, 92), anchor="lm")
+    x += font(26, True).getlength(stars) + 14
+    for token in player.get("priority", []):
+        draw_priority(image, draw, x + 14, y, token, 14, locale)
+        x += 32
+    draw_counts(image, draw, x0 + 14, y0 + (68 if compact else 76), x1 - 14, player.get("counts", {}), locale)
+    row3 = y0 + (68 if compact else 76) + (40 if compact else 46)
+    draw_contracts(draw, x0 + 14, row3, x1 - 10, player.get("contracts", []), locale)
     if not compact:
         equipment = [c for c in player.get("collection", []) if c.get("kind") == "equipment"]
         seat_details = (result.get("details") or [{}] * (seat + 1))[seat] if result else {}
         if seat_details:
-            parts = ("creatures", "gems", "priority tokens", "contracts", "starting contracts", "equipment")
-            text = " · ".join(f"{p} {seat_details.get(p, 0)}" for p in parts)
+            parts = {
+                "creatures": "creatures",
+                "gems": "gems",
+                "priority": "priority tokens",
+                "contracts": "contracts",
+                "starting": "starting contracts",
+                "equipment": "equipment",
+            }
+            text = t("vivarium.render.details", locale, **{k: seat_details.get(p, 0) for k, p in parts.items()})
+        elif equipment:
+            listed = t("vivarium.render.separator", locale).join(name_of(c, locale) for c in equipment)
+            text = t("vivarium.render.equipment", locale, names=listed)
         else:
-            text = "Equipment: " + ", ".join(str(c.get("name")) for c in equipment) if equipment else ""
+            text = ""
         if text:
             shown, fnt = fitted(text, x1 - x0 - 28, 18, bool(seat_details), 14)
             draw.text(
@@ -299,6 +306,74 @@ def draw_player(image, box, public, player, names, result) -> None:
             )
     if y1 - y0 >= 260:
         draw_tiles(draw, image, x0 + 14, row3 + 84, x1 - 14, player.get("collection", []))
+
+
+# Sizes of a player's counters row, largest first: habitat chip text, type number, icon number, and
+# whether the chip names its habitat (the colour alone tells it when room is short).
+COUNT_SIZES = ((18, 24, 22, True), (16, 22, 20, True), (14, 20, 18, True), (12, 18, 16, True), (14, 18, 16, False))
+
+
+def draw_counts(image, draw, x0: float, y: float, x1: float, counts: Mapping[str, Any], locale: str) -> None:
+    """A player's types, habitats and icons in one row, a size smaller while the numbers would not fit."""
+    types = [str(counts.get("type", {}).get(kind, 0)) for kind in TYPES]
+    icons = [str(counts.get("icon", {}).get(ic, 0)) for ic in ICONS]
+    habitats = [str(counts.get("habitat", {}).get(h, 0)) for h in HABITATS]
+    for chip_size, type_size, icon_size, named in COUNT_SIZES:
+        chips = [
+            f"{t(f'vivarium.render.habitat-short.{h}', locale)} {v}" if named else v
+            for h, v in zip(HABITATS, habitats, strict=True)
+        ]
+        type_steps = [max(60.0, 42 + font(type_size, True).getlength(v)) for v in types]
+        icon_steps = [max(47.0, 35 + font(icon_size, True).getlength(v)) for v in icons]
+        width = sum(type_steps) + 4 + sum(_chip_width(c, chip_size) + 4 for c in chips) + 6 + sum(icon_steps)
+        if width <= x1 - x0:
+            break
+    x = x0
+    for kind, value, step in zip(TYPES, types, type_steps, strict=True):
+        image.alpha_composite(badge(kind, 32), (round(x), round(y - 16)))
+        draw.text((x + 36, y), value, font=font(type_size, True), fill=Palette.TEXT, anchor="lm")
+        x += step
+    x += 4
+    for habitat, chip in zip(HABITATS, chips, strict=True):
+        x += _chip(draw, x, y, chip, HABITAT_COLORS[habitat], HABITAT_TEXT[habitat], chip_size) + 4
+    x += 6
+    for ic, value, step in zip(ICONS, icons, icon_steps, strict=True):
+        image.alpha_composite(icon(ic, 28), (round(x), round(y - 14)))
+        draw.text((x + 29, y), value, font=font(icon_size, True), fill=Palette.TEXT, anchor="lm")
+        x += step
+
+
+def draw_contracts(draw, x0: float, y: float, x1: float, contracts: Sequence[Mapping[str, Any]], locale: str) -> None:
+    """The contracts a player took, as chips with their progress; "…" when the rest do not fit."""
+    x = x0
+    if not contracts:
+        shown, fnt = fitted(t("vivarium.render.no-contract", locale), x1 - x0, 18, False, 12)
+        draw.text((x, y), shown, font=fnt, fill=Palette.TEXT_MUTED, anchor="lm")
+    fnt = font(18, True)
+    more = fnt.getlength("…") + 4
+    for k, contract in enumerate(contracts):
+        progress = contract.get("progress", {})
+        text = t(
+            "vivarium.render.contract-progress",
+            locale,
+            name=name_of(contract, locale, "contract"),
+            have=progress.get("have", 0),
+            worth=progress.get("points", 0),
+        )
+        last = k == len(contracts) - 1
+        room = x1 - x - 16 - (0 if last else more + 6)
+        if fnt.getlength(text) > room:
+            if k > 0 and room < 120:  # too little left for a readable chip: mark that more follow
+                draw.text((x, y), "…", font=fnt, fill=Palette.TEXT, anchor="lm")
+                break
+            text = ellipsize(text, fnt, room)
+        w = fnt.getlength(text) + 16
+        good = progress.get("points", 0) > 0
+        draw.rounded_rectangle(
+            (x, y - 14, x + w, y + 14), 8, fill=CONTRACT_FACE if good else (120, 100, 70), outline=CONTRACT_EDGE
+        )
+        draw.text((x + 8, y), text, font=fnt, fill=INK if good else (246, 234, 196), anchor="lm")
+        x += w + 6
 
 
 def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence[Mapping[str, Any]]) -> None:
@@ -332,11 +407,12 @@ def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence
 
 
 def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
+    """Draw the public board of a view, worded in ``locale``: grid, middle tokens, priority, players."""
     image = backdrop((W, H)).copy().convert("RGBA")
-    draw_header(image, public, names)
-    draw_grid(image, public)
-    draw_top(image, public, names)
-    draw_players(image, public, names)
+    draw_header(image, public, names, locale)
+    draw_grid(image, public, locale)
+    draw_top(image, public, names, locale)
+    draw_players(image, public, names, locale)
     return image.convert("RGB")
 
 
@@ -347,47 +423,47 @@ HAND_W, HAND_H = 1400, 700
 def draw_hand(
     public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
+    """Draw a seat's secret starting contracts with their progress, worded in ``locale``."""
     image = backdrop((HAND_W, HAND_H)).copy().convert("RGBA")
     draw = ImageDraw.Draw(image)
-    draw.text(
-        (40, 48),
-        f"{_name(names, seat)} · secret starting contracts",
-        font=font(40, True),
-        fill=Palette.TEXT,
-        anchor="lm",
-    )
+    heading = t("vivarium.render.hand-title", locale, name=_name(names, seat))
+    shown, fnt = fitted(heading, HAND_W - 80, 40, True, 22)
+    draw.text((40, 48), shown, font=fnt, fill=Palette.TEXT, anchor="lm")
     contracts = list(private.get("contracts", []))
     w = (HAND_W - 80 - 40) // max(1, len(contracts))
     for i, contract in enumerate(contracts):
         box = (40 + i * (w + 40), 100, 40 + i * (w + 40) + w, HAND_H - 40)
-        draw_secret(image, box, contract)
+        draw_secret(image, box, contract, locale)
     return image.convert("RGB")
 
 
-def draw_secret(image: Image.Image, box, contract: Mapping[str, Any]) -> None:
+def draw_secret(image: Image.Image, box, contract: Mapping[str, Any], locale: str) -> None:
     shadowed_box(image, box, 22, CONTRACT_FACE, CONTRACT_EDGE, 6)
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
     goal = contract.get("goal", {})
     flt = goal.get("filter", {})
     draw.rounded_rectangle((x0 + 10, y0 + 10, x1 - 10, y0 + 60), 14, fill=CONTRACT_EDGE)
-    draw_centred(draw, (x0 + 10, y0 + 10, x1 - 10, y0 + 60), "SECRET CONTRACT", 28, (255, 248, 230), True)
-    draw_centred(draw, (x0 + 20, y0 + 70, x1 - 20, y0 + 120), str(contract.get("name")), 42, INK, True)
+    secret = t("vivarium.render.secret-contract", locale)
+    draw_centred(draw, (x0 + 24, y0 + 10, x1 - 24, y0 + 60), secret, 28, (255, 248, 230), True)
+    name = name_of(contract, locale, "contract")
+    draw_centred(draw, (x0 + 20, y0 + 70, x1 - 20, y0 + 120), name, 42, INK, True, 20)
     if "habitat" in flt:
         color = HABITAT_COLORS.get(flt["habitat"], (128, 128, 128))
         draw.ellipse(((x0 + x1) / 2 - 56, y0 + 130, (x0 + x1) / 2 + 56, y0 + 242), fill=color, outline=INK, width=4)
         draw_centred(
             draw,
             ((x0 + x1) / 2 - 52, y0 + 170, (x0 + x1) / 2 + 52, y0 + 202),
-            str(flt["habitat"]).upper(),
+            word("habitat", flt["habitat"], locale).upper(),
             22,
             HABITAT_TEXT.get(flt["habitat"], INK),
             True,
+            10,
         )
     elif "type" in flt:
         sprite = badge(str(flt["type"]), 112)
         image.alpha_composite(sprite, (round((x0 + x1) / 2 - 56), y0 + 130))
-    lines = goal_lines(goal)
+    lines = goal_lines(goal, locale)
     fnt = font(30, True)
     y = y0 + 280
     for part in lines[:1]:
@@ -410,12 +486,14 @@ def draw_secret(image: Image.Image, box, contract: Mapping[str, Any]) -> None:
                 width=3,
             )
             draw.text((bx + tw / 2, y + 40), f"{least}+", font=font(32, True), fill=INK, anchor="mm")
-            draw.text((bx + tw / 2, y + 84), f"{points} pts", font=font(28, True), fill=INK, anchor="mm")
+            worth, wf = fitted(t("vivarium.render.points", locale, points=points), tw - 20, 28, True, 14)
+            draw.text((bx + tw / 2, y + 84), worth, font=wf, fill=INK, anchor="mm")
         y += 130
     else:
-        for line in lines[1:]:
-            draw.text(((x0 + x1) / 2, y), line, font=fnt, fill=INK, anchor="mm")
-            y += 38
-    text = f"You have {have} → {progress.get('points', 0)} pts now"
+        for part in lines[1:]:
+            for line in wrap(part, fnt, x1 - x0 - 40, 2):
+                draw.text(((x0 + x1) / 2, y), line, font=fnt, fill=INK, anchor="mm")
+                y += 38
+    text = t("vivarium.render.you-have", locale, have=have, points=progress.get("points", 0))
     shown, f2 = fitted(text, x1 - x0 - 40, 34, True, 18)
     draw.text(((x0 + x1) / 2, y1 - 40), shown, font=f2, fill=(120, 60, 10), anchor="mm")

@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from l10n import content_name, has, t
 from render.common import draw_centred, fitted, font, supersampled, wrap
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, ICON_COLORS, TYPE_COLORS, badge, icon
 
@@ -19,85 +20,97 @@ INK = (36, 30, 24)
 POINTS_DISC = (252, 214, 92)
 
 TIMING = {  # ability kind: (tag, tag colour)
-    "clear-column": ("NOW", (200, 70, 40)),
-    "extra-row": ("NOW", (200, 70, 40)),
-    "extra-column": ("NOW", (200, 70, 40)),
-    "swap-again": ("NOW", (200, 70, 40)),
-    "take-small": ("NOW", (200, 70, 40)),
-    "gems-per": ("NOW", (200, 70, 40)),
-    "counts-as": ("ALWAYS", (60, 110, 170)),
-    "points-per": ("END", (60, 130, 70)),
-    "points-per-priority": ("END", (60, 130, 70)),
-    "points-per-gems": ("END", (60, 130, 70)),
-    "all-habitats": ("END", (60, 130, 70)),
+    "clear-column": ("now", (200, 70, 40)),
+    "extra-row": ("now", (200, 70, 40)),
+    "extra-column": ("now", (200, 70, 40)),
+    "swap-again": ("now", (200, 70, 40)),
+    "take-small": ("now", (200, 70, 40)),
+    "gems-per": ("now", (200, 70, 40)),
+    "counts-as": ("always", (60, 110, 170)),
+    "points-per": ("end", (60, 130, 70)),
+    "points-per-priority": ("end", (60, 130, 70)),
+    "points-per-gems": ("end", (60, 130, 70)),
+    "all-habitats": ("end", (60, 130, 70)),
 }
 
 
-def filter_text(flt: Mapping[str, Any]) -> str:
-    words = []
+def word(kind: str, value: object, locale: str) -> str:
+    """A type, habitat or icon in ``locale`` (the bot's word for it, so images and messages agree)."""
+    key = f"vivarium.{kind}.{value}"
+    return t(key, locale) if has(key, locale) else str(value)
+
+
+def name_of(card: Mapping[str, Any], locale: str, kind: str | None = None) -> str:
+    """A card's name in ``locale``: our own content, translated under ``content.vivarium.<kind>.<id>``."""
+    kind = kind or str(card.get("kind") or "contract")
+    return content_name("vivarium", kind, str(card.get("id")), str(card.get("name", "")), locale)
+
+
+def filter_text(flt: Mapping[str, Any], locale: str = "en") -> str:
+    """What a filter counts: ``forest animal``, ``lamp``, ``3-pt creature``."""
+    if "icon" in flt:
+        return word("icon", flt["icon"], locale)
+    what = word("type", flt["type"], locale) if "type" in flt else ""
+    if "habitat" in flt:
+        habitat = word("habitat", flt["habitat"], locale)
+        what = t("vivarium.render.filter.habitat", locale, habitat=habitat, what=what) if what else habitat
     if "points" in flt:
-        words.append(f"{flt['points']}-pt")
-    words += [str(flt[k]) for k in ("habitat", "type", "icon") if k in flt]
-    if "points" in flt and "type" not in flt:
-        words.append("creature")
-    return " ".join(words)
+        what = t(
+            "vivarium.render.filter.points",
+            locale,
+            value=flt["points"],
+            what=what or word("filter", "creature", locale),
+        )
+    return what
 
 
-def ability_text(ability: Mapping[str, Any]) -> str:
-    kind = ability.get("kind")
-    what = filter_text(ability.get("filter", {}))
-    points = ability.get("points", 0)
-    return {
-        "clear-column": "Clear a whole column of the grid",
-        "extra-row": "Take 1 more card from this row",
-        "extra-column": "Take 1 more card from this column",
-        "swap-again": "Swap a chain token once more",
-        "take-small": "Take any 1-point creature",
-        "gems-per": f"+{points} gem per {what} you have",
-        "counts-as": f"Counts as a {what}",
-        "points-per": f"{points} pt per {what}",
-        "points-per-priority": f"{points} pts per priority token",
-        "points-per-gems": f"{points} pt per {ability.get('every')} gems",
-        "all-habitats": f"{points} pts if you have all 4 habitats",
-    }.get(str(kind), str(kind))
+def ability_text(ability: Mapping[str, Any], locale: str = "en") -> str:
+    """An equipment card's ability, without its timing (the card's tag shows that)."""
+    kind = str(ability.get("kind"))
+    key = f"vivarium.render.ability.{kind}"
+    if not has(key, locale):
+        return kind
+    what = filter_text(ability.get("filter", {}), locale)
+    return t(key, locale, points=ability.get("points", 0), every=ability.get("every"), what=what)
 
 
-def _pts(n: object) -> str:
-    return f"{n} pt" if n == 1 else f"{n} pts"
-
-
-def goal_lines(goal: Mapping[str, Any]) -> list[str]:
+def goal_lines(goal: Mapping[str, Any], locale: str = "en") -> list[str]:
     """A contract's goal as short lines: the thing counted, then the points."""
     kind = goal.get("kind")
     if kind in ("count", "total"):
-        what = filter_text(goal.get("filter", {})) if kind == "count" else "creature points"
+        if kind == "count":
+            what = filter_text(goal.get("filter", {}), locale)
+        else:
+            what = t("vivarium.goal.creature-points", locale)
         tiers = " · ".join(f"{a}+ = {p}" for a, p in goal.get("tiers", []))
         return [what, tiers]
+    equals = t("vivarium.render.goal.equals", locale, points=goal.get("points"))
     if kind == "per":
-        return [f"each {filter_text(goal.get('filter', {}))}", f"= {_pts(goal.get('points'))}"]
+        return [t("vivarium.render.goal.each", locale, what=filter_text(goal.get("filter", {}), locale)), equals]
     if kind == "sets":
-        return [f"each set of 4 {goal.get('of')}s", f"= {_pts(goal.get('points'))}"]
-    filters = goal.get("filters", [{}, {}])
-    return [f"each {filter_text(filters[0])} + {filter_text(filters[1])}", f"= {_pts(goal.get('points'))}"]
+        key = f"vivarium.render.goal.sets.{goal.get('of')}"
+        return [t(key, locale) if has(key, locale) else str(goal.get("of")), equals]
+    first, second = (filter_text(f, locale) for f in (goal.get("filters") or [{}, {}])[:2])
+    return [t("vivarium.render.goal.pair", locale, first=first, second=second), equals]
 
 
 def _key(card: Mapping[str, Any]) -> str:
     return json.dumps(card, sort_keys=True)
 
 
-def card_sprite(card: Mapping[str, Any], w: int, h: int) -> Image.Image:
-    return _card(_key(card), w, h)
+def card_sprite(card: Mapping[str, Any], w: int, h: int, locale: str = "en") -> Image.Image:
+    return _card(_key(card), w, h, locale)
 
 
 @lru_cache(maxsize=256)
-def _card(key: str, w: int, h: int) -> Image.Image:
+def _card(key: str, w: int, h: int, locale: str) -> Image.Image:
     card = json.loads(key)
     kind = card.get("kind")
     if kind == "creature":
-        return _creature(card, w, h)
+        return _creature(card, w, h, locale)
     if kind == "equipment":
-        return _equipment(card, w, h)
-    return _contract(card, w, h)
+        return _equipment(card, w, h, locale)
+    return _contract(card, w, h, locale)
 
 
 def _frame(w: int, h: int, fill, edge, width: int = 3) -> Image.Image:
@@ -114,7 +127,7 @@ def _blank(w: int, h: int, fill, edge, width: int) -> Image.Image:
     return supersampled((w, h), paint)
 
 
-def _creature(card: Mapping[str, Any], w: int, h: int) -> Image.Image:
+def _creature(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Image:
     habitat, kind = str(card.get("habitat")), str(card.get("type"))
     bg = HABITAT_COLORS.get(habitat, (128, 128, 128))
     ink = HABITAT_TEXT.get(habitat, (255, 255, 255))
@@ -122,46 +135,59 @@ def _creature(card: Mapping[str, Any], w: int, h: int) -> Image.Image:
     draw = ImageDraw.Draw(image)
     size = round(w * 0.36)
     image.alpha_composite(badge(kind, size), (8, 8))
-    draw.text((size + 14, 10 + size * 0.30), kind.upper(), font=font(round(w * 0.105), True), fill=ink, anchor="lm")
-    draw.text((size + 14, 10 + size * 0.72), habitat, font=font(round(w * 0.095)), fill=ink, anchor="lm")
+    room = w - size - 20
+    label, lf = fitted(word("type", kind, locale).upper(), room, round(w * 0.105), True, 10)
+    draw.text((size + 14, 10 + size * 0.30), label, font=lf, fill=ink, anchor="lm")
+    place = word("habitat", habitat, locale)
+    shown, pf = fitted(place, room, round(w * 0.095), False, 10)
+    draw.text((size + 14, 10 + size * 0.72), shown, font=pf, fill=ink, anchor="lm")
     name_font = font(round(w * 0.11), True)
-    for i, line in enumerate(wrap(str(card.get("name", "")), name_font, w - 20, 2)):
+    for i, line in enumerate(wrap(name_of(card, locale), name_font, w - 20, 2)):
         draw.text((w / 2, h * 0.48 + i * w * 0.13), line, font=name_font, fill=ink, anchor="mm")
     r = round(w * 0.15)
     cx, cy = w - r - 8, h - r - 8
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=POINTS_DISC, outline=INK, width=3)
     draw.text((cx, cy), str(card.get("points", 0)), font=font(round(r * 1.4), True), fill=INK, anchor="mm")
-    draw.text((12, h - 12), habitat.upper(), font=font(round(w * 0.085), True), fill=ink, anchor="lb")
+    corner, cf = fitted(place.upper(), cx - r - 12 - 12, round(w * 0.085), True, 10)
+    draw.text((12, h - 12), corner, font=cf, fill=ink, anchor="lb")
     return image
 
 
-def _equipment(card: Mapping[str, Any], w: int, h: int) -> Image.Image:
+def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Image:
     ic = str(card.get("icon"))
     image = _frame(w, h, EQUIPMENT_FACE, ICON_COLORS.get(ic, INK), 5)
     draw = ImageDraw.Draw(image)
     size = round(w * 0.30)
     image.alpha_composite(badge(ic, size), (8, 8))
-    draw.text((size + 12, 8 + size / 2), ic.upper(), font=font(round(w * 0.10), True), fill=INK, anchor="lm")
     gems = int(card.get("gems", 0))
+    plus = f"+{gems}" if gems else ""
+    plus_font = font(round(w * 0.1), True)
+    room = w - size - 12 - 10 - (plus_font.getlength(plus) + 6 if plus else 0)
+    label, lf = fitted(word("icon", ic, locale).upper(), room, round(w * 0.10), True, 10)
+    draw.text((size + 12, 8 + size / 2), label, font=lf, fill=INK, anchor="lm")
     gem = round(w * 0.15)
     for i in range(gems):
         image.alpha_composite(icon("gem", gem), (w - 10 - (i + 1) * (gem - 2), 10 + size // 2 - gem // 2 + 18))
     if gems:
-        draw.text((w - 10, 8), f"+{gems}", font=font(round(w * 0.1), True), fill=(14, 110, 100), anchor="ra")
-    text, fnt = fitted(str(card.get("name", "")), w - 16, round(w * 0.11), True, 12)
+        draw.text((w - 10, 8), plus, font=plus_font, fill=(14, 110, 100), anchor="ra")
+    text, fnt = fitted(name_of(card, locale), w - 16, round(w * 0.11), True, 12)
     draw.text((w / 2, h * 0.44), text, font=fnt, fill=INK, anchor="mm")
     ability = card.get("ability", {})
-    tag, color = TIMING.get(str(ability.get("kind")), ("", INK))
+    timing, color = TIMING.get(str(ability.get("kind")), ("", INK))
+    tag = t(f"vivarium.render.timing.{timing}", locale) if timing else ""
     top = round(h * 0.60)
     draw.rounded_rectangle((6, top, w - 6, h - 6), 10, fill=(255, 252, 244), outline=color, width=2)
-    draw.rounded_rectangle((10, top - 12, 10 + font(15, True).getlength(tag) + 14, top + 10), 8, fill=color)
-    draw.text((17, top - 1), tag, font=font(15, True), fill=(255, 255, 255), anchor="lm")
+    if tag:
+        tag, tf = fitted(tag, w - 40, 15, True, 10)
+        draw.rounded_rectangle((10, top - 12, 10 + tf.getlength(tag) + 14, top + 10), 8, fill=color)
+        draw.text((17, top - 1), tag, font=tf, fill=(255, 255, 255), anchor="lm")
+    text = ability_text(ability, locale)
     body = font(round(w * 0.095), True)
-    lines = wrap(ability_text(ability), body, w - 24, 3)
+    lines = wrap(text, body, w - 24, 3)
     step = w * 0.12
     if len(lines) > 2:  # three lines only fit a size smaller
         body = font(round(w * 0.082), True)
-        lines = wrap(ability_text(ability), body, w - 24, 3)
+        lines = wrap(text, body, w - 24, 3)
         step = w * 0.098
     y0 = (top + h - 6) / 2 - (len(lines) - 1) * step / 2 + 4
     for i, line in enumerate(lines):
@@ -169,17 +195,19 @@ def _equipment(card: Mapping[str, Any], w: int, h: int) -> Image.Image:
     return image
 
 
-def _contract(card: Mapping[str, Any], w: int, h: int) -> Image.Image:
+def _contract(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Image:
     image = _frame(w, h, CONTRACT_FACE, CONTRACT_EDGE, 5)
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((6, 6, w - 6, 36), 8, fill=CONTRACT_EDGE)
-    draw_centred(draw, (6, 6, w - 6, 36), "CONTRACT", round(w * 0.1), (255, 248, 230), True)
+    draw_centred(
+        draw, (12, 6, w - 12, 36), t("vivarium.render.contract", locale), round(w * 0.1), (255, 248, 230), True
+    )
     name_font = font(round(w * 0.105), True)
-    for i, line in enumerate(wrap(str(card.get("name", "")), name_font, w - 16, 2)):
+    for i, line in enumerate(wrap(name_of(card, locale), name_font, w - 16, 2)):
         draw.text((w / 2, 56 + i * w * 0.12), line, font=name_font, fill=INK, anchor="mm")
     body = font(round(w * 0.095), True)
     lines: list[str] = []
-    for part in goal_lines(card.get("goal", {})):
+    for part in goal_lines(card.get("goal", {}), locale):
         lines += wrap(part, body, w - 20, 2)
     y = h - 14 - (len(lines) - 1) * w * 0.12
     for i, line in enumerate(lines):
