@@ -146,7 +146,7 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: in
             current.append(piece)
         else:
             lines.append(current)
-            current = [(piece[0], False)]
+            current = [piece]
     if current:
         lines.append(current)
     if len(lines) > max_lines:

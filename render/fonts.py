@@ -115,10 +115,16 @@ def _read_face(name: str, source: str | bytes, family: str | None = None, color:
         return None
 
 
-def _packaged(filename: str) -> str | bytes:
-    found = data_file("fonts", filename)
-    # A path lets FreeType read the file as it needs it; bytes (a zipped install) are copied per size.
-    return str(found) if isinstance(found, Path) else found.read_bytes()
+def _packaged(name: str, filename: str) -> Face | None:
+    """A font shipped in data/fonts, or None when it is missing from the install."""
+    try:
+        found = data_file("fonts", filename)
+        # A path lets FreeType read the file as it needs it; bytes (a zipped install) are copied per size.
+        source = str(found) if isinstance(found, Path) else found.read_bytes()
+    except OSError as exc:
+        log.warning("font %s is not in the install: %s", filename, exc)
+        return None
+    return _read_face(name, source)
 
 
 def _first(name: str, paths: Sequence[str], family: str | None = None, color: bool = False) -> Face | None:
@@ -133,12 +139,12 @@ def _first(name: str, paths: Sequence[str], family: str | None = None, color: bo
 @lru_cache(maxsize=2)
 def stack(bold: bool = False) -> Stack:
     """The faces drawing bold or regular text, found once per process."""
-    faces: list[Face | None] = [_read_face(DEJAVU[bold], _packaged(DEJAVU[bold]))]
+    faces: list[Face | None] = [_packaged(DEJAVU[bold], DEJAVU[bold])]
     cjk = _first(f"{CJK_FAMILY} {'Bold' if bold else 'Regular'}", CJK_PATHS[bold], CJK_FAMILY)
     if cjk is None and bold:
         cjk = _first(f"{CJK_FAMILY} Regular", CJK_PATHS[False], CJK_FAMILY)
     if cjk is None:
-        cjk = _read_face(f"{CJK_FAMILY} (subset)", _packaged(CJK_SUBSET))
+        cjk = _packaged(f"{CJK_FAMILY} (subset)", CJK_SUBSET)
     faces.append(cjk)
     emoji = _first("Noto Color Emoji", EMOJI_PATHS, color=True)
     return Stack(tuple(f for f in faces if f is not None), emoji)
