@@ -152,7 +152,7 @@ def stack(bold: bool = False) -> Stack:
 
 def clear_caches() -> None:
     """Forget the faces found and the fonts loaded (tests that move fonts away call this)."""
-    for cached in (stack, _runs, _face_font, _emoji_piece, _scaled_emoji, _vertical_shift, font):
+    for cached in (stack, _runs, _face_font, _emoji_piece, _scaled_emoji, _vertical_shift, _cached_layout, font):
         cached.cache_clear()
 
 
@@ -330,6 +330,14 @@ class StackFont(ImageFont.FreeTypeFont):
     def _layout(
         self, runs: tuple[tuple[int, str], ...], features: list[str] | None, language: str | None, stroke: float
     ) -> tuple[list[_Piece], float]:
+        if features is None:
+            # fitted() and ellipsize() measure the same text at each size: lay it out once.
+            return _cached_layout(self, runs, language, stroke)
+        return self._measure(runs, features, language, stroke)
+
+    def _measure(
+        self, runs: tuple[tuple[int, str], ...], features: list[str] | None, language: str | None, stroke: float
+    ) -> tuple[list[_Piece], float]:
         pieces, pen = [], 0.0
         for face, piece in runs:
             if face == EMOJI:
@@ -465,6 +473,13 @@ class StackFont(ImageFont.FreeTypeFont):
             silhouette.paste(picture.getchannel("A"), xy)
             coverage = ImageChops.lighter(coverage, silhouette)
         return coverage.im, (x0, y0)
+
+
+@lru_cache(maxsize=2048)
+def _cached_layout(
+    fnt: StackFont, runs: tuple[tuple[int, str], ...], language: str | None, stroke: float
+) -> tuple[list[_Piece], float]:
+    return fnt._measure(runs, None, language, stroke)
 
 
 def _inside(picture: Image.Image, xy: tuple[int, int], size: tuple[int, int]) -> bool:
