@@ -251,7 +251,9 @@ def shorten(text: str, max_columns: int) -> str:
 # --- the font ---------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=256)
+# A CJK face costs about 1 MB of memory at each size (its glyph tables are parsed per size): keep
+# the sizes in use, not every size fit_font() ever tried.
+@lru_cache(maxsize=32)
 def _face_font(face: Face, size: float) -> ImageFont.FreeTypeFont:
     return face.load(size)
 
