@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from io import BytesIO
 from pathlib import Path
@@ -16,6 +17,7 @@ from engine import GAMES
 from engine.resources import data_file
 from render import fonts
 from render.common import clean_text, ellipsize, font, seat_name, wrap
+from tests.render.text_bounds import overflows, recorded_text
 
 BG = (22, 46, 34)
 INK = (246, 240, 222)
@@ -157,6 +159,7 @@ def test_seat_name_keeps_cjk_accents_and_emoji() -> None:
     assert seat_name(names, 2) == ("🦊Zoë" if fonts.stack().emoji else "Zoë")
     assert seat_name(names, 3) == "Player 4"
     assert seat_name(["  \u200b\u202e "], 0) == "Player 1"
+    assert seat_name(["\ud800Zoë\udfff"], 0) == "Zoë"  # lone surrogates, as JSON escapes can make
 
 
 def test_clean_text_drops_controls_and_what_nothing_draws() -> None:
@@ -229,3 +232,33 @@ def test_every_font_missing_still_draws(fresh_fonts: None, monkeypatch, tmp_path
     assert fonts.stack().faces == ()
     assert font(30).getlength("Zoë") > 0
     assert render.render_board("vivarium", state.view(None), ["小明", "🦊Zoë"])
+
+
+def played(game: str, players: int, steps: int, seed: int):
+    """A position after ``steps`` random moves that keep the game going (no concession)."""
+    state = GAMES[game].new(players, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.outcome() is not None:
+            break
+        seat = state.to_move()[0]
+        actions = state.legal_actions(seat)
+        state.apply(seat, rng.choice([a for a in actions if a.verb not in ("concede", "resign")] or actions))
+    return state
+
+
+NAMES = ["小明", "João", "🦊Zoë", "阿里巴巴與四十大盜的故事很長的名字"]
+
+
+@pytest.mark.parametrize("game,players", [("fox-duet", 2), ("noctiluca", 4), ("vivarium", 4), ("tm-dice", 4)])
+@pytest.mark.parametrize("steps", [30, 3000])
+def test_cjk_and_emoji_names_stay_in_their_slots(game: str, players: int, steps: int) -> None:
+    """Names drawn on boards and hands never leave the image nor run into other words."""
+    state = played(game, players, steps, seed=2)
+    for names in (NAMES[:players], NAMES[::-1][:players]):
+        with recorded_text() as records:
+            render.render_board(game, state.view(None), names)
+            render.render_hand(game, state.view(players - 1), names, players - 1)
+        assert any("小明" in r.text or "阿里巴巴" in r.text for r in records)
+        problems = [p for p in overflows(records) if any(part in p for part in ("小明", "João", "Zoë", "阿里巴巴"))]
+        assert problems == []
