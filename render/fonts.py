@@ -104,9 +104,10 @@ def _read_face(name: str, source: str | bytes, family: str | None = None, color:
         stream: Any = BytesIO(source) if isinstance(source, bytes) else source
         index = 0
         if family is not None and not isinstance(source, bytes) and source.endswith((".ttc", ".otc")):
-            names = [f["name"].getDebugName(1) for f in TTCollection(stream, lazy=True).fonts]
-            index = names.index(family)
-        cmap = TTFont(stream, fontNumber=index, lazy=True).getBestCmap() or {}
+            with TTCollection(stream, lazy=True) as collection:
+                index = [f["name"].getDebugName(1) for f in collection.fonts].index(family)
+        with TTFont(stream, fontNumber=index, lazy=True) as font_file:
+            cmap = font_file.getBestCmap() or {}
         face = Face(name, source, index, frozenset(cmap), color)
         face.load(EMOJI_PPEM if color else 24)  # FreeType must accept it too
         return face
