@@ -475,6 +475,8 @@ class StackFont(ImageFont.FreeTypeFont):
             silhouette = Image.new("L", size, 0)
             silhouette.paste(picture.getchannel("A"), xy)
             coverage = ImageChops.lighter(coverage, silhouette)
+        if mode == "1":  # palette and bilevel images take no grey levels: Pillow draws them unsmoothed
+            coverage = coverage.point(lambda v: 255 if v >= 128 else 0)
         return coverage.im, (x0, y0)
 
 

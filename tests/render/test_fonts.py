@@ -262,3 +262,13 @@ def test_cjk_and_emoji_names_stay_in_their_slots(game: str, players: int, steps:
         assert any("小明" in r.text or "阿里巴巴" in r.text for r in records)
         problems = [p for p in overflows(records) if any(part in p for part in ("小明", "João", "Zoë", "阿里巴巴"))]
         assert problems == []
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L", "1", "P", "LA"])
+def test_mixed_text_draws_on_every_image_mode(mode: str) -> None:
+    image = Image.new(mode, (500, 120))
+    fill = 7 if mode == "P" else "white"
+    ImageDraw.Draw(image).text((10, 60), MIXED + " 👨\u200d👩\u200d👧", font=font(30, True), fill=fill, anchor="lm")
+    assert image.getbbox() is not None
+    if mode == "P":
+        assert image.getcolors() is not None and {index for _, index in image.getcolors()} == {0, 7}
