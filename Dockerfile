@@ -12,6 +12,13 @@ RUN useradd --system --uid 10001 --user-group --home-dir /home/meeple --create-h
     && mkdir /data \
     && chown meeple:meeple /data
 
+# Fonts for the images (render/fonts.py): Noto Sans CJK for Chinese, Japanese and Korean names and
+# words, Noto Color Emoji for emoji. The serif CJK faces (~50 MB) are never used.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji \
+    && rm -f /usr/share/fonts/opentype/noto/NotoSerifCJK-* \
+    && rm -rf /var/lib/apt/lists/*
+
 # Only what the distribution needs (.dockerignore keeps the rest out); installed as a regular
 # package, data files included, then the sources are dropped.
 COPY pyproject.toml README.md /src/

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
+import regex
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from engine.resources import data_file
-
-FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+from render.fonts import GRAPHEME, clean, shorten
+from render.fonts import font as font  # the renderers import it from here
 
 # Sprites are painted this many times larger, then shrunk: Pillow's shapes have no anti-aliasing.
 SUPERSAMPLE = 4
@@ -76,31 +76,9 @@ class GameRenderer:
 # --- fonts and text ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=128)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """Return the house font at ``size`` pixels, loaded once per size."""
-    return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), size)
-
-
-@lru_cache(maxsize=2)
-def _font_bytes(bold: bool) -> bytes:
-    # Read through the package's resources (an installed bot has no source tree to point a path at);
-    # Pillow keeps its own copy of the bytes it is given, so one read per face serves every size.
-    return data_file("fonts", FONT_FILES[bold]).read_bytes()
-
-
-@lru_cache(maxsize=4096)
-def _has_glyph(char: str) -> bool:
-    if char.isspace() or ord(char) < 0x7F:
-        return True
-    probe = font(24)
-    missing = bytes(probe.getmask("\U0010ffff"))
-    return bytes(probe.getmask(char)) != missing
-
-
 def clean_text(text: str) -> str:
-    """Drop characters the font cannot draw (emoji in display names) so no empty boxes show."""
-    return " ".join("".join(c for c in text if _has_glyph(c)).split())
+    """Drop control characters and what no font of the stack draws, so no empty boxes show; tidy spaces."""
+    return " ".join(clean(text).split())
 
 
 def fit_font(text: str, max_width: float, size: int, bold: bool = False, min_size: int = 12) -> ImageFont.FreeTypeFont:
@@ -113,12 +91,13 @@ def fit_font(text: str, max_width: float, size: int, bold: bool = False, min_siz
 
 
 def ellipsize(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
-    """Cut ``text`` with an ellipsis so it fits ``max_width``."""
+    """Cut ``text`` with an ellipsis so it fits ``max_width``, never inside an emoji or accented letter."""
     if fnt.getlength(text) <= max_width:
         return text
-    while text and fnt.getlength(text + "…") > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    clusters = GRAPHEME.findall(text)
+    while clusters and fnt.getlength("".join(clusters) + "…") > max_width:
+        clusters.pop()
+    return "".join(clusters).rstrip() + "…"
 
 
 def fitted(
@@ -129,22 +108,50 @@ def fitted(
     return ellipsize(text, fnt, max_width), fnt
 
 
-def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: int = 3) -> list[str]:
-    """Break ``text`` into lines that fit ``max_width``; the last line is cut if more remain."""
-    lines: list[str] = []
-    current = ""
+# Scripts written without spaces: a line may break between any two of their characters.
+_UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\u3000-\u303F\uFF00-\uFFEF]")
+# Punctuation that never starts a line (it stays with the character before it).
+_NO_LINE_START = frozenset("，。、；：！？）」』】》〉…‥・,.;:!?)]}%")
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """The unbreakable pieces of ``text``, each with whether a space came before it."""
+    pieces: list[tuple[str, bool]] = []
     for word in text.split():
-        trial = f"{current} {word}".strip()
-        if fnt.getlength(trial) <= max_width or not current:
-            current = trial
+        start = len(pieces)
+        for cluster in GRAPHEME.findall(word):
+            glued = len(pieces) > start and (
+                cluster[0] in _NO_LINE_START or not (_UNSPACED.match(cluster) or _UNSPACED.match(pieces[-1][0][-1]))
+            )
+            if glued:
+                pieces[-1] = (pieces[-1][0] + cluster, pieces[-1][1])
+            else:
+                pieces.append((cluster, len(pieces) == start))
+    return pieces
+
+
+def _joined(pieces: Sequence[tuple[str, bool]]) -> str:
+    return "".join((" " if spaced and i else "") + piece for i, (piece, spaced) in enumerate(pieces))
+
+
+def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: int = 3) -> list[str]:
+    """Break ``text`` into lines that fit ``max_width``; the last line is cut if more remain.
+
+    Lines break at spaces, and between the characters of Chinese or Japanese text, which has none.
+    """
+    lines: list[list[tuple[str, bool]]] = []
+    current: list[tuple[str, bool]] = []
+    for piece in _pieces(text):
+        if not current or fnt.getlength(_joined([*current, piece])) <= max_width:
+            current.append(piece)
         else:
             lines.append(current)
-            current = word
+            current = [piece]
     if current:
         lines.append(current)
     if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + [" ".join(lines[max_lines - 1 :])]
-    return [ellipsize(line, fnt, max_width) for line in lines]
+        lines = lines[: max_lines - 1] + [[piece for line in lines[max_lines - 1 :] for piece in line]]
+    return [ellipsize(_joined(line), fnt, max_width) for line in lines]
 
 
 def draw_text(
@@ -420,10 +427,14 @@ MAX_NAME_CHARS = 20
 
 
 def seat_name(names: Sequence[str], seat: int | None, max_chars: int = MAX_NAME_CHARS) -> str:
-    """Display name of a seat, cleaned for the font and cut to ``max_chars``; a placeholder if empty."""
+    """Display name of a seat, cleaned for the fonts and cut to ``max_chars``; a placeholder if nothing is left.
+
+    ``max_chars`` counts Latin-letter widths: a CJK character or an emoji counts two, as it is
+    drawn about twice as wide, so a name slot sized for 20 letters holds 10 ideographs.
+    """
     if seat is None:
         return "?"
     name = clean_text(str(names[seat])) if 0 <= seat < len(names) else ""
     if not name:
         return f"Player {seat + 1}"
-    return name if len(name) <= max_chars else name[: max_chars - 1].rstrip() + "…"
+    return shorten(name, max_chars)

@@ -28,3 +28,19 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   fi
   touch "$stamp"
 fi
+# The images draw CJK names and words with Noto Sans CJK and emoji in colour with Noto Color Emoji
+# (render/fonts.py): Debian's packages, installed once when missing (quiet, non-interactive). Without
+# them the images still draw, with the CJK subset in data/fonts (regular weight) and no emoji.
+fonts_stamp=".venv/.fonts-tried"
+if { [ ! -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] ||
+     [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; } &&
+   [ ! -f "$fonts_stamp" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing the Noto CJK and Noto Color Emoji fonts from Debian's packages (first run only)..." >&2
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo -n"
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+      --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji; } > .venv/fonts-install.log 2>&1; then
+    tail -n 5 .venv/fonts-install.log >&2
+    echo "The fonts could not be installed (log: .venv/fonts-install.log): images use the fonts in data/fonts." >&2
+  fi
+  touch "$fonts_stamp"
+fi
