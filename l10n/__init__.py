@@ -202,20 +202,25 @@ def t(key: str, locale: str | None = None, /, **values: object) -> str:
     a ``Term`` or ``Phrase`` value (a key of its own, as the engine's refusals carry) is
     translated first, in the same locale.
     """
+    filled = {name: _word(value, locale) for name, value in values.items()}
     loc = resolve_locale(locale)
-    entry = entries(loc).get(key)
-    if entry is None:
-        loc = DEFAULT_LOCALE
-        entry = entries(DEFAULT_LOCALE).get(key)
+    if loc != DEFAULT_LOCALE and key in entries(loc):
+        try:
+            return _form(entries(loc)[key], loc, values).format_map(filled)
+        except (KeyError, IndexError, ValueError):
+            pass  # a translation naming a value the code does not give (check reports it): English
+    entry = entries(DEFAULT_LOCALE).get(key)
     if entry is None:
         raise KeyError(f"no translation for {key!r}")
-    template = entry.text
-    if entry.plural:
-        count = next((values[name] for name in COUNTS if name in values), None)
-        if count is not None:
-            template = entry.forms[plural_index(loc, count)]
-    filled = {name: _word(value, locale) for name, value in values.items()}
-    return template.format_map(filled)
+    return _form(entry, DEFAULT_LOCALE, values).format_map(filled)
+
+
+def _form(entry: Entry, locale: str, values: dict[str, object]) -> str:
+    """The form of ``entry`` its count calls for (the first value named in ``COUNTS``)."""
+    if not entry.plural:
+        return entry.text
+    count = next((values[name] for name in COUNTS if name in values), None)
+    return entry.text if count is None else entry.forms[plural_index(locale, count)]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ A key with a singular ``<key>.one`` in English becomes one plural entry, its for
 the locale's CLDR ``Plural-Forms``: the form of category "one" is ``<key>.one``, every other
 category ``<key>`` (so zh-TW, one form, takes ``<key>``; pt-BR's "one", 0 and 1, ``<key>.one``).
 Every key is kept; a key defined twice in one locale is an error. Rerunning gives the same files.
+The template ``messages.pot`` is written from the new ``en.po`` too.
 
     .venv/bin/python scripts/i18n_json_to_po.py [--source data/i18n] [--dest data/i18n]
 """
@@ -25,7 +26,7 @@ from babel import Locale, UnknownLocaleError  # noqa: E402
 from babel.messages.catalog import Catalog  # noqa: E402
 
 from l10n import po_name  # noqa: E402
-from l10n.tools import new_catalogue, plural_categories, write  # noqa: E402
+from l10n.tools import TEMPLATE, new_catalogue, plural_categories, read, template, write  # noqa: E402
 
 ONE = ".one"
 
@@ -124,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.name}: lost {sorted(lost)[:5]}", file=sys.stderr)
             return 1
         print(f"{path.name}: {len(catalog)} messages from {len(texts)} keys ({'written' if written else 'unchanged'})")
+    # The template follows en.po, so that one run leaves the catalogues consistent.
+    written = write(template(read(args.dest / "en.po")), args.dest / TEMPLATE)
+    print(f"{TEMPLATE}: the template of en.po ({'written' if written else 'unchanged'})")
     return 0
 
 

@@ -184,6 +184,7 @@ def test_plural_forms_follow_cldr_in_portuguese_and_chinese(tmp_path: Path, cata
 def test_a_new_language_is_a_new_po_file_and_nothing_else(tmp_path: Path, catalogues: Path) -> None:
     shutil.copy(I18N / "en.po", catalogues / "en.po")
     assert available_locales() == ["en"]
+    assert not (catalogues / "messages.pot").exists()
     created = i18n_tools.init("fr", catalogues)
     assert created.name == "fr.po" and (catalogues / "messages.pot").is_file()
     use_catalogues(catalogues)
@@ -232,7 +233,7 @@ def test_the_converter_keeps_every_key_and_makes_plural_entries(tmp_path: Path) 
         {"game.y": "Linha um\nlinha dois", "lobby.x": "Olá {name}", "tm.n": "{n} dados", "tm.n.one": "{n} dado"},
     )
     assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0
-    assert sorted(p.name for p in dest.iterdir()) == ["en.po", "pt_BR.po", "zh_TW.po"]
+    assert sorted(p.name for p in dest.iterdir()) == ["en.po", "messages.pot", "pt_BR.po", "zh_TW.po"]
     for locale, name in (("en", "en.po"), ("zh-TW", "zh_TW.po"), ("pt-BR", "pt_BR.po")):
         po = i18n_tools.read(dest / name)
         assert converter.flatten(po, locale) == converter.read_json(source, locale), locale
@@ -260,6 +261,7 @@ def test_en_po_is_the_conversion_of_the_english_json(tmp_path: Path) -> None:
     dest = tmp_path / "po"
     assert converter.main(["--source", str(I18N), "--dest", str(dest)]) == 0
     assert (dest / "en.po").read_bytes() == (I18N / "en.po").read_bytes()
+    assert (dest / "messages.pot").read_bytes() == (I18N / "messages.pot").read_bytes()
     assert converter.flatten(i18n_tools.read(dest / "en.po"), "en") == converter.read_json(I18N, "en")
 
 
@@ -319,6 +321,13 @@ async def test_an_illegal_move_is_refused_in_the_readers_language(tmp_path: Path
         "That move is not allowed: Now is not the time for “toward”: the current step is “playing a card”."
     )
     assert t(nonsense.value.key, "zh-TW", **nonsense.value.values) == "不能這樣下：現在不能執行「play nothing-0」。"
+
+
+def test_a_broken_translation_reads_english_rather_than_failing(tmp_path: Path, catalogues: Path) -> None:
+    """A translation naming a value the code does not give: English, not an exception (check reports it)."""
+    convert_real_json_with(tmp_path, catalogues, {"pt-BR/x.json": {"lobby.joined": "Você sentou {lugar}."}})
+    assert t("lobby.joined", "pt-BR") == t("lobby.joined", "en")
+    assert t("illegal.not-your-turn", "pt-BR") == "Não é a sua vez."
 
 
 def test_a_refusal_without_a_catalogue_entry_still_reads_its_english() -> None:
