@@ -67,24 +67,28 @@ def plural_keys(english: dict[str, str]) -> set[str]:
     return {key.removesuffix(ONE) for key in english if key.endswith(ONE) and key.removesuffix(ONE) in english}
 
 
-def convert(locale: str, texts: dict[str, str], plurals: set[str], order: list[str]) -> Catalog:
-    """One locale's JSON texts as a catalogue; keys in English order, then the locale's own."""
+def convert(locale: str, texts: dict[str, str], plurals: set[str], english: dict[str, str]) -> Catalog:
+    """One locale's JSON texts as a catalogue; keys in English order, then the locale's own. A
+    translation carries the English as a comment, as ``python -m l10n.tools update`` gives it."""
     catalog = new_catalogue(locale)
     categories = plural_categories(locale)
-    keys = [k for k in order if k in texts] + [k for k in texts if k not in set(order)]
+    keys = [k for k in english if k in texts] + [k for k in texts if k not in english]
+    keys += [base for base in english if base in plurals and base not in texts and base + ONE in texts]
     for key in keys:
         if key.endswith(ONE) and key.removesuffix(ONE) in plurals:
             continue
-        if key in plurals or (key + ONE in texts and key + ONE in order):
-            catalog.add((key, key), tuple(texts.get(key + ONE if c == "one" else key, "") for c in categories))
+        if key in plurals:
+            forms = tuple(texts.get(key + ONE if c == "one" else key, "") for c in categories)
+            catalog.add((key, key), forms, auto_comments=comments(locale, english, key + ONE, key))
         else:
-            catalog.add(key, texts[key])
-    # A plural whose English form exists but this locale gives only the singular.
-    for base in sorted(plurals):
-        if base not in texts and base + ONE in texts:
-            forms = tuple(texts[base + ONE] if c == "one" else "" for c in categories)
-            catalog.add((base, base), forms)
+            catalog.add(key, texts[key], auto_comments=comments(locale, english, key))
     return catalog
+
+
+def comments(locale: str, english: dict[str, str], *keys: str) -> list[str]:
+    if locale == "en":
+        return []
+    return [f"en: {english[key]}" for key in keys if key in english]
 
 
 def flatten(catalog: Catalog, locale: str) -> dict[str, str]:
@@ -117,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     args.dest.mkdir(parents=True, exist_ok=True)
     for locale in locales:
         texts = read_json(args.source, locale)
-        catalog = convert(locale, texts, plurals, list(english))
+        catalog = convert(locale, texts, plurals, english)
         path = args.dest / f"{po_name(locale)}.po"
         written = write(catalog, path)
         lost = set(texts) - set(flatten(catalog, locale))
