@@ -244,6 +244,9 @@ def test_the_converter_keeps_every_key_and_makes_plural_entries(tmp_path: Path) 
     before = {p.name: p.read_bytes() for p in dest.iterdir()}
     assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0  # rerun: same bytes
     assert {p.name: p.read_bytes() for p in dest.iterdir()} == before
+    assert i18n_tools.update(dest) == []  # the template and the English comments are Babel's own
+    zh = i18n_tools.read(dest / "zh_TW.po")
+    assert zh["tm.n"].auto_comments == ["en: {n} die", "en: {n} dice"]
 
 
 def test_the_converter_refuses_a_key_defined_twice_in_one_locale(tmp_path: Path) -> None:
