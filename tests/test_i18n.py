@@ -16,6 +16,7 @@ import pytest
 from bot.i18n import COUNTS, available_locales, catalogue, placeholders, resolve_locale, t
 from bot.service import GameService, Refusal
 from bot.storage import Database
+from engine import GAMES, IllegalAction
 from engine.fox_duet.state import STEP_VERBS as FOX_STEPS
 from engine.noctiluca.state import STEP_VERBS as NOCTILUCA_STEPS
 from l10n import Phrase, entries, plural_index, use_catalogues
@@ -337,3 +338,29 @@ def test_a_refusal_without_a_catalogue_entry_still_reads_its_english() -> None:
     """A game whose refusal key no catalogue has yet: the engine's own English is shown."""
     reason = Phrase("no-such-game.illegal.x", {"n": 3}, english="Three is too many.")
     assert t("error.illegal", "zh-TW", reason=reason) == "That move is not allowed: Three is too many."
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_games_refusals_carry_a_known_key_and_stay_english(game_id: str) -> None:
+    """Old callers read ``str(exc)``: the English sentence, the catalogue's English filled in."""
+    game = GAMES[game_id]
+    state = game.new(game.min_players, 3)
+    mover = state.to_move()[0]
+    attempts = [
+        (99, "anything"),
+        (mover, "fly away"),
+        (mover, "play"),
+        (mover, "keep x y"),
+        (mover, "take row=9 col=9"),
+    ]
+    waiting = [seat for seat in range(state.players) if seat not in state.to_move()]
+    if waiting:
+        attempts.append((waiting[0], str(state.legal_actions(mover)[0])))
+    english = catalogue("en")
+    for seat, text in attempts:
+        with pytest.raises(IllegalAction) as info:
+            state.apply(seat, text)
+        exc = info.value
+        assert exc.key in english, (game_id, text, exc.key)
+        plain = {name: str(value) for name, value in exc.values.items()}  # a Term's English is its id
+        assert str(exc) == english[exc.key].format_map(plain)
