@@ -3,6 +3,8 @@
 from l10n import (
     COUNTS,
     DEFAULT_LOCALE,
+    Phrase,
+    Term,
     available_locales,
     catalogue,
     content_name,
@@ -15,6 +17,8 @@ from l10n import (
 __all__ = [
     "COUNTS",
     "DEFAULT_LOCALE",
+    "Phrase",
+    "Term",
     "available_locales",
     "catalogue",
     "content_name",

@@ -16,6 +16,7 @@ import aiosqlite
 
 from bot import history
 from bot.games import adapter_for
+from bot.i18n import Phrase
 from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play, seats_and_undo
 from bot.storage.jobs import JobSpec, plain
 from engine import GAMES, Event, Game, IllegalAction, State
@@ -44,6 +45,13 @@ class Refusal(Exception):
         super().__init__(key)
         self.key = key
         self.values = values
+
+
+def illegal_refusal(exc: IllegalAction) -> Refusal:
+    """``error.illegal`` with the engine's reason in the reader's words: a ``Phrase`` of its key and
+    values (docs/ENGINE-EXTENSIONS.md), which ``t`` translates in the reader's locale."""
+    reason = str(exc) if exc.key is None else Phrase(exc.key, exc.values, english=str(exc))
+    return Refusal("error.illegal", reason=reason)
 
 
 @dataclass(frozen=True)
@@ -445,7 +453,7 @@ class GameService:
             try:
                 events = working.apply(seat, action)
             except IllegalAction as exc:
-                raise Refusal("error.illegal", reason=str(exc)) from exc
+                raise illegal_refusal(exc) from exc
             outcome = working.outcome()
             ok = await self.db.commit_move(
                 game_id,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import ACTION_KINDS, Action, ActionKind, Event, Game, IllegalAction, Outcome, State
+from engine.core import ACTION_KINDS, Action, ActionKind, Event, Game, IllegalAction, Outcome, State, Term, illegal
 
 GAMES: dict[str, Game] = {}
 
@@ -38,5 +38,7 @@ __all__ = [
     "IllegalAction",
     "Outcome",
     "State",
+    "Term",
+    "illegal",
     "register",
 ]

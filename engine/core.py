@@ -20,7 +20,36 @@ ACTION_KINDS: frozenset[str] = frozenset({"concede", "resign", "pass"})
 
 
 class IllegalAction(ValueError):
-    """An action a player may not take now; the message is safe to show to that player."""
+    """An action a player may not take now; the message is safe to show to that player.
+
+    Extension (docs/ENGINE-EXTENSIONS.md): ``key`` names the message in the bot's catalogues and
+    ``values`` fill its ``{placeholders}`` (numbers, ids or ``Term``), so the bot words it in the
+    reader's language; ``str()`` stays the English sentence. ``key`` is None for a message
+    without one (the bot then shows the English).
+    """
+
+    def __init__(self, message: str = "", *, key: str | None = None, values: Mapping[str, object] | None = None):
+        super().__init__(message)
+        self.key = key
+        self.values: dict[str, object] = dict(values or {})
+
+
+@dataclass(frozen=True)
+class Term:
+    """A word of a message that is itself a message key (a suit, a step of the game): the bot
+    translates it; ``str()`` is its English, for the engine's own English sentence."""
+
+    key: str
+    english: str
+
+    def __str__(self) -> str:
+        return self.english
+
+
+def illegal(key: str, english: str, **values: object) -> IllegalAction:
+    """The refusal ``key`` with ``values``; ``english`` is its English template, the same text as
+    the key's in ``data/i18n/en/illegal.json`` (tests/test_i18n.py checks that they agree)."""
+    return IllegalAction(english.format_map({name: str(v) for name, v in values.items()}), key=key, values=values)
 
 
 @dataclass(frozen=True, order=True)
@@ -94,19 +123,20 @@ class State:
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         if not self._valid_seat(seat):
-            raise IllegalAction("There is no such seat in this game.")
+            raise illegal("illegal.no-such-seat", "There is no such seat in this game.")
         if self.outcome() is not None:
-            raise IllegalAction("The game is over.")
+            raise illegal("illegal.game-over", "The game is over.")
         if seat not in self._to_move():
-            raise IllegalAction("It is not your turn.")
+            raise illegal("illegal.not-your-turn", "It is not your turn.")
         if isinstance(action, Action):
             chosen = action
         elif isinstance(action, str):
             chosen = Action(action)
         else:
-            raise IllegalAction("That is not an action.")
+            raise illegal("illegal.not-an-action", "That is not an action.")
         if chosen not in self._legal_actions(seat):
-            raise IllegalAction(self._explain_illegal(seat, chosen))
+            reason = self._explain_illegal(seat, chosen)
+            raise reason if isinstance(reason, IllegalAction) else IllegalAction(reason)
         # Every refusal happens above, before anything changes. A legal action never fails; if
         # one ever did (a bug), the platform only ever applies moves to a working copy.
         events = self._apply(seat, chosen)
@@ -130,9 +160,9 @@ class State:
         and the others ranked by the rules. Counts as an action (``version`` goes up) and is
         logged as the text ``resign``. Games without such a rule refuse it."""
         if not self._valid_seat(seat):
-            raise IllegalAction("There is no such seat in this game.")
+            raise illegal("illegal.no-such-seat", "There is no such seat in this game.")
         if self.outcome() is not None:
-            raise IllegalAction("The game is over.")
+            raise illegal("illegal.game-over", "The game is over.")
         backup = self.to_dict()
         try:
             events = self._resign(seat)
@@ -143,7 +173,7 @@ class State:
         return events
 
     def _resign(self, seat: int) -> list[Event]:
-        raise IllegalAction("This game has no rule for resigning.")
+        raise illegal("illegal.no-resigning", "This game has no rule for resigning.")
 
     def standing(self) -> Outcome | None:
         """The game scored as it stands, by its own final scoring, as if it ended now; None for a
@@ -195,8 +225,10 @@ class State:
         self.__dict__.clear()
         self.__dict__.update(other.__dict__)
 
-    def _explain_illegal(self, seat: int, action: Action) -> str:
-        return f"“{action.text[:40]}” is not something you can do now."
+    def _explain_illegal(self, seat: int, action: Action) -> str | IllegalAction:
+        """Why ``action`` is refused: an English sentence, or (extension) an ``IllegalAction``
+        with its message key, which the bot can word in the reader's language."""
+        return illegal("illegal.not-now", "“{action}” is not something you can do now.", action=action.text[:40])
 
     # -- hooks -----------------------------------------------------------------------------
     def _to_move(self) -> list[int]:

@@ -1,50 +1,155 @@
 """The one translation layer: every sentence a user reads, and every word drawn on an image.
 
 It sits beside ``render`` and ``bot`` (both import it; it imports neither), so images and messages
-share one catalogue. A locale's catalogue is ``data/i18n/<locale>.json`` (the platform's sentences)
-merged with every ``data/i18n/<locale>/*.json`` (one file per game, keys prefixed with the game id).
-Locales keep their region: ``zh-TW`` is not ``zh-CN``; a locale with no catalogue reads English.
+share one catalogue. Each language is one gettext catalogue, ``data/i18n/<locale>.po`` with a Babel
+locale identifier (``en.po``, ``zh_TW.po``, ``pt_BR.po``), read with Babel's ``read_po``: the msgids
+are message keys (``lobby.joined``), the English text lives in ``en.po``. A sentence with a count is
+a real gettext plural entry, its form picked by the catalogue's ``Plural-Forms`` (CLDR, via Babel).
+Adding a language is adding a ``.po`` file (``python -m l10n.tools``; README "Adding a language").
+
+Locales keep their region: ``zh-TW`` is not ``zh-CN``; a locale with no catalogue reads English, and
+so does a key a catalogue lacks, leaves empty or marks fuzzy.
 """
 
 from __future__ import annotations
 
-import json
+import gettext
 import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources.abc import Traversable
+from pathlib import Path
 
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from engine.core import Term
 from engine.resources import data_file
 
 DEFAULT_LOCALE = "en"
 
+# The value a sentence's grammatical number follows (``{n} cards`` / ``{count} gems``).
+COUNTS = ("n", "count", "points", "days", "steps")
+
+__all__ = [
+    "COUNTS",
+    "DEFAULT_LOCALE",
+    "Entry",
+    "Phrase",
+    "Term",
+    "available_locales",
+    "catalogue",
+    "catalogue_folder",
+    "content_name",
+    "entries",
+    "has",
+    "placeholders",
+    "plural_index",
+    "po_name",
+    "resolve_locale",
+    "t",
+    "use_catalogues",
+]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One message of a catalogue: a single text, or the plural forms in ``Plural-Forms`` order."""
+
+    forms: tuple[str, ...]
+    plural: bool
+
+    @property
+    def text(self) -> str:
+        """The sentence without a count: the last form (CLDR "other" in every catalogue we ship)."""
+        return self.forms[-1]
+
+
+# Tests point the layer at a catalogue folder of their own (use_catalogues); None: data/i18n.
+_folder: Path | None = None
+
+
+def use_catalogues(folder: Path | None) -> None:
+    """Read catalogues from ``folder`` from now on (None: the installed ``data/i18n``)."""
+    global _folder
+    _folder = folder
+    _po_files.cache_clear()
+    _load.cache_clear()
+    resolve_locale.cache_clear()
+
+
+def catalogue_folder() -> Traversable:
+    return _folder if _folder is not None else data_file("i18n")
+
+
+def po_name(locale: str) -> str:
+    """The file stem of a locale tag: Babel's identifier (``zh-TW`` -> ``zh_TW``)."""
+    return locale.replace("-", "_")
+
 
 @cache
-def catalogue(locale: str) -> dict[str, str]:
-    merged: dict[str, str] = {}
-    folder = data_file("i18n")
-    paths = [folder / f"{locale}.json", *_json_files(folder / locale)]
-    for path in paths:
-        if not path.is_file():
+def _po_files() -> dict[str, Traversable]:
+    """Every ``<locale>.po`` of the catalogue folder, by locale tag (``zh-TW``)."""
+    folder = catalogue_folder()
+    if not folder.is_dir():
+        return {}
+    return {
+        p.name.removesuffix(".po").replace("_", "-"): p
+        for p in sorted(folder.iterdir(), key=lambda p: p.name)
+        if p.name.endswith(".po") and p.is_file()
+    }
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    entries: dict[str, Entry]
+    plural: Callable[[int], int]
+    forms: int
+
+
+@cache
+def _load(locale: str) -> _Loaded:
+    path = _po_files().get(locale)
+    if path is None:
+        return _Loaded({}, lambda n: 0, 1)
+    with path.open("rb") as handle:
+        po = read_po(handle, locale=po_name(locale))
+    return _Loaded(_entries_of(po), gettext.c2py(po.plural_expr), po.num_plurals)
+
+
+def _entries_of(po: Catalog) -> dict[str, Entry]:
+    """The translated messages of a catalogue; a fuzzy or (partly) empty one counts as missing."""
+    found: dict[str, Entry] = {}
+    for message in po:
+        if not message.id or message.fuzzy:
             continue
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-            raise ValueError(f"{path.name}: a translation file maps keys to strings")
-        twice = sorted(set(data) & set(merged))
-        if twice:
-            raise ValueError(f"{path.name}: key {twice[0]!r} is defined twice")
-        merged.update(data)
-    return merged
+        if isinstance(message.id, str):
+            if isinstance(message.string, str) and message.string:
+                found[message.id] = Entry((message.string,), plural=False)
+            continue
+        string = message.string
+        forms = tuple(f or "" for f in string) if isinstance(string, (list, tuple)) else (string or "",)
+        # A plural with the wrong number of forms reads English (``python -m l10n.tools check``
+        # reports it) rather than a form meant for another count.
+        if len(forms) == po.num_plurals and all(forms):
+            found[message.id[0]] = Entry(forms, plural=True)
+    return found
+
+
+def entries(locale: str) -> dict[str, Entry]:
+    """Every translated message of ``locale``'s catalogue (exactly that catalogue: no fallback)."""
+    return _load(resolve_locale(locale)).entries
+
+
+def catalogue(locale: str) -> dict[str, str]:
+    """Key -> sentence for ``locale``'s own catalogue; a plural message gives its "other" form."""
+    return {key: entry.text for key, entry in entries(locale).items()}
 
 
 def available_locales() -> list[str]:
-    return sorted(p.name.removesuffix(".json") for p in _json_files(data_file("i18n")))
-
-
-def _json_files(folder: Traversable) -> list[Traversable]:
-    """The ``*.json`` files of a data folder, by name; none when the folder does not exist."""
-    if not folder.is_dir():
-        return []
-    return sorted((p for p in folder.iterdir() if p.name.endswith(".json") and p.is_file()), key=lambda p: p.name)
+    """The locale tags that have a catalogue: a new ``.po`` file is a new language."""
+    return sorted(_po_files())
 
 
 @cache
@@ -63,7 +168,7 @@ def resolve_locale(locale: str | None) -> str:
 
 
 def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
-    return key in catalogue(resolve_locale(locale)) or key in catalogue(DEFAULT_LOCALE)
+    return key in entries(locale) or key in entries(DEFAULT_LOCALE)
 
 
 def content_name(game: str, kind: str, ident: str, default: str, locale: str | None = None) -> str:
@@ -72,29 +177,69 @@ def content_name(game: str, kind: str, ident: str, default: str, locale: str | N
     Names live in English in ``data/<game>/`` (``default``); a catalogue translates them under
     ``content.<game>.<kind>.<ident>``. English catalogues carry no content keys.
     """
-    return catalogue(resolve_locale(locale)).get(f"content.{game}.{kind}.{ident}", default)
+    entry = entries(resolve_locale(locale)).get(f"content.{game}.{kind}.{ident}")
+    return default if entry is None else entry.text
 
 
-# The value a sentence's grammatical number follows (``{n} cards`` / ``{count} gems``).
-COUNTS = ("n", "count", "points", "days", "steps")
+def plural_index(locale: str, count: object) -> int:
+    """Which form of a plural message ``count`` takes in ``locale`` (its ``Plural-Forms``).
+
+    Counts may arrive as text parsed from content (``"1"``); one that is not a whole number
+    takes the last form.
+    """
+    loaded = _load(resolve_locale(locale))
+    try:
+        number = int(str(count))
+    except ValueError:
+        return loaded.forms - 1
+    return min(loaded.plural(abs(number)), loaded.forms - 1)
 
 
 def t(key: str, locale: str | None = None, /, **values: object) -> str:
     """Translate ``key`` for ``locale`` (falling back to English) and fill in ``{names}``.
 
-    When the count (``n`` or ``count``) is 1 and the catalogue has ``<key>.one``, that singular
-    form is used instead (``"draw {n} cards"`` / ``"draw {n} card"``).
+    A plural message takes the form its count (the first value named in ``COUNTS``) calls for;
+    a ``Term`` or ``Phrase`` value (a key of its own, as the engine's refusals carry) is
+    translated first, in the same locale.
     """
+    filled = {name: _word(value, locale) for name, value in values.items()}
     loc = resolve_locale(locale)
-    count = next((values[name] for name in COUNTS if name in values), None)
-    if str(count) == "1":
-        one = catalogue(loc).get(f"{key}.one") or catalogue(DEFAULT_LOCALE).get(f"{key}.one")
-        if one is not None:
-            return one.format_map(values)
-    template = catalogue(loc).get(key) or catalogue(DEFAULT_LOCALE).get(key)
-    if template is None:
+    if loc != DEFAULT_LOCALE and key in entries(loc):
+        try:
+            return _form(entries(loc)[key], loc, values).format_map(filled)
+        except (KeyError, IndexError, ValueError):
+            pass  # a translation naming a value the code does not give (check reports it): English
+    entry = entries(DEFAULT_LOCALE).get(key)
+    if entry is None:
         raise KeyError(f"no translation for {key!r}")
-    return template.format_map(values)
+    return _form(entry, DEFAULT_LOCALE, values).format_map(filled)
+
+
+def _form(entry: Entry, locale: str, values: dict[str, object]) -> str:
+    """The form of ``entry`` its count calls for (the first value named in ``COUNTS``)."""
+    if not entry.plural:
+        return entry.text
+    count = next((values[name] for name in COUNTS if name in values), None)
+    return entry.text if count is None else entry.forms[plural_index(locale, count)]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A value that is a sentence of its own (the engine's reason for a refusal): ``t`` words it
+    in the same locale, with its own values; ``english`` stands in when no catalogue has ``key``."""
+
+    key: str
+    values: Mapping[str, object] = field(default_factory=dict)
+    english: str = ""
+
+
+def _word(value: object, locale: str | None) -> object:
+    """A value as the sentence shows it: ``Term`` and ``Phrase`` are translated first."""
+    if isinstance(value, Term):
+        return t(value.key, locale) if has(value.key) else value.english
+    if isinstance(value, Phrase):
+        return t(value.key, locale, **value.values) if has(value.key) else value.english
+    return value
 
 
 def placeholders(template: str) -> set[str]:

@@ -1,68 +1,366 @@
-"""Every sentence the bot shows has a translation, with the placeholders the code fills in."""
+"""The gettext catalogues: every sentence the bot shows has a translation, with the placeholders the
+code fills in and the plural forms its language needs; the JSON converter and the Babel tooling."""
 
 from __future__ import annotations
 
 import ast
-import re
+import importlib.util
+import json
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
-from bot.i18n import COUNTS, catalogue, placeholders, t
+import pytest
+
+from bot.i18n import COUNTS, available_locales, catalogue, placeholders, resolve_locale, t
+from bot.service import GameService, Refusal
+from bot.storage import Database
+from engine import GAMES, IllegalAction
+from engine.fox_duet.state import STEP_VERBS as FOX_STEPS
+from engine.noctiluca.state import STEP_VERBS as NOCTILUCA_STEPS
+from l10n import Phrase, entries, plural_index, use_catalogues
+from l10n import tools as i18n_tools
 
 ROOT = Path(__file__).resolve().parent.parent
+I18N = ROOT / "data" / "i18n"
 
 
-def literal_keys() -> dict[str, set[str]]:
-    """Keys passed as literal strings to t(...), with the keyword names given."""
+def load_converter() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("i18n_json_to_po", ROOT / "scripts" / "i18n_json_to_po.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+converter = load_converter()
+
+
+def write_json(path: Path, data: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+@pytest.fixture
+def catalogues(tmp_path: Path) -> Iterator[Path]:
+    """An empty catalogue folder the translation layer reads instead of data/i18n."""
+    folder = tmp_path / "po"
+    folder.mkdir()
+    use_catalogues(folder)
+    yield folder
+    use_catalogues(None)
+
+
+def convert_real_json_with(tmp_path: Path, dest: Path, extra: dict[str, dict[str, str]]) -> None:
+    """The repository's JSON catalogues plus ``extra`` (``{"zh-TW/x.json": {...}}``), converted to ``dest``."""
+    source = tmp_path / "json"
+    shutil.copytree(I18N, source, ignore=shutil.ignore_patterns("*.po", "*.pot"))
+    for name, data in extra.items():
+        write_json(source / name, data)
+    assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0
+    use_catalogues(dest)  # the files changed under the cache
+
+
+# -- the shipped catalogues -------------------------------------------------------------------
+def test_the_catalogues_are_complete_and_consistent() -> None:
+    """Every .po has every English key, translated, not fuzzy, with the same placeholders in every
+    form, as many plural forms as CLDR gives its language, and the CLDR Plural-Forms header."""
+    assert i18n_tools.catalogue_problems() == []
+    assert "en" in available_locales()
+
+
+def test_every_literal_key_used_in_code_exists() -> None:
+    """Babel's extraction (babel.cfg) finds the keys passed to t, Refusal and the engine's illegal."""
+    found = i18n_tools.extracted_keys()
+    for key in ("lobby.joined", "error.not-your-turn", "illegal.not-your-turn", "vivarium.illegal.swap-first"):
+        assert key in found, key
+    # Both branches of a conditional key are keys (Babel's own method would join them).
+    assert {"tournament.col.place", "tournament.col.points"} <= set(found)
+    assert i18n_tools.missing_keys() == []
+
+
+def literal_calls() -> dict[str, set[str]]:
+    """Keys passed as literal strings to t(...) in bot/ and render/, with the keyword names given."""
     keys: dict[str, set[str]] = {}
-    for path in (ROOT / "bot").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args:
-                first = node.args[0]
-                if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    if any(k.arg is None for k in node.keywords):
-                        continue
-                    keys.setdefault(first.value, set()).update(k.arg for k in node.keywords)
+    for folder in ("bot", "render"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args:
+                    first = node.args[0]
+                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                        if any(k.arg is None for k in node.keywords):
+                            continue
+                        keys.setdefault(first.value, set()).update(k.arg for k in node.keywords if k.arg)
     return keys
 
 
-def test_every_literal_key_exists_with_matching_placeholders() -> None:
-    english = catalogue("en")
-    for key, given in literal_keys().items():
+def test_the_code_fills_every_placeholder_of_every_form() -> None:
+    english = entries("en")
+    for key, given in literal_calls().items():
         assert key in english, f"missing translation {key!r}"
-        needed = placeholders(english[key])
+        needed = set().union(*(placeholders(form) for form in english[key].forms))
         assert needed <= given, f"{key!r} needs {sorted(needed - given)}"
 
 
-def test_refusal_keys_exist() -> None:
-    english = catalogue("en")
-    for path in (ROOT / "bot").rglob("*.py"):
-        for key in re.findall(r'Refusal\(\s*"([^"]+)"', path.read_text(encoding="utf-8")):
-            assert key in english, f"{path.name}: missing translation {key!r}"
-
-
-def test_unknown_locale_falls_back_to_english() -> None:
-    assert t("lobby.joined", "xx-YY") == t("lobby.joined")
-
-
-def test_a_count_of_one_takes_the_singular_form_when_there_is_one() -> None:
-    assert t("tm-dice.effect.draw", n=1) == "draw 1 card"
-    assert t("tm-dice.effect.draw", n=2) == "draw 2 cards"
-    assert t("tm-dice.effect.draw", n="1") == "draw 1 card"  # counts parsed from effect texts
-    assert t("fox-duet.event.gems-slid", count=1) == "1 gem slid toward the centre."
-    assert t("lobby.joined", n=1) == t("lobby.joined")  # no singular form: the sentence itself
-
-
-def test_every_singular_form_has_its_plural_with_the_same_placeholders() -> None:
-    english = catalogue("en")
-    for key, text in english.items():
-        if key.endswith(".one"):
-            base = key.removesuffix(".one")
-            assert base in english, f"{key!r} has no plural {base!r}"
-            assert placeholders(text) == placeholders(english[base]), key
-            assert placeholders(text) & set(COUNTS), f"{key!r} names no count"
-
-
-def test_no_sentence_hedges_its_plural() -> None:
-    """Counts take the singular with ``<key>.one``, never "card(s)"."""
+def test_plural_messages_are_counted_and_nothing_hedges_its_plural() -> None:
+    """A plural entry follows a count (n, count, points, days, steps); never "card(s)"."""
+    plural = {key: entry for key, entry in entries("en").items() if entry.plural}
+    assert "tm-dice.effect.draw" in plural and "fox-duet.event.gems-slid" in plural
+    for key, entry in plural.items():
+        assert len(entry.forms) == 2, key
+        assert placeholders(entry.forms[0]) == placeholders(entry.forms[1]), key
+        assert placeholders(entry.forms[0]) & set(COUNTS), f"{key!r} names no count"
     for key, text in catalogue("en").items():
         assert "(s)" not in text, f"{key!r}: {text!r}"
+
+
+def test_a_count_takes_its_plural_form_in_english() -> None:
+    assert t("tm-dice.effect.draw", n=1) == "draw 1 card"
+    assert t("tm-dice.effect.draw", n=2) == "draw 2 cards"
+    assert t("tm-dice.effect.draw", n=0) == "draw 0 cards"
+    assert t("tm-dice.effect.draw", n="1") == "draw 1 card"  # counts parsed from effect texts
+    assert t("fox-duet.event.gems-slid", count=1) == "1 gem slid toward the centre."
+    assert t("lobby.joined", n=1) == t("lobby.joined")  # not a plural message: the sentence itself
+
+
+def test_the_engine_english_of_each_refusal_is_the_catalogue_english() -> None:
+    """IllegalAction's str() is its English; the engine writes it beside its key, and the two agree."""
+    english = catalogue("en")
+    found = 0
+    for path in (ROOT / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "illegal":
+                key, text = (a.value for a in node.args[:2] if isinstance(a, ast.Constant))
+                assert english.get(key) == text, f"{path.name}: {key!r}"
+                found += 1
+    assert found >= 20
+    for game, steps in (("fox-duet", FOX_STEPS), ("noctiluca", NOCTILUCA_STEPS)):
+        for phase in steps:
+            assert f"{game}.illegal.step.{phase}" in english, (game, phase)
+
+
+def test_unknown_and_other_regions_fall_back_to_english(tmp_path: Path, catalogues: Path) -> None:
+    convert_real_json_with(tmp_path, catalogues, {})
+    assert available_locales() == ["en", "pt-BR", "zh-TW"]
+    for other in ("zh-CN", "pt-PT", "xx-YY", "", None):
+        assert resolve_locale(other) == "en", other
+    assert resolve_locale("zh-TW") == "zh-TW" and resolve_locale("pt_BR") == "pt-BR"
+    assert t("illegal.not-your-turn", "zh-CN") == "It is not your turn."
+    assert t("illegal.not-your-turn", "pt-PT") == "It is not your turn."
+    assert t("lobby.joined", "xx-YY") == t("lobby.joined")
+    # A key the catalogue lacks reads English; so does a locale's own sentence it has.
+    assert t("lobby.joined", "zh-TW") == t("lobby.joined")
+    assert t("illegal.not-your-turn", "zh-TW") == "現在不是你的回合。"
+
+
+def test_plural_forms_follow_cldr_in_portuguese_and_chinese(tmp_path: Path, catalogues: Path) -> None:
+    """CLDR: pt "one" is 0 and 1 (``plural=(n > 1)``); zh has one form; en "one" is 1 only."""
+    convert_real_json_with(
+        tmp_path,
+        catalogues,
+        {
+            "pt-BR/tm-dice.json": {
+                "tm-dice.effect.draw": "compre {n} cartas",
+                "tm-dice.effect.draw.one": "compre {n} carta",
+            },
+            "zh-TW/tm-dice.json": {"tm-dice.effect.draw": "抽 {n} 張牌"},
+        },
+    )
+    assert t("tm-dice.effect.draw", "pt-BR", n=0) == "compre 0 carta"
+    assert t("tm-dice.effect.draw", "pt-BR", n=1) == "compre 1 carta"
+    assert t("tm-dice.effect.draw", "pt-BR", n=2) == "compre 2 cartas"
+    assert t("tm-dice.effect.draw", "zh-TW", n=1) == "抽 1 張牌"
+    assert t("tm-dice.effect.draw", "zh-TW", n=5) == "抽 5 張牌"
+    assert t("tm-dice.effect.draw", "en", n=0) == "draw 0 cards"
+    assert [plural_index("pt-BR", n) for n in (0, 1, 2, 10)] == [0, 0, 1, 1]
+    assert [plural_index("en", n) for n in (0, 1, 2)] == [1, 0, 1]
+    assert plural_index("zh-TW", 1) == 0
+    headers = {p.name: p.read_text(encoding="utf-8") for p in catalogues.glob("*.po")}
+    assert "Plural-Forms: nplurals=2; plural=(n > 1);" in headers["pt_BR.po"]
+    assert "Plural-Forms: nplurals=1; plural=0;" in headers["zh_TW.po"]
+    assert "Plural-Forms: nplurals=2; plural=(n != 1);" in headers["en.po"]
+
+
+def test_a_new_language_is_a_new_po_file_and_nothing_else(tmp_path: Path, catalogues: Path) -> None:
+    shutil.copy(I18N / "en.po", catalogues / "en.po")
+    assert available_locales() == ["en"]
+    assert not (catalogues / "messages.pot").exists()
+    created = i18n_tools.init("fr", catalogues)
+    assert created.name == "fr.po" and (catalogues / "messages.pot").is_file()
+    use_catalogues(catalogues)
+    assert available_locales() == ["en", "fr"] and resolve_locale("fr-CA") == "fr"
+    assert t("lobby.joined", "fr") == t("lobby.joined")  # untranslated: English
+    text = created.read_text(encoding="utf-8")
+    assert "Plural-Forms: nplurals=2; plural=(n > 1);" in text
+    created.write_text(
+        text.replace('msgid "lobby.joined"\nmsgstr ""', 'msgid "lobby.joined"\nmsgstr "Vous avez pris place."'),
+        encoding="utf-8",
+    )
+    use_catalogues(catalogues)
+    assert t("lobby.joined", "fr") == "Vous avez pris place."
+    problems = i18n_tools.catalogue_problems(catalogues)
+    assert "fr.po: lobby.title has an empty translation" in problems
+    assert not any("lobby.joined" in p for p in problems)
+
+
+# -- the checks can fail ----------------------------------------------------------------------
+def test_check_reports_every_kind_of_broken_translation(tmp_path: Path) -> None:
+    source, dest = tmp_path / "json", tmp_path / "po"
+    write_json(
+        source / "en.json", {"a.count": "{n} cards", "a.count.one": "{n} card", "a.name": "Hi {name}", "a.x": "x"}
+    )
+    write_json(source / "pt-BR.json", {"a.count": "{n} cartas", "a.name": "Oi {nome}", "a.extra": "?"})
+    write_json(source / "zh-TW.json", {"a.count": "{n} 張", "a.name": "{name} 你好", "a.x": "（s）"})
+    assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0
+    problems = i18n_tools.catalogue_problems(dest)
+    assert "pt_BR.po: a.count has an empty translation" in problems  # no "one" form (0 and 1)
+    assert "pt_BR.po: a.x is missing" in problems
+    assert "pt_BR.po: a.extra is not an English key" in problems
+    assert any(p.startswith("pt_BR.po: a.name fills ['nome'], English ['name']") for p in problems)
+    assert not [p for p in problems if p.startswith("zh_TW.po")]
+    assert len(problems) == 4
+
+
+# -- the JSON converter -----------------------------------------------------------------------
+def test_the_converter_keeps_every_key_and_makes_plural_entries(tmp_path: Path) -> None:
+    source, dest = tmp_path / "json", tmp_path / "po"
+    write_json(source / "en.json", {"lobby.x": "Hello {name}", "tm.n": "{n} dice", "tm.n.one": "{n} die"})
+    write_json(source / "en" / "game.json", {"game.y": "Line one\nline two"})
+    write_json(source / "zh-TW.json", {"lobby.x": "你好 {name}", "tm.n": "{n} 顆骰子"})
+    write_json(source / "zh-TW" / "game.json", {"game.y": "第一行\n第二行"})
+    write_json(
+        source / "pt-BR" / "all.json",
+        {"game.y": "Linha um\nlinha dois", "lobby.x": "Olá {name}", "tm.n": "{n} dados", "tm.n.one": "{n} dado"},
+    )
+    assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0
+    assert sorted(p.name for p in dest.iterdir()) == ["en.po", "messages.pot", "pt_BR.po", "zh_TW.po"]
+    for locale, name in (("en", "en.po"), ("zh-TW", "zh_TW.po"), ("pt-BR", "pt_BR.po")):
+        po = i18n_tools.read(dest / name)
+        assert converter.flatten(po, locale) == converter.read_json(source, locale), locale
+        plural = po["tm.n"]
+        assert isinstance(plural.id, tuple) and len(i18n_tools.forms_of(plural)) == po.num_plurals
+    assert i18n_tools.forms_of(i18n_tools.read(dest / "pt_BR.po")["tm.n"]) == ("{n} dado", "{n} dados")
+    assert i18n_tools.catalogue_problems(dest) == []
+    before = {p.name: p.read_bytes() for p in dest.iterdir()}
+    assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0  # rerun: same bytes
+    assert {p.name: p.read_bytes() for p in dest.iterdir()} == before
+    assert i18n_tools.update(dest) == []  # the template and the English comments are Babel's own
+    zh = i18n_tools.read(dest / "zh_TW.po")
+    assert zh["tm.n"].auto_comments == ["en: {n} die", "en: {n} dice"]
+
+
+def test_the_converter_refuses_a_key_defined_twice_in_one_locale(tmp_path: Path) -> None:
+    source = tmp_path / "json"
+    write_json(source / "en.json", {"a": "A"})
+    write_json(source / "en" / "game.json", {"a": "again"})
+    with pytest.raises(ValueError, match="defined twice"):
+        converter.main(["--source", str(source), "--dest", str(tmp_path / "po")])
+
+
+def test_en_po_is_the_conversion_of_the_english_json(tmp_path: Path) -> None:
+    """Until the lead deletes the JSON catalogues, en.po is exactly what the converter makes of them."""
+    if not (I18N / "en.json").is_file():
+        pytest.skip("the JSON catalogues are gone: en.po is the source now")
+    dest = tmp_path / "po"
+    assert converter.main(["--source", str(I18N), "--dest", str(dest)]) == 0
+    assert (dest / "en.po").read_bytes() == (I18N / "en.po").read_bytes()
+    assert (dest / "messages.pot").read_bytes() == (I18N / "messages.pot").read_bytes()
+    assert converter.flatten(i18n_tools.read(dest / "en.po"), "en") == converter.read_json(I18N, "en")
+
+
+# -- Babel update -----------------------------------------------------------------------------
+def test_update_adds_new_keys_empty_and_drops_removed_ones(tmp_path: Path) -> None:
+    old, new, dest = tmp_path / "old", tmp_path / "new", tmp_path / "po"
+    write_json(old / "en.json", {"a.old": "Old", "a.kept": "Kept {name}", "a.n": "{n} cards", "a.n.one": "{n} card"})
+    write_json(old / "zh-TW.json", {"a.old": "舊", "a.kept": "保留 {name}", "a.n": "{n} 張牌"})
+    assert converter.main(["--source", str(old), "--dest", str(dest)]) == 0
+    # English changes: a.old goes, b.new comes; the Chinese catalogue stays as translators left it.
+    write_json(new / "en.json", {"a.kept": "Kept {name}", "a.n": "{n} cards", "a.n.one": "{n} card", "b.new": "New"})
+    assert converter.main(["--source", str(new), "--dest", str(tmp_path / "new-po")]) == 0
+    shutil.copy(tmp_path / "new-po" / "en.po", dest / "en.po")
+    assert i18n_tools.update(dest) == ["messages.pot", "zh_TW.po"]
+    zh = i18n_tools.read(dest / "zh_TW.po")
+    assert zh.get("a.old") is None and "a.old" not in (dest / "zh_TW.po").read_text(encoding="utf-8")
+    assert zh["a.kept"].string == "保留 {name}"
+    assert zh["b.new"].string == "" and not zh["b.new"].fuzzy
+    assert i18n_tools.forms_of(zh["a.n"]) == ("{n} 張牌",)  # one form, as zh has
+    assert i18n_tools.catalogue_problems(dest) == ["zh_TW.po: b.new has an empty translation"]
+    pot = i18n_tools.read(dest / "messages.pot")
+    assert sorted(i18n_tools.key_of(m) for m in pot if m.id) == ["a.kept", "a.n", "b.new"]
+    assert pot["a.kept"].auto_comments == ["en: Kept {name}"]
+    assert i18n_tools.update(dest) == []  # nothing left to do
+
+
+# -- engine refusals, in the reader's language ------------------------------------------------
+async def test_an_illegal_move_is_refused_in_the_readers_language(tmp_path: Path, catalogues: Path) -> None:
+    """Through the service: the engine's key and values, worded for a zh-TW reader (a Term value,
+    the step's name, translated too), and English for a reader whose language has no catalogue."""
+    convert_real_json_with(
+        tmp_path, catalogues, {"zh-TW/platform-fixture.json": {"error.illegal": "不能這樣下：{reason}"}}
+    )
+    db = await Database.open(tmp_path / "meeple.db")
+    try:
+        service = GameService(db)
+        row = await service.create("fox-duet", 1, 500, 11, "Alice", {"level": 1})
+        await service.join(row.id, 22, "Bob")
+        await service.start(row.id, 11)
+        state = await service.state(await service.get(row.id))
+        mover = [11, 22][state.to_move()[0]]
+        before = (await service.get(row.id)).state
+        with pytest.raises(Refusal) as wrong_step:
+            await service.act(row.id, mover, 0, "toward 0")
+        with pytest.raises(Refusal) as nonsense:
+            await service.act(row.id, mover, 0, "play nothing-0")
+        assert (await service.get(row.id)).state == before
+    finally:
+        await db.close()
+    refusal = wrong_step.value
+    assert refusal.key == "error.illegal" and isinstance(refusal.values["reason"], Phrase)
+    assert t(refusal.key, "zh-TW", **refusal.values) == "不能這樣下：現在不是「toward」的時候：目前的步驟是「出牌」。"
+    assert t(refusal.key, "pt-BR", **refusal.values).endswith(
+        "Agora não é hora de “toward”: a etapa atual é “jogar uma carta”."
+    )
+    assert t(refusal.key, "ja", **refusal.values) == (
+        "That move is not allowed: Now is not the time for “toward”: the current step is “playing a card”."
+    )
+    assert t(nonsense.value.key, "zh-TW", **nonsense.value.values) == "不能這樣下：現在不能執行「play nothing-0」。"
+
+
+def test_a_broken_translation_reads_english_rather_than_failing(tmp_path: Path, catalogues: Path) -> None:
+    """A translation naming a value the code does not give: English, not an exception (check reports it)."""
+    convert_real_json_with(tmp_path, catalogues, {"pt-BR/x.json": {"lobby.joined": "Você sentou {lugar}."}})
+    assert t("lobby.joined", "pt-BR") == t("lobby.joined", "en")
+    assert t("illegal.not-your-turn", "pt-BR") == "Não é a sua vez."
+
+
+def test_a_refusal_without_a_catalogue_entry_still_reads_its_english() -> None:
+    """A game whose refusal key no catalogue has yet: the engine's own English is shown."""
+    reason = Phrase("no-such-game.illegal.x", {"n": 3}, english="Three is too many.")
+    assert t("error.illegal", "zh-TW", reason=reason) == "That move is not allowed: Three is too many."
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_games_refusals_carry_a_known_key_and_stay_english(game_id: str) -> None:
+    """Old callers read ``str(exc)``: the English sentence, the catalogue's English filled in."""
+    game = GAMES[game_id]
+    state = game.new(game.min_players, 3)
+    mover = state.to_move()[0]
+    attempts = [
+        (99, "anything"),
+        (mover, "fly away"),
+        (mover, "play"),
+        (mover, "keep x y"),
+        (mover, "take row=9 col=9"),
+    ]
+    waiting = [seat for seat in range(state.players) if seat not in state.to_move()]
+    if waiting:
+        attempts.append((waiting[0], str(state.legal_actions(mover)[0])))
+    english = catalogue("en")
+    for seat, text in attempts:
+        with pytest.raises(IllegalAction) as info:
+            state.apply(seat, text)
+        exc = info.value
+        assert exc.key in english, (game_id, text, exc.key)
+        plain = {name: str(value) for name, value in exc.values.items()}  # a Term's English is its id
+        assert str(exc) == english[exc.key].format_map(plain)

@@ -15,7 +15,7 @@ Phases (``self.phase``):
 
 from __future__ import annotations
 
-from engine.core import Action, Event, IllegalAction, Outcome, State, event
+from engine.core import Action, Event, IllegalAction, Outcome, State, Term, event, illegal
 from engine.fox_duet import board, cards
 from engine.fox_duet.board import GEM_TOKENS, LEVELS, SIDES
 from engine.fox_duet.cards import CARDS, FOX, GAZELLE, GIFT, MUSICIAN, ROYAL, SUITS, card_view, sort_hand
@@ -27,6 +27,16 @@ ROUNDS = 3
 ROUND_BONUS = {1: 20, 2: 10, 3: 0}  # round 1 is our choice; the seed gives +10 for round 2
 POINTS_PER_FOREST_TOKEN = 3
 PHASES = ("play", "fox-pick", "fox-swap", "gift", "gazelle", "direction", "forest", "over")
+# The verb each step takes; a step's name in messages is the key fox-duet.illegal.step.<phase>.
+STEP_VERBS = {
+    "play": "play",
+    "fox-pick": "fox-pick",
+    "fox-swap": "swap",
+    "gift": "give",
+    "gazelle": "ignore",
+    "direction": "toward",
+    "forest": "forest",
+}
 
 
 class FoxDuetState(State):
@@ -171,27 +181,28 @@ class FoxDuetState(State):
             return []
         return actions + [Action("concede")]
 
-    def _explain_illegal(self, seat: int, action: Action) -> str:
+    def _explain_illegal(self, seat: int, action: Action) -> str | IllegalAction:
         verb, args = action.verb, action.args
-        expected = {
-            "play": "play",
-            "fox-pick": "fox-pick",
-            "fox-swap": "swap",
-            "gift": "give",
-            "gazelle": "ignore",
-            "direction": "toward",
-            "forest": "forest",
-        }.get(self.phase)
+        expected = STEP_VERBS.get(self.phase)
         known = ("play", "fox-pick", "swap", "give", "ignore", "toward", "forest", "concede")
         if verb in known and verb != expected and verb != "concede":
             if expected is None:
-                return "The game is over."
-            return f"Now is not the time for “{verb[:20]}”: the current step is “{self.phase}”."
+                return illegal("illegal.game-over", "The game is over.")
+            step = Term(f"fox-duet.illegal.step.{self.phase}", self.phase)
+            return illegal(
+                "illegal.wrong-step",
+                "Now is not the time for “{verb}”: the current step is “{step}”.",
+                verb=verb[:20],
+                step=step,
+            )
         if verb in ("play", "give", "swap") and args and cards.is_card(args[0]) and args[0] not in self.hands[seat]:
-            return f"You do not hold {args[0]}."
+            return illegal("fox-duet.illegal.not-held", "You do not hold {card}.", card=args[0])
         if verb == "play" and len(args) == 1 and args[0] in self.hands[seat]:
             led = CARDS[self.trick_cards[0]["card"]].suit
-            return f"You must follow the led suit ({led}) while you can."
+            suit = Term(f"fox-duet.suit.{led}", led)
+            return illegal(
+                "fox-duet.illegal.follow-suit", "You must follow the led suit ({suit}) while you can.", suit=suit
+            )
         return super()._explain_illegal(seat, action)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -213,7 +224,7 @@ class FoxDuetState(State):
             return self._direction(seat, int(args[0]))
         if verb == "forest":
             return self._forest(seat, int(args[0].split("=", 1)[1]))
-        raise IllegalAction("That is not an action of this game.")  # unreachable: apply checked it
+        raise illegal("illegal.not-an-action", "That is not an action.")  # unreachable: apply checked it
 
     # -- playing cards and resolving abilities -----------------------------------------------
     def _count(self, ability: str) -> int:

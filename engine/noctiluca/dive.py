@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import Event, IllegalAction, event
+from engine.core import Event, event, illegal
 from engine.noctiluca import content
 from engine.noctiluca.content import DICE_COLOURS, SHORES
 
@@ -73,7 +73,7 @@ def store_die(s: NoctilucaState, seat: int, die: str, jar: dict) -> None:
         if c == colour and d is None:
             jar["dice"][i] = die
             return
-    raise IllegalAction("That jar has no free slot of that colour.")
+    raise illegal("noctiluca.illegal.no-free-slot", "That jar has no free slot of that colour.")
 
 
 def auto_store(s: NoctilucaState, seat: int, hand: list[str]) -> list[Event]:

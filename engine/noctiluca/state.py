@@ -20,13 +20,25 @@ from __future__ import annotations
 
 import itertools
 
-from engine.core import Action, Event, IllegalAction, Outcome, State
+from engine.core import Action, Event, IllegalAction, Outcome, State, Term, illegal
 from engine.noctiluca import content
 from engine.noctiluca.content import DICE_COLOURS, JARS
 from engine.rng import Rng
 
 PHASES = ("keep", "shore", "path", "number", "store", "pass", "deliver", "pile", "draw", "over")
 PATHS = ("short", "long")
+# The verb each step takes; a step's name in messages is the key noctiluca.illegal.step.<phase>.
+STEP_VERBS = {
+    "keep": "keep",
+    "shore": "shore",
+    "path": "path",
+    "number": "number",
+    "store": "store",
+    "pass": "store",
+    "deliver": "deliver",
+    "pile": "pile",
+    "draw": "take",
+}
 
 
 class NoctilucaState(State):
@@ -80,7 +92,7 @@ class NoctilucaState(State):
         for j in self.jars[seat]:
             if j["id"] == jar_id:
                 return j
-        raise IllegalAction(f"You have no jar {jar_id[:20]}.")
+        raise illegal("noctiluca.illegal.no-jar", "You have no jar {jar}.", jar=jar_id[:20])
 
     @staticmethod
     def free_slots(j: dict, colour: str) -> int:
@@ -145,28 +157,27 @@ class NoctilucaState(State):
             return [Action.of("take", jar_id) for jar_id in pending["offer"]]
         return []
 
-    def _explain_illegal(self, seat: int, action: Action) -> str:
+    def _explain_illegal(self, seat: int, action: Action) -> str | IllegalAction:
         verb = action.verb
-        expected = {
-            "keep": "keep",
-            "shore": "shore",
-            "path": "path",
-            "number": "number",
-            "store": "store",
-            "pass": "store",
-            "deliver": "deliver",
-            "pile": "pile",
-            "draw": "take",
-        }.get(self.phase)
+        expected = STEP_VERBS.get(self.phase)
         if verb == "shore" and self.phase == "shore":
-            return "That shore is taken or does not exist: pick a free shore from 1 to 12."
+            return illegal(
+                "noctiluca.illegal.shore-taken",
+                "That shore is taken or does not exist: pick a free shore from 1 to 12.",
+            )
         if verb == "pile" and self.phase == "pile":
-            return "That pile is empty or does not exist."
+            return illegal("noctiluca.illegal.pile-empty", "That pile is empty or does not exist.")
         known = {"keep", "shore", "path", "number", "store", "deliver", "pile", "take"}
         if verb in known and verb != expected:
             if expected is None:
-                return "The game is over."
-            return f"Now is not the time for “{verb[:20]}”: the current step is “{self.phase}”."
+                return illegal("illegal.game-over", "The game is over.")
+            step = Term(f"noctiluca.illegal.step.{self.phase}", self.phase)
+            return illegal(
+                "illegal.wrong-step",
+                "Now is not the time for “{verb}”: the current step is “{step}”.",
+                verb=verb[:20],
+                step=step,
+            )
         return super()._explain_illegal(seat, action)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -191,7 +202,7 @@ class NoctilucaState(State):
             return delivery.take_from_pile(self, seat, int(args[0]) - 1)
         if verb == "take":
             return delivery.take_drawn(self, seat, args[0])
-        raise IllegalAction("That is not an action of this game.")  # unreachable: apply checked it
+        raise illegal("illegal.not-an-action", "That is not an action.")  # unreachable: apply checked it
 
     def _resign(self, seat: int) -> list[Event]:
         from engine.noctiluca.scoring import resign

@@ -7,7 +7,7 @@ resigned, if one did; docs/ENGINE-EXTENSIONS.md).
 
 from __future__ import annotations
 
-from engine.core import Action, Event, Outcome, State, event
+from engine.core import Action, Event, IllegalAction, Outcome, State, event, illegal
 from engine.rng import Rng
 from engine.tm_dice import board, effects, flow, scoring
 from engine.tm_dice.content import (
@@ -238,14 +238,22 @@ class TMDiceState(State):
     def _standing(self) -> Outcome | None:
         return scoring.standing(self)
 
-    def _explain_illegal(self, seat: int, action: Action) -> str:
+    def _explain_illegal(self, seat: int, action: Action) -> str | IllegalAction:
         if self.stage == "corp":
-            return "Choose one of your two corporations first (corporation <id>)."
+            return illegal(
+                "tm-dice.illegal.corporation-first", "Choose one of your two corporations first (corporation <id>)."
+            )
         task = self.queue[-1]
         offered = self.menu(task)
         verbs = sorted({t.split(" ")[0] for t in offered})
         accepted = ", ".join(verbs)[:200]
-        return f"“{action.text[:40]}” is not possible now; this step ({task['kind']}) accepts: {accepted}."
+        return illegal(
+            "tm-dice.illegal.not-now",
+            "“{action}” is not possible now; this step ({step}) accepts: {accepted}.",
+            action=action.text[:40],
+            step=task["kind"],
+            accepted=accepted,
+        )
 
     def _determinize(self, seat: int, seed: int) -> State:
         from engine.tm_dice.determinize import determinize

@@ -12,7 +12,7 @@ Steps (``self.phase``) of the player to act (``self.current``):
 
 from __future__ import annotations
 
-from engine.core import Action, Event, IllegalAction, Outcome, State
+from engine.core import Action, Event, IllegalAction, Outcome, State, illegal
 from engine.rng import Rng
 from engine.vivarium import rounds, turn
 from engine.vivarium.rounds import TURNS_EACH
@@ -74,16 +74,21 @@ class VivariumState(State):
             return turn.pending_actions(self, seat)
         return []
 
-    def _explain_illegal(self, seat: int, action: Action) -> str:
+    def _explain_illegal(self, seat: int, action: Action) -> str | IllegalAction:
         verb = action.verb
         if self.phase == "swap" and verb in ("take", "gems", "adjust"):
-            return "First swap one of your chain tokens with a token in the middle."
+            return illegal(
+                "vivarium.illegal.swap-first", "First swap one of your chain tokens with a token in the middle."
+            )
         if self.phase == "take" and verb == "swap":
-            return "You have already swapped a chain token this turn."
+            return illegal("vivarium.illegal.swapped-already", "You have already swapped a chain token this turn.")
         if verb == "take" and self.phase == "take":
-            return "Your chain tokens do not reach that card (row from one token, column from the other)."
+            return illegal(
+                "vivarium.illegal.out-of-reach",
+                "Your chain tokens do not reach that card (row from one token, column from the other).",
+            )
         if verb == "adjust" and self.phase == "take":
-            return "You need a gem, and numbers stay from 1 to 4."
+            return illegal("vivarium.illegal.adjust", "You need a gem, and numbers stay from 1 to 4.")
         return super()._explain_illegal(seat, action)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -106,7 +111,7 @@ class VivariumState(State):
         elif self.phase == "ability":
             events = turn.resolve_pending(self, seat, action)
         else:
-            raise IllegalAction("The game is over.")
+            raise illegal("illegal.game-over", "The game is over.")
         if self.phase == "done":
             events += self._end_turn()
         return events
