@@ -264,3 +264,26 @@ async def test_a_dm_follows_the_readers_latest_locale_and_a_stranger_reads_the_t
         said = t("seat.handed", PT, old=f"<@{mei.id}>", new=f"<@{carol.id}>", mod=f"<@{mei.id}>")
         assert any(m.content == said for m in emu.messages(world.channel))
         assert not await bot_.db.query("SELECT * FROM user_locales WHERE user_id = ?", (carol.id,))
+
+
+async def test_a_tournament_posts_and_opens_its_tables_in_the_servers_language(emu, world, config_for) -> None:
+    from tests.bot.test_discord_tournaments import create as create_tournament
+    from tests.bot.test_discord_tournaments import players, signup_message, start
+
+    world.guild.locale = ZH  # the setting below wins over the server's own language
+    users = players(emu, world, 4)
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot_:
+        await (await emu.slash(world.owner, world.channel, "meeple settings", {"language": PT})).final_message()
+        tid = await create_tournament(emu, world, name="Noite", game="vivarium", format="round-robin")
+        signup = signup_message(emu, world, tid)
+        assert t("tournament.signup-title", PT, name="Noite", id=tid) in signup.content
+        for user in users:  # by the button's id: its label is in Portuguese once translated
+            await (await emu.click(user, signup, custom_id=f"mp:tour:{tid}:join")).final_message()
+        await start(emu, world, tid)
+        await bot_.tournaments.idle()
+        tables = await bot_.db.query("SELECT game_id FROM pairings WHERE tournament_id = ? AND round = 1", (tid,))
+        assert tables and all(r["game_id"] for r in tables)
+        for table in tables:
+            assert (await bot_.db.get_game(table["game_id"])).language == PT
+        title = t("tournament.pairings-title", PT, name="Noite", round=1)
+        assert any(title in m.content for m in emu.messages(world.channel))
