@@ -77,8 +77,12 @@ async def answer_failure(
 async def seen(interaction: discord.Interaction) -> None:
     """Remember the language this user reads, for the DMs that reach them later."""
     flow: Flow | None = getattr(interaction.client, "flow", None)
-    if flow is not None:
+    if flow is None:
+        return
+    try:
         await flow.saw(interaction.user.id, discord_locale(interaction))
+    except Exception:  # never the reason a click or command goes unanswered
+        log.exception("could not note the language of an interaction")
 
 
 async def refuse(interaction: discord.Interaction, refusal: Refusal, game_id: int | None = None) -> None:

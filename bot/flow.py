@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import sqlite3
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
@@ -139,9 +138,9 @@ class Flow:
         self._seen[user_id] = locale
         try:
             await locales.remember_locale(self.service.db, user_id, locale)
-        except sqlite3.Error as exc:  # the click goes on; their DMs keep the language known before
-            log.warning("could not remember a user's language: %s", exc)
-            self._seen.pop(user_id, None)
+        except BaseException:
+            self._seen.pop(user_id, None)  # not stored: try again at their next interaction
+            raise
 
     async def user_locale(self, user_id: int, fallback: str) -> str:
         """The language of what reaches a user outside an interaction (a DM): the one last seen

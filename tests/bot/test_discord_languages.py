@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 
 import pytest
 
@@ -287,3 +288,28 @@ async def test_a_tournament_posts_and_opens_its_tables_in_the_servers_language(e
             assert (await bot_.db.get_game(table["game_id"])).language == PT
         title = t("tournament.pairings-title", PT, name="Noite", round=1)
         assert any(title in m.content for m in emu.messages(world.channel))
+
+
+async def test_a_language_that_cannot_be_stored_never_stops_the_command_and_is_stored_next_time(
+    emu, world, config_for, monkeypatch
+) -> None:
+    from bot.storage import locales
+
+    remember = locales.remember_locale
+
+    async def broken(db, user_id, locale) -> bool:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    world.alice.locale = PT
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot_:
+        monkeypatch.setattr(locales, "remember_locale", broken)
+        answer = await create(emu, world.alice, world.channel)
+        assert answer.ephemeral and answer.content == t("lobby.created", PT)
+        assert await game_in(bot_, world.channel) is not None
+        assert await bot_.db.query("SELECT * FROM user_locales") == []
+        monkeypatch.setattr(locales, "remember_locale", remember)
+        listed = await emu.slash(world.alice, world.channel, "meeple list")
+        await listed.final_message()
+        assert [tuple(r) for r in await bot_.db.query("SELECT user_id, locale FROM user_locales")] == [
+            (world.alice.id, PT)
+        ]
