@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import resolve_locale, t
+from bot.languages import discord_locale
 from bot.service import Refusal
 from bot.storage.db import CommitWatch, watch_commits
 
@@ -31,7 +32,8 @@ EXPIRED = (UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED, UNKNOWN_WEBHOOK)
 
 
 def locale_of(interaction: discord.Interaction) -> str:
-    return str(interaction.locale.value if interaction.locale else "en")
+    """The reader's language: the catalogue their Discord client's locale reads."""
+    return resolve_locale(str(interaction.locale.value) if interaction.locale else None)
 
 
 def is_expired(error: BaseException) -> bool:
@@ -43,6 +45,7 @@ async def answered(
     interaction: discord.Interaction, handler: Callable[[], Awaitable[None]], what: str, game_id: int | None = None
 ) -> None:
     """Run a component's handler through the one error path (``what`` names it in the log)."""
+    await seen(interaction)  # before the watch: remembering a language is not the click's change
     watch = watch_commits()
     try:
         await handler()
@@ -69,6 +72,17 @@ async def answer_failure(
     # After a commit the request went through: saying "nothing was changed" would be false.
     key = "error.after-commit" if watch is not None and watch.committed else "error.internal"
     await say(interaction, t(key, locale_of(interaction)), what)
+
+
+async def seen(interaction: discord.Interaction) -> None:
+    """Remember the language this user reads, for the DMs that reach them later."""
+    flow: Flow | None = getattr(interaction.client, "flow", None)
+    if flow is None:
+        return
+    try:
+        await flow.saw(interaction.user.id, discord_locale(interaction))
+    except Exception:  # never the reason a click or command goes unanswered
+        log.exception("could not note the language of an interaction")
 
 
 async def refuse(interaction: discord.Interaction, refusal: Refusal, game_id: int | None = None) -> None:

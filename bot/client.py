@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ai.pool import Computers
-from bot.answers import answer_failure, locale_of, refuse, say
+from bot.answers import answer_failure, locale_of, refuse, say, seen
 from bot.cogs.tournament import TOURNAMENT_ITEMS
 from bot.command_l10n import CatalogueTranslator
 from bot.command_options import check_options, leaf_options
@@ -40,6 +40,7 @@ class MeepleTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Watch this command's commits, and refuse options its declaration does not allow."""
+        await seen(interaction)  # before the watch: remembering a language is not the command's change
         interaction.extras[COMMIT_WATCH] = watch_commits()
         command = interaction.command
         if interaction.type is not discord.InteractionType.application_command:

@@ -211,8 +211,10 @@ class Delivery:
         return await history.state_at(self.db, row, version)
 
     async def board_lines(self, row: GameRow, job: Job) -> list[str]:
-        """What happened, in words: lines carried from skipped boards, then this change's own."""
-        flow, loc = self.flow, self.flow.locale
+        """What happened, in words (the table's language): lines carried from skipped boards, then
+        this change's own."""
+        flow = self.flow
+        loc = flow.table_locale(row)
         payload = job.payload
         lines = list(payload.get("carried", []))
         if payload.get("started"):
@@ -225,10 +227,10 @@ class Delivery:
         if undo:
             users = await flow.service.seat_users(row.id)
             state = await self.state_at(row, job.version)
-            names = await flow.names(row.id)
+            names = await flow.names(row.id, loc)
             label = adapter_for(row.game).action_label(Action(undo["action"]), state.view(undo["seat"]), loc, names)
             lines.append(t("undo.public", loc, player=f"<@{users[undo['seat']]}>", action=label))
-        lines.extend(flow.public_lines(row.game, payload.get("events", []), await flow.names(row.id)))
+        lines.extend(flow.public_lines(row.game, payload.get("events", []), await flow.names(row.id, loc), loc))
         return lines
 
     async def post_board(self, row: GameRow, job: Job) -> None:
@@ -242,18 +244,21 @@ class Delivery:
     async def send_hand(self, row: GameRow, job: Job) -> None:
         assert job.seat is not None
         flow = self.flow
-        if is_computer((await flow.service.seat_users(row.id))[job.seat]):
+        user = (await flow.service.seat_users(row.id))[job.seat]
+        if is_computer(user):
             return  # a computer seat reads its own view; nobody to DM
-        names = await flow.names(row.id)
+        # Worded when it goes out, in the language last seen from its recipient.
+        loc = await flow.user_locale(user, flow.table_locale(row))
+        names = await flow.names(row.id, loc)
         adapter = adapter_for(row.game)
-        lines = [adapter.describe_event(event, names, flow.locale) for event in job.payload.get("events", [])]
+        lines = [adapter.describe_event(event, names, loc) for event in job.payload.get("events", [])]
         # The hand as it is now: what the seat can act on (only ever this seat's own view).
         state = await flow.service.state(row)
         await flow.send_hand(row, state, job.seat, job.payload.get("reason", "game.dm.update"), [x for x in lines if x])
 
     async def post_notice(self, row: GameRow, job: Job) -> None:
         mentions = ", ".join(f"<@{user}>" for user in job.payload.get("users", []))
-        text = t(job.payload["key"], self.flow.locale, players=mentions)
+        text = t(job.payload["key"], self.flow.table_locale(row), players=mentions)
         channel = self.flow.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
 

@@ -21,9 +21,10 @@ from bot.answers import locale_of
 from bot.computers import who
 from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
-from bot.i18n import t
+from bot.i18n import resolve_locale, t
+from bot.languages import language_name, table_language_of
 from bot.service import GameService, MoveResult, Refusal
-from bot.storage import GameRow, async_play, jobs
+from bot.storage import GameRow, async_play, jobs, locales
 from bot.storage.jobs import JobSpec
 from bot.ui import ActButton, ActSelect, GameButton, HandButton, LobbyButton, OptionSelect, SnoozeButton, UndoButton
 from engine import Action, Event, State
@@ -44,6 +45,8 @@ SUGGESTED = discord.ButtonStyle.success
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 # How long a player's answer waits for the board of their move before saying it is on its way.
 ANSWER_WAIT = 5.0
+# Users whose language is remembered in memory (the database keeps all of them).
+SEEN_LIMIT = 10_000
 
 
 def jump_url(row: GameRow, message_id: int | None) -> str | None:
@@ -64,7 +67,10 @@ class Flow:
     ) -> None:
         self.bot = bot
         self.service = service
-        self.locale = locale  # public messages; private answers use the clicker's locale
+        # Tables from before languages, and what belongs to no table; a table speaks its own
+        # language (table_locale), a private answer the clicker's, a DM its recipient's.
+        self.locale = locale
+        self._seen: dict[int, str] = {}  # user id -> Discord locale of their last interaction
         self._tasks: set[asyncio.Task] = set()  # background work (replays) kept alive until done
         self.delivery = Delivery(self, backoff)
         self.answer_wait = ANSWER_WAIT
@@ -105,17 +111,54 @@ class Flow:
             if pending:
                 await asyncio.wait(pending, timeout=2)
 
+    # -- languages ------------------------------------------------------------------------
+    def table_locale(self, row: GameRow) -> str:
+        """The language of the table's public posts (boards, lobby, announcements)."""
+        return row.language or self.locale
+
+    async def server_language(self, guild_id: int | None, preferred: str | None = None) -> str:
+        """A new table's language by default: the server's setting, else its preferred locale
+        (``preferred``, or the cached server's) when we have that catalogue, else English."""
+        if guild_id is None:
+            return table_language_of(preferred) if preferred else self.locale
+        settings = await async_play.guild_settings(self.service.db, guild_id)
+        if settings.language:
+            return settings.language
+        if preferred is None:
+            guild = self.bot.get_guild(guild_id)
+            preferred = str(guild.preferred_locale.value) if guild is not None and guild.preferred_locale else None
+        return table_language_of(preferred) if preferred else self.locale
+
+    async def saw(self, user_id: int, locale: str) -> None:
+        """Note the Discord locale an interaction shows for its user (stored only when it changed)."""
+        if self._seen.get(user_id) == locale:
+            return
+        if len(self._seen) >= SEEN_LIMIT:
+            self._seen.clear()
+        self._seen[user_id] = locale
+        try:
+            await locales.remember_locale(self.service.db, user_id, locale)
+        except BaseException:
+            self._seen.pop(user_id, None)  # not stored: try again at their next interaction
+            raise
+
+    async def user_locale(self, user_id: int, fallback: str) -> str:
+        """The language of what reaches a user outside an interaction (a DM): the one last seen
+        from them, else ``fallback`` (the table's language)."""
+        seen = self._seen.get(user_id) or await locales.user_locale(self.service.db, user_id)
+        return resolve_locale(seen) if seen else fallback
+
     # -- names ----------------------------------------------------------------------------
-    async def names(self, game_id: int) -> list[str]:
+    async def names(self, game_id: int, loc: str | None = None) -> list[str]:
         seats = await self.service.db.seats(game_id)
-        return [s.display_name or t("player.fallback", self.locale, number=s.seat + 1) for s in seats]
+        return [s.display_name or t("player.fallback", loc or self.locale, number=s.seat + 1) for s in seats]
 
     # -- lobby ----------------------------------------------------------------------------
     async def lobby_payload(self, row: GameRow) -> dict:
         game = self.service.game(row.game)
         adapter = adapter_for(row.game)
         seats = await self.service.db.seats(row.id)
-        loc = self.locale
+        loc = self.table_locale(row)
         players = "\n".join(f"{s.seat + 1}. {who(s.user_id, s.display_name)}" for s in seats) or t("lobby.nobody", loc)
         options = ", ".join(adapter.option_label(k, v, loc) for k, v in row.options.items())
         seats_key = "lobby.players.exact" if game.min_players == game.max_players else "lobby.players"
@@ -126,6 +169,7 @@ class Flow:
         ]
         if options:
             lines.append(t("lobby.options", loc, options=options))
+        lines.append(t("language.lobby", loc, language=language_name(row.language or self.locale)))
         if not row.rated and row.game in ratings.COMPETITIVE:
             lines.append(t("lobby.casual", loc))
         view = discord.ui.View(timeout=None)
@@ -215,13 +259,14 @@ class Flow:
             log.info("could not update the lobby of game %s: %s", row.id, exc.status)
 
     # -- the board ------------------------------------------------------------------------
-    async def board_payload(self, row: GameRow, state: State, lines: list[str]) -> dict:
+    async def board_payload(self, row: GameRow, state: State, lines: list[str], loc: str | None = None) -> dict:
+        """The board's words and picture, in ``loc`` (a private /table status) else the table's language."""
         adapter = adapter_for(row.game)
-        names = await self.names(row.id)
+        loc = loc or self.table_locale(row)
+        names = await self.names(row.id, loc)
         users = await self.service.seat_users(row.id)
         public_view = state.view(None)
-        png = await asyncio.to_thread(render.render_board, row.game, public_view, names)
-        loc = self.locale
+        png = await asyncio.to_thread(render.render_board, row.game, public_view, names, loc)
         body = list(lines)
         outcome = state.outcome()
         view = discord.ui.View(timeout=None)
@@ -231,7 +276,7 @@ class Flow:
         else:
             movers = state.to_move()
             body.append(adapter.prompt(public_view["public"], [who(users[s], names[s]) for s in movers], loc))
-            for item in self.public_choices(row, state, public_view, names):
+            for item in self.public_choices(row, state, public_view, names, loc):
                 view.add_item(item)
             view.add_item(HandButton(row.id, loc))
         from bot.history_ui import log_button  # the history module builds on this one
@@ -244,7 +289,7 @@ class Flow:
         return {"content": clip("\n".join(body)), "png": png, "view": view}
 
     def public_choices(
-        self, row: GameRow, state: State, public_view: dict, names: Sequence[str] = ()
+        self, row: GameRow, state: State, public_view: dict, names: Sequence[str] = (), loc: str | None = None
     ) -> list[discord.ui.Item]:
         """Buttons for a decision that hides nothing, shown on the board itself."""
         adapter = adapter_for(row.game)
@@ -260,7 +305,7 @@ class Flow:
                 row.id,
                 state.version,
                 a.text,
-                adapter.action_label(a, public_view, self.locale, names),
+                adapter.action_label(a, public_view, loc or self.table_locale(row), names),
                 style=SUGGESTED if adapter.action_is_suggested(a, public_view) else discord.ButtonStyle.secondary,
                 emoji=adapter.action_emoji(a, public_view),
             )
@@ -327,10 +372,11 @@ class Flow:
 
     # -- private information --------------------------------------------------------------
     async def hand_payload(self, row: GameRow, state: State, seat: int, loc: str) -> tuple[str, bytes]:
+        """A seat's private view in words and picture, in its reader's language ``loc``."""
         adapter = adapter_for(row.game)
-        names = await self.names(row.id)
+        names = await self.names(row.id, loc)
         view = state.view(seat)
-        png = await asyncio.to_thread(render.render_hand, row.game, view, names, seat)
+        png = await asyncio.to_thread(render.render_hand, row.game, view, names, seat, loc)
         return adapter.hand_text(view, loc), png
 
     async def send_hand(self, row: GameRow, state: State, seat: int, reason: str, lines: Sequence[str] = ()) -> None:
@@ -338,22 +384,23 @@ class Flow:
         turns a refusal into a public notice that names the player, never the content)."""
         users = await self.service.seat_users(row.id)
         game = self.service.game(row.game)
-        text, png = await self.hand_payload(row, state, seat, self.locale)
+        loc = await self.user_locale(users[seat], self.table_locale(row))
+        text, png = await self.hand_payload(row, state, seat, loc)
         header = t(
             reason,
-            self.locale,
+            loc,
             game=game.title,
             url=jump_url(row, row.board_message_id) or "",
             channel=row.channel_id,
-            server=self.server_name(row),
+            server=self.server_name(row, loc),
         )
         content = clip("\n".join([header, *lines, text]))
         user = self.bot.get_user(users[seat]) or await self.bot.fetch_user(users[seat])
         await user.send(content, file=discord.File(io.BytesIO(png), filename="hand.png"))
 
-    def server_name(self, row: GameRow) -> str:
+    def server_name(self, row: GameRow, loc: str | None = None) -> str:
         guild = self.bot.get_guild(row.guild_id) if row.guild_id else None
-        return guild.name if guild else t("game.dm.server-unknown", self.locale)
+        return guild.name if guild else t("game.dm.server-unknown", loc or self.table_locale(row))
 
     def choices_view(
         self, row: GameRow, state: State, seat: int, loc: str, names: Sequence[str] = ()
@@ -406,7 +453,7 @@ class Flow:
             meaning = adapter_for(row.game).choice_help(state.view(seat), seat, loc)
             if meaning:
                 lines.append(t("howto.help.label", loc, text=meaning))
-            view = self.choices_view(row, state, seat, loc, await self.names(row.id))
+            view = self.choices_view(row, state, seat, loc, await self.names(row.id, loc))
         elif row.status == "running":
             lines.append(t("choices.not-your-turn", loc))
         else:
@@ -422,7 +469,7 @@ class Flow:
         loc = locale_of(interaction)
         result = await self.service.act(game_id, interaction.user.id, version, action)
         row = await self.after_move(result)
-        names = await self.names(row.id)
+        names = await self.names(row.id, loc)
         lines = [t("move.done", loc, action=self.action_words(row, result, Action(result.action), loc, names))]
         view = None
         if result.seat in result.state.to_move():
@@ -433,9 +480,10 @@ class Flow:
         lines.append(self.board_link(row, loc))
         await self.private(interaction, "\n".join(lines), **({"view": view} if view else {}))
 
-    def public_lines(self, game: str, events: list[Event], names: list[str]) -> list[str]:
+    def public_lines(self, game: str, events: list[Event], names: list[str], loc: str | None = None) -> list[str]:
+        """What everyone saw happen, in ``loc`` (the table's language)."""
         public = [event for event in events if event.get("visible_to") is None]
-        return adapter_for(game).describe_events(public, names, self.locale)
+        return adapter_for(game).describe_events(public, names, loc or self.locale)
 
     def action_words(
         self, row: GameRow, result: MoveResult, action: Action, loc: str | None = None, names: Sequence[str] = ()
@@ -443,7 +491,7 @@ class Flow:
         """An action as players read it, from the acting seat's point of view when it chose it
         (before the move: a card taken is named, not the one that refilled its space)."""
         view = result.view_before if result.view_before is not None else result.state.view(result.seat)
-        return adapter_for(row.game).action_label(action, view, loc or self.locale, names)
+        return adapter_for(row.game).action_label(action, view, loc or self.table_locale(row), names)
 
     async def after_move(
         self, result: MoveResult, before: Sequence[str] = (), forfeited: AbstractSet[int] = frozenset()
@@ -468,9 +516,10 @@ class Flow:
         loc = locale_of(interaction)
         result = await self.service.undo(game_id, interaction.user.id, version)
         row = result.row
-        label = self.action_words(row, result, Action(result.action))
+        names = await self.names(row.id, loc)
+        label = self.action_words(row, result, Action(result.action), loc, names)
         row = await self.deliver(row.id)  # the board after the undo was enqueued with it
-        view = self.choices_view(row, result.state, result.seat, loc, await self.names(row.id))
+        view = self.choices_view(row, result.state, result.seat, loc, names)
         await self.private(interaction, t("undo.done", loc, action=label), **({"view": view} if view else {}))
 
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -479,7 +528,7 @@ class Flow:
             await self.private(interaction, t("resign.done", locale_of(interaction)))
             return
         result = await self.service.resign(game_id, interaction.user.id)
-        line = t("resign.public", self.locale, player=f"<@{interaction.user.id}>")
+        line = t("resign.public", self.table_locale(result.row), player=f"<@{interaction.user.id}>")
         await self.after_move(result, before=[line], forfeited={result.seat})
         await self.private(interaction, t("resign.done", locale_of(interaction)))
 
@@ -496,14 +545,15 @@ class Flow:
             return False
         async with self.service.lock(game_id):
             row, seat, _ = await self.service.running_seat(game_id, user_id)
-            label = await computers.take_over(self.service.db, game_id, seat, user_id, self.locale)
-        await self.announce(row, t(f"computer.took-over.{why}", self.locale, player=f"<@{user_id}>", computer=label))
+            loc = self.table_locale(row)
+            label = await computers.take_over(self.service.db, game_id, seat, user_id, loc)
+        await self.announce(row, t(f"computer.took-over.{why}", loc, player=f"<@{user_id}>", computer=label))
         self.computer_turns.poke(game_id)
         return True
 
     async def seat_changed(self, row: GameRow, seat: int, new_user: int, key: str, **values: object) -> None:
         """Announce a seat's new player and send them the seat's private information."""
-        await self.announce(row, t(key, self.locale, new=f"<@{new_user}>", **values))
+        await self.announce(row, t(key, self.table_locale(row), new=f"<@{new_user}>", **values))
         await jobs.enqueue(self.service.db, row.id, [JobSpec("hand", row.version, seat, {"reason": "game.dm.seat"})])
         await self.deliver(row.id)
 
@@ -512,10 +562,11 @@ class Flow:
         """Nudge waiting players in the game's channel, with a link to the board."""
         url = jump_url(row, row.board_message_id) or ""
         mentions = " ".join(f"<@{u}>" for u in users)
-        text = t(key, self.locale, players=mentions, url=url, game=self.service.game(row.game).title, **values)
+        loc = self.table_locale(row)
+        text = t(key, loc, players=mentions, url=url, game=self.service.game(row.game).title, **values)
         view = discord.ui.View(timeout=None)
         if snooze:
-            view.add_item(SnoozeButton(row.id, row.version, self.locale))
+            view.add_item(SnoozeButton(row.id, row.version, loc))
         try:
             await self.channel(row).send(clip(text), view=view, allowed_mentions=MENTIONS)
         except discord.HTTPException as exc:
@@ -558,7 +609,7 @@ class Flow:
             # A database from before durable delivery: the board of a move a crash kept from
             # being posted has no job; give it one.
             if row.board_version != row.version and not await jobs.has_board_job(self.service.db, row.id, row.version):
-                spec = JobSpec("board", row.version, payload={"notes": [t("game.resumed", self.locale)]})
+                spec = JobSpec("board", row.version, payload={"notes": [t("game.resumed", self.table_locale(row))]})
                 await jobs.enqueue(self.service.db, row.id, [spec])
         resumed = await self.delivery.resume()
         if resumed:

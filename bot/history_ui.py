@@ -121,7 +121,7 @@ async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, p
     seat = await viewer_seat(flow, row, interaction.user.id)
     undone = await seats_and_undo.undone(flow.service.db, row.id)
     all_steps = await history.steps(flow.service.db, row)
-    lines = history.log_lines(row, all_steps, await flow.names(row.id), seat, loc, undone)
+    lines = history.log_lines(row, all_steps, await flow.names(row.id, loc), seat, loc, undone)
     shown, number, pages = history.page_of(lines, page if page is not None else 10**9)
     text = clip("\n".join([t("history.log-title", loc, page=number, pages=pages), *shown]))
     view = pager(LogPage, game_id, number, pages, 1, loc)
@@ -144,7 +144,7 @@ async def show_past_board(
         notes.append(t("history.board-hidden", loc, first=hidden.start, last=hidden.stop - 1))
         step = row.version
     state = await history.state_at(flow.service.db, row, step)
-    png = await asyncio.to_thread(render.render_board, row.game, state.view(None), await flow.names(row.id))
+    png = await asyncio.to_thread(render.render_board, row.game, state.view(None), await flow.names(row.id, loc), loc)
     text = "\n".join([t("history.board-title", loc, step=step, last=row.version), *notes])
     view = pager(PastBoard, game_id, step, row.version, 0, loc)
     file = discord.File(io.BytesIO(png), filename="board.png")
@@ -163,16 +163,17 @@ async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> N
         for entry in await flow.service.db.actions(row.id):
             history.apply_logged(state, entry.seat, entry.action)
             publics.append(state.view(None)["public"])
-        names = await flow.names(row.id)
+        loc = flow.table_locale(row)  # the replay joins the public final board
+        names = await flow.names(row.id, loc)
 
         def caption(step: int, steps: int) -> str:
-            return t("replay.caption", flow.locale, step=step, steps=steps)
+            return t("replay.caption", loc, step=step, steps=steps)
 
         data, extension = await asyncio.to_thread(replay_animation, row.game, publics, names, caption=caption)
         replay = discord.File(
-            io.BytesIO(data), filename=f"replay.{extension}", description=t("replay.description", flow.locale)
+            io.BytesIO(data), filename=f"replay.{extension}", description=t("replay.description", loc)
         )
-        content = clip(f"{message.content}\n{t('replay.attached', flow.locale)}")
+        content = clip(f"{message.content}\n{t('replay.attached', loc)}")
         await message.edit(content=content, attachments=[*message.attachments, replay])
     except discord.HTTPException as exc:
         log.warning("could not attach the replay of game %s: %s %s", row.id, exc.status, exc.code)

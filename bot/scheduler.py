@@ -137,7 +137,7 @@ class Scheduler:
                         due,
                         "reminder.warning",
                         hours=max(1, round(left.total_seconds() / 3600)),
-                        action=t(f"timeout.{row.timeout_action or 'auto'}", self.flow.locale),
+                        action=t(f"timeout.{row.timeout_action or 'auto'}", self.flow.table_locale(row)),
                     )
         await self.remind(row, seats, users, waiting, settings)
 
@@ -177,9 +177,11 @@ class Scheduler:
             return
         line = t(
             f"timeout.applied.{how}",
-            self.flow.locale,
+            self.flow.table_locale(row),
             player=f"<@{users[seat]}>",
-            action=self.flow.action_words(row, result, action, names=await self.flow.names(row.id)),
+            action=self.flow.action_words(
+                row, result, action, names=await self.flow.names(row.id, self.flow.table_locale(row))
+            ),
         )
         await self.flow.after_move(result, before=[line], forfeited={seat} if how == "forfeit" else set())
 
@@ -196,4 +198,4 @@ class Scheduler:
 
     async def close_idle(self, row: GameRow, days: int) -> None:
         await self.flow.service.abandon(row.id)
-        await self.flow.announce(row, t("game.idle-closed", self.flow.locale, days=days))
+        await self.flow.announce(row, t("game.idle-closed", self.flow.table_locale(row), days=days))

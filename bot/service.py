@@ -174,8 +174,11 @@ class GameService:
         rated: bool = True,
         seed: int | None = None,
         link: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None,
+        language: str | None = None,
     ) -> GameRow:
         """Open a table: the table, its timing and any ``others`` seated are stored in one transaction.
+
+        ``language`` is the table's (its public posts'); None leaves it to the server's setting.
 
         ``rated=False`` makes a casual table: its result never moves a rating (bot/ratings.py).
         ``seed`` deals a given deal (the weekly challenge) instead of a new random one; ``link``
@@ -209,6 +212,7 @@ class GameService:
                 others=others,
                 rated=rated,
                 link=link,
+                language=language or (settings.language if settings else None),
             )
         except ChannelBusy as exc:
             raise Refusal("error.channel-busy") from exc
@@ -430,6 +434,7 @@ class GameService:
             timing,
             others=[(seat.user_id, seat.display_name) for seat in rest],
             rated=old.rated,
+            language=old.language,
         )
 
     async def act(self, game_id: int, user_id: int, expected_version: int | None, action: str) -> MoveResult:

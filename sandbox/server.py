@@ -20,7 +20,7 @@ from emulator.errors import ApiError
 from emulator.interactions import InteractionFailed
 from emulator.state import Channel, Message, User
 from sandbox import views
-from sandbox.world import SandboxEmulator, World
+from sandbox.world import LOCALES, SandboxEmulator, World
 
 log = logging.getLogger("sandbox")
 
@@ -67,6 +67,7 @@ class SandboxServer:
         app.router.add_post("/api/click", self.click)
         app.router.add_post("/api/select", self.select)
         app.router.add_post("/api/send", self.send)
+        app.router.add_post("/api/locale", self.set_locale)
         app.router.add_get("/api/attachments/{message_id}/{attachment_id}/{filename}", self.attachment)
         app.router.add_static("/static/", STATIC)
         return app
@@ -100,6 +101,7 @@ class SandboxServer:
                 "bot": views.person(self.emu.bot_user),
                 "channels": [views.channel_info(c) for c in self.world.channels()],
                 "commands": views.commands(self.emu, self.world),
+                "locales": [{"value": code, "label": label} for code, label in LOCALES.items()],
             }
         )
 
@@ -206,6 +208,19 @@ class SandboxServer:
         except (Refused, ApiError, LookupError, ValueError, PermissionError) as exc:
             return web.json_response({"ok": False, "error": str(exc)})
         return web.json_response({"ok": True})
+
+    async def set_locale(self, request: web.Request) -> web.Response:
+        """Switch a person's Discord client language: their next interactions carry that locale."""
+        try:
+            body = await request.json()
+            user = self._person(body.get("user_id"))
+            locale = str(body.get("locale", ""))
+            if locale not in LOCALES:
+                raise Refused(f"the sandbox offers no language {locale[:20]!r}")
+        except (Refused, ValueError, TypeError, AttributeError) as exc:
+            return web.json_response({"ok": False, "error": str(exc)})
+        user.locale = locale
+        return web.json_response({"ok": True, "locale": locale})
 
     async def _interaction(self, request: web.Request, act: Any) -> web.Response:
         """Dispatch an interaction as a person; answer once the bot has responded (or failed to)."""

@@ -25,6 +25,7 @@ def person(user: User, index: int | None = None) -> dict[str, Any]:
         "username": user.username,
         "bot": user.bot,
         "colour": colour,
+        "locale": user.locale,
     }
 
 

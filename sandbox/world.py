@@ -17,6 +17,8 @@ CHANNEL_NAME = "games"
 CHANNEL_TOPIC = "Board games by post: type /table create to open a table"
 # Named for no game: any of the four may be played there.
 THREAD_NAME = "Game night"
+# The Discord client languages a person may switch to (Discord's locale codes), each named in itself.
+LOCALES = {"en-US": "English", "zh-TW": "繁體中文", "pt-BR": "Português (Brasil)"}
 
 
 class SandboxEmulator(Emulator):

@@ -18,6 +18,7 @@ from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
 from bot.howto import guide_exists, show_page
 from bot.i18n import t
+from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale, language_name
 from bot.service import Refusal
 from bot.storage import async_play as store
 from engine import GAMES
@@ -283,6 +284,7 @@ class MeepleCog(commands.Cog):
                 rated=False,
                 seed=seed,
                 link=challenge.recorder(guild, week, mode, [m.id for m in team]),
+                language=await self.flow.server_language(guild, guild_locale(interaction)),
             )
         except sqlite3.IntegrityError as exc:  # the same player's attempt, made a moment ago
             await thread.delete()
@@ -370,9 +372,11 @@ class MeepleCog(commands.Cog):
         threads="Give every new game its own thread",
         challenge="Offer the weekly challenge (/meeple challenge) on this server",
         challenge_channel="The channel whose private threads host challenge games (default: where it is asked)",
+        language="The default language of new tables' boards and announcements",
     )
     @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
     @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -385,12 +389,15 @@ class MeepleCog(commands.Cog):
         threads: bool | None = None,
         challenge: bool | None = None,
         challenge_channel: discord.TextChannel | None = None,
+        language: str | None = None,
     ) -> None:
         """Show or change this server's defaults (Manage Server)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         if not interaction.permissions.manage_guild:
             raise Refusal("settings.rights")
+        if language is not None and language not in LANGUAGES:
+            raise Refusal("language.unknown")
         changes: dict[str, object] = {}
         if reminders is not None:
             changes["reminder_hours"] = reminders
@@ -410,6 +417,8 @@ class MeepleCog(commands.Cog):
             changes["challenge_enabled"] = challenge
         if challenge_channel is not None:
             changes["challenge_channel_id"] = challenge_channel.id
+        if language is not None:
+            changes["language"] = language
         if changes:
             current = await store.update_guild_settings(self.db, guild_of(interaction), **changes)
         else:
@@ -433,6 +442,10 @@ class MeepleCog(commands.Cog):
             if current.challenge_channel_id
             else t("challenge.anywhere", loc),
         )
+        # The language new tables get: the server's own locale until one is chosen here.
+        default = await self.flow.server_language(guild_of(interaction), guild_locale(interaction))
+        key = "settings.show.language" if current.language else "settings.show.language-default"
+        text += "\n" + t(key, loc, language=language_name(default))
         await self.flow.private(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -18,6 +18,7 @@ from bot.flow import clip, jump_url
 from bot.games import adapter_for
 from bot.history_ui import show_log, show_past_board
 from bot.i18n import t
+from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
 from bot.service import NO_OPTIONS, GameService, Refusal, Timing
 from bot.storage import async_play
 from bot.ui import ActButton, GameButton
@@ -95,11 +96,13 @@ class TableCog(commands.Cog):
         computers="Seats for computer players (a table with a computer is never rated)",
         level="How strong the computer players are (default: normal)",
         takeover="A computer takes the seat of a player who resigns or forfeits, so the others can finish",
+        language="The language of the table's boards and announcements (default: the server's)",
     )
     @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
     @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
     @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -113,6 +116,7 @@ class TableCog(commands.Cog):
         computers: app_commands.Range[int, 0, 3] = 0,
         level: str = "normal",
         takeover: bool = False,
+        language: str | None = None,
     ) -> None:
         """Open a new table in this channel; others join with the buttons."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -120,11 +124,13 @@ class TableCog(commands.Cog):
         parsed = self.service.parse_options(game, options)
         if level not in computer_seats.LEVELS:
             raise Refusal("error.option-invalid")
+        if language is not None and language not in LANGUAGES:
+            raise Refusal("language.unknown")
+        language = language or await self.flow.server_language(guild_of(interaction), guild_locale(interaction))
         if computers and game in GAMES and 1 + computers > GAMES[game].max_players:
             raise Refusal("computer.too-many", game=GAMES[game].title, count=GAMES[game].max_players - 1)
         robots = [
-            (computer_seats.computer_user(k), computer_seats.name(k, level, self.flow.locale))
-            for k in range(1, computers + 1)
+            (computer_seats.computer_user(k), computer_seats.name(k, level, language)) for k in range(1, computers + 1)
         ]
         channel_id = await self.game_channel(interaction, game, thread)
         row = await self.service.create(
@@ -140,6 +146,7 @@ class TableCog(commands.Cog):
             link=computer_seats.recorder({seat: level for seat in range(1, computers + 1)}, takeover)
             if computers or takeover
             else None,
+            language=language,
         )
         await self.flow.post_lobby(row)
         if channel_id == interaction.channel_id:
@@ -235,7 +242,7 @@ class TableCog(commands.Cog):
             await self.flow.private(interaction, payload["content"])
             return
         state = await self.service.state(row)
-        payload = await self.flow.board_payload(row, state, [])
+        payload = await self.flow.board_payload(row, state, [], loc)
         url = jump_url(row, row.board_message_id)
         text = payload["content"] + (("\n" + t("move.board-link", loc, url=url)) if url else "")
         await interaction.followup.send(
@@ -339,7 +346,7 @@ class TableCog(commands.Cog):
         row, votes, players = await self.service.vote_abandon(row.id, interaction.user.id)
         key = "vote.abandoned" if row.status == "abandoned" else "vote.counted"
         await self.flow.announce(
-            row, t(key, self.flow.locale, player=interaction.user.mention, votes=votes, players=players)
+            row, t(key, self.flow.table_locale(row), player=interaction.user.mention, votes=votes, players=players)
         )
         await self.flow.private(interaction, t("vote.done", locale_of(interaction)))
 
@@ -353,7 +360,7 @@ class TableCog(commands.Cog):
             raise Refusal("error.abandon-rights")
         row = await self.service.abandon(row.id)
         await self.flow.refresh_lobby(row)
-        await self.flow.announce(row, t("game.abandoned", self.flow.locale, user=interaction.user.mention))
+        await self.flow.announce(row, t("game.abandoned", self.flow.table_locale(row), user=interaction.user.mention))
         await self.flow.private(interaction, t("game.abandoned.private", locale_of(interaction)))
 
 

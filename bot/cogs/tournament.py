@@ -312,7 +312,7 @@ class TournamentCog(commands.Cog):
         return " · ".join(parts)
 
     async def signup_payload(self, tournament: Tournament) -> dict[str, Any]:
-        loc = self.flow.locale
+        loc = await self.runner.language(tournament)
         entrants = [e for e in await store.entrants(self.db, tournament.id) if e.active]
         lines = [
             t("tournament.signup-title", loc, name=tournament.name, id=tournament.id),
@@ -531,7 +531,8 @@ class TournamentCog(commands.Cog):
             raise Refusal("tournament.over", name=chosen.name)
         if not await store.set_status(self.db, chosen.id, interaction.user.id, "dropped"):
             raise Refusal("tournament.not-in", name=chosen.name)
-        await self.runner.post(chosen, t("tournament.dropped-public", self.flow.locale, user=interaction.user.id))
+        public = await self.runner.language(chosen)
+        await self.runner.post(chosen, t("tournament.dropped-public", public, user=interaction.user.id))
         await self.flow.private(interaction, t("tournament.dropped", locale_of(interaction), name=chosen.name))
 
     drop.autocomplete("tournament")(tournament_choices)
@@ -708,7 +709,8 @@ class TournamentCog(commands.Cog):
             row = await self.flow.service.get(pairing.game_id)
             if row.status in ("lobby", "running"):
                 row = await self.flow.service.abandon(row.id)
-                await self.flow.announce(row, t("tournament.closed-by-organiser", self.flow.locale, reason=reason))
+                closed = t("tournament.closed-by-organiser", self.flow.table_locale(row), reason=reason)
+                await self.flow.announce(row, closed)
         await self.runner.advance(chosen.id)
         await self.flow.private(interaction, t("tournament.result-set", loc, table=table, round=number))
 
@@ -727,9 +729,8 @@ class TournamentCog(commands.Cog):
             interaction, chosen, current.number, deadline, "extend", f"round {current.number} +{days} d"
         )
         when = int(deadline.timestamp())
-        await self.runner.post(
-            chosen, t("tournament.extended-public", self.flow.locale, round=current.number, deadline=when)
-        )
+        public = await self.runner.language(chosen)
+        await self.runner.post(chosen, t("tournament.extended-public", public, round=current.number, deadline=when))
         await self.flow.private(interaction, t("tournament.extended", locale_of(interaction), deadline=when))
 
     extend.autocomplete("tournament")(tournament_choices)
@@ -772,9 +773,8 @@ class TournamentCog(commands.Cog):
                 raise Refusal("tournament.over", name=chosen.name)
             await store.audit(conn, chosen.id, interaction.user.id, "cancel", "cancelled", reason)
         await self.refresh_signup(chosen.id)
-        await self.runner.post(
-            chosen, t("tournament.cancelled-public", self.flow.locale, name=chosen.name, reason=reason)
-        )
+        public = await self.runner.language(chosen)
+        await self.runner.post(chosen, t("tournament.cancelled-public", public, name=chosen.name, reason=reason))
         await self.flow.private(interaction, t("tournament.cancelled", locale_of(interaction), name=chosen.name))
 
     cancel.autocomplete("tournament")(tournament_choices)

@@ -22,6 +22,7 @@ SETTING_FIELDS = (
     "idle_days",
     "challenge_enabled",
     "challenge_channel_id",
+    "language",
 )
 
 
@@ -46,6 +47,7 @@ class GuildSettings:
     idle_days: int = 30
     challenge_enabled: bool = True
     challenge_channel_id: int | None = None
+    language: str | None = None  # the default language of new tables; None: the server's own locale
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ async def guild_settings(db: Database, guild_id: int) -> GuildSettings:
         row["idle_days"],
         bool(row["challenge_enabled"]),
         row["challenge_channel_id"],
+        row["language"],
     )
 
 

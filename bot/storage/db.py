@@ -136,6 +136,8 @@ class GameRow:
     rules_version: int = 1
     # False for a casual table (chosen at /table create): its result never moves a rating.
     rated: bool = True
+    # The language of its public posts (a catalogue: 'zh-TW'); None for a table from before languages.
+    language: str | None = None
 
     @property
     def active(self) -> bool:
@@ -172,6 +174,7 @@ class GameRow:
             warned_version=row["warned_version"],
             rules_version=row["rules_version"],
             rated=bool(row["rated"]),
+            language=row["language"],
         )
 
 
@@ -302,6 +305,7 @@ class Database:
         others: Sequence[tuple[int, str | None]] = (),
         rated: bool = True,
         link: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None,
+        language: str | None = None,
     ) -> GameRow:
         """Open a lobby in the channel with the creator in seat 0; raise ChannelBusy if taken.
 
@@ -322,8 +326,9 @@ class Database:
                 raise ChannelBusy(channel_id, busy["id"])
             cursor = await conn.execute(
                 "INSERT INTO games (game, guild_id, channel_id, options, seed, creator_id,"
-                " reminder_hours, time_limit_hours, timeout_action, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, guild_id, channel_id, options_json, seed, creator_id, *timing, int(rated)),
+                " reminder_hours, time_limit_hours, timeout_action, rated, language)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, guild_id, channel_id, options_json, seed, creator_id, *timing, int(rated), language),
             )
             game_id = cursor.lastrowid
             assert game_id is not None

@@ -32,12 +32,12 @@ async def _standings(
     entrants = await store.entrants(runner.db, tournament.id)
     history = await store.pairings(runner.db, tournament.id)
     names = {e.user_id: e.name for e in entrants}
-    table = formats.standings(tournament, entrants, history, runner.locale)
+    table = formats.standings(tournament, entrants, history, await runner.language(tournament))
     return table, names, history, entrants
 
 
 async def report(runner: Runner, tournament: Tournament, after_round: int | None) -> Report:
-    loc = runner.locale
+    loc = await runner.language(tournament)
     table, names, history, entrants = await _standings(runner, tournament)
     settled = [r.number for r in await store.rounds(runner.db, tournament.id) if r.status == "settled"]
     shown_round = after_round or (settled[-1] if settled else 0)
@@ -170,7 +170,7 @@ def _round_title(tournament: Tournament, match: Any, last: dict[str, int], loc: 
 
 
 async def podium(runner: Runner, tournament: Tournament) -> Podium:
-    loc = runner.locale
+    loc = await runner.language(tournament)
     table, names, _, _ = await _standings(runner, tournament)
     places = []
     for line in table.lines[:8]:

@@ -65,9 +65,9 @@ class Runner:
     def db(self):  # noqa: ANN201 - the bot's Database
         return self.flow.service.db
 
-    @property
-    def locale(self) -> str:
-        return self.flow.locale
+    async def language(self, tournament: Tournament) -> str:
+        """The language of a tournament's posts and tables: its server's (see Flow.server_language)."""
+        return await self.flow.server_language(tournament.guild_id)
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -189,10 +189,9 @@ class Runner:
             await self._start(tournament, tournament.organiser_id)
         except Refusal as refusal:
             await store.update(self.db, tournament.id, status="cancelled", finished_at=stamp(self.clock()))
-            reason = t(refusal.key, self.locale, **refusal.values)
-            await self.post(
-                tournament, t("tournament.cancelled-at-deadline", self.locale, name=tournament.name, reason=reason)
-            )
+            loc = await self.language(tournament)
+            reason = t(refusal.key, loc, **refusal.values)
+            await self.post(tournament, t("tournament.cancelled-at-deadline", loc, name=tournament.name, reason=reason))
         await self.refresh_signup(tournament.id)
 
     async def refresh_signup(self, tournament_id: int) -> None:
@@ -238,6 +237,7 @@ class Runner:
                     rated=tournament.format != "duplicate",
                     seed=current.seed if tournament.format == "duplicate" else None,
                     link=store.linker(tournament.id, current.number, pairing.slot),
+                    language=await self.language(tournament),
                 )
             except store.TableExists:
                 return  # opened a moment ago by another advance
@@ -259,10 +259,11 @@ class Runner:
         channel = await self.find_channel(tournament.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise RuntimeError(f"tournament {tournament.id}: its channel {tournament.channel_id} is gone")
-        label = formats.table_label(tournament, pairing, self.locale)
+        loc = await self.language(tournament)
+        label = formats.table_label(tournament, pairing, loc)
         name = t(
             "tournament.thread-name",
-            self.locale,
+            loc,
             name=tournament.name,
             round=number,
             table=label,
@@ -290,7 +291,7 @@ class Runner:
         current = next(r for r in await store.rounds(self.db, tournament.id) if r.number == number)
         text = t(
             "tournament.table-open",
-            self.locale,
+            self.flow.table_locale(row),
             players=" ".join(f"<@{u}>" for u in pairing.players),
             name=tournament.name,
             round=number,
@@ -304,11 +305,12 @@ class Runner:
 
     async def post_pairings(self, tournament: Tournament, number: int) -> None:
         names = await self.names(tournament.id)
-        lines = [t("tournament.pairings-title", self.locale, name=tournament.name, round=number)]
+        loc = await self.language(tournament)
+        lines = [t("tournament.pairings-title", loc, name=tournament.name, round=number)]
         for pairing in await store.pairings(self.db, tournament.id, number):
-            lines.append(formats.pairing_line(tournament, pairing, names, self.locale, mention=True))
+            lines.append(formats.pairing_line(tournament, pairing, names, loc, mention=True))
         current = next(r for r in await store.rounds(self.db, tournament.id) if r.number == number)
-        lines.append(t("tournament.round-deadline", self.locale, deadline=int(current.deadline.timestamp())))
+        lines.append(t("tournament.round-deadline", loc, deadline=int(current.deadline.timestamp())))
         message = await self.post(tournament, "\n".join(lines), mentions=True)
         if message is not None:
             await store.set_round(self.db, tournament.id, number, pairings_message_id=message.id)
@@ -414,7 +416,8 @@ class Runner:
                 row = await self.flow.service.abandon(pairing.game_id)
                 key = f"tournament.settled.{result['how']}"
                 late = [u for u, lost in zip(pairing.players, result["forfeited"], strict=True) if lost]
-                await self.flow.announce(row, t(key, self.locale, players=" ".join(f"<@{u}>" for u in late)))
+                players = " ".join(f"<@{u}>" for u in late)
+                await self.flow.announce(row, t(key, self.flow.table_locale(row), players=players))
         await self.close_round(tournament, current.number)
         return True
 
@@ -464,7 +467,8 @@ class Runner:
             files = []  # an elimination's wave: its bracket tells it; the places come with the end
         if report.bracket_png is not None:
             files.append(discord.File(io.BytesIO(report.bracket_png), "bracket.png", description=report.bracket_alt))
-        text = t("tournament.round-over", self.locale, name=tournament.name, round=number) + "\n" + report.text
+        loc = await self.language(tournament)
+        text = t("tournament.round-over", loc, name=tournament.name, round=number) + "\n" + report.text
         await self.post(tournament, text, files=files)
         if last:
             podium = await formats.podium(self, tournament)

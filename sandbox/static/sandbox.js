@@ -56,6 +56,7 @@ async function boot() {
   S.channelId = (found || S.channels[0]).id;
   loadSeen();
   renderSwitcher();
+  setupLanguage();
   renderMe();
   renderChannelHeader();
   renderSidebar();
@@ -207,6 +208,19 @@ function renderMe() {
     S.world.bot.name + " writes to " + S.me.name + " here: your hand when a game starts, and what you draw. " +
     "The other players never see it.";
   document.title = S.me.name + " \u00b7 Meeple Post sandbox";
+  $("me-language").value = S.me.locale;
+}
+
+// Each person's Discord client language: the bot answers them in it, and remembers it for DMs.
+function setupLanguage() {
+  const picker = $("me-language");
+  for (const locale of S.world.locales) picker.append(Object.assign(el("option", null, locale.label), { value: locale.value }));
+  picker.addEventListener("change", async () => {
+    const person = S.me;
+    const answer = await post("api/locale", { user_id: person.id, locale: picker.value });
+    if (answer.ok) person.locale = answer.locale;
+    else picker.value = person.locale;
+  });
 }
 
 function switchUser(person) {

@@ -161,7 +161,7 @@ async def test_a_board_with_twenty_public_choices_keeps_the_guide_within_discord
     flow = Flow.__new__(Flow)
     flow.locale = "en"
 
-    async def names(game_id: int) -> list[str]:
+    async def names(game_id: int, loc: str | None = None) -> list[str]:
         return ["Alice", "Bob"]
 
     async def users(game_id: int) -> list[int]:
@@ -169,10 +169,10 @@ async def test_a_board_with_twenty_public_choices_keeps_the_guide_within_discord
 
     flow.names = names  # type: ignore[method-assign]
     flow.service = type("Service", (), {"seat_users": staticmethod(users)})()
-    flow.public_choices = lambda row, state, view, names=(): [  # type: ignore[method-assign]
+    flow.public_choices = lambda row, state, view, names=(), loc=None: [  # type: ignore[method-assign]
         ActButton(7, state.version, f"shore {n}", f"Shore {n}") for n in range(20)
     ]
-    row = type("Row", (), {"id": 7, "game": "noctiluca"})()
+    row = type("Row", (), {"id": 7, "game": "noctiluca", "language": "en"})()
     state = GAMES["noctiluca"].new(2, 1)
     payload = await flow.board_payload(row, state, ["line"])
     view: discord.ui.View = payload["view"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,3 +222,25 @@ async def test_the_bare_address_leads_to_the_page(live: Running) -> None:
     bare = live.url.removesuffix("sandbox/")
     async with live.http.get(bare, allow_redirects=False) as answer:
         assert answer.status == 302 and answer.headers["Location"] == "/sandbox/"
+
+
+async def test_each_person_picks_a_language_and_their_interactions_carry_it(live: Running, tmp_path: Path) -> None:
+    """The language switch sets the person's Discord locale: the bot sees it on their next
+    interaction (and remembers it for their DMs); a language the sandbox does not offer changes nothing."""
+    async with live.http.get(live.url + "api/world") as answer:
+        world = await answer.json()
+    assert [x["value"] for x in world["locales"]] == ["en-US", "zh-TW", "pt-BR"]
+    assert {p["locale"] for p in world["people"]} == {"en-US"}
+    bob = live.id_of("bob")
+    refused = await live.post("api/locale", user_id=bob, locale="xx-YY")
+    assert not refused["ok"] and live.world.people[1].locale == "en-US"
+    assert not (await live.post("api/locale", user_id="12345", locale="zh-TW"))["ok"]
+    assert await live.post("api/locale", user_id=bob, locale="zh-TW") == {"ok": True, "locale": "zh-TW"}
+    async with live.http.get(live.url + "api/world") as answer:
+        assert next(p for p in (await answer.json())["people"] if p["id"] == bob)["locale"] == "zh-TW"
+    listed = await live.post(
+        "api/slash", user_id=bob, channel_id=str(live.world.channel.id), command="meeple list", options={}
+    )
+    assert listed == {"ok": True}
+    with sqlite3.connect(tmp_path / "meeple.db") as db:
+        assert db.execute("SELECT locale FROM user_locales WHERE user_id = ?", (int(bob),)).fetchall() == [("zh-TW",)]
