@@ -84,26 +84,24 @@ MAX_TOKENS_SHOWN = 6
 ROUNDS = 2
 
 
-def _t(key: str, locale: str, **values: object) -> str:
-    return t(f"noctiluca.render.{key}", locale, **values)
-
-
 def colour_word(colour: str, locale: str) -> str:
     """A noctiluca die's colour as a word."""
-    return _t(f"colour.{colour}", locale)
+    return t(f"noctiluca.render.colour.{colour}", locale)
 
 
 def die_words(dice: Sequence[Mapping[str, Any]], locale: str) -> str:
     """Dice as "blue 2, orange 5"."""
-    return _t("list-separator", locale).join(
-        _t("die", locale, colour=colour_word(d["colour"], locale), face=d["face"]) for d in dice
+    return t("noctiluca.render.list-separator", locale).join(
+        t("noctiluca.render.die", locale, colour=colour_word(d["colour"], locale), face=d["face"]) for d in dice
     )
 
 
 def jar_name(jar: Mapping[str, Any], locale: str) -> str:
     """A jar card's name, its colour and number (``gold-3`` -> "Gold 3")."""
     number = jar["id"].rpartition("-")[2]
-    return _t("jar", locale, colour=_t(f"jar-colour.{jar['colour']}", locale), number=number)
+    return t(
+        "noctiluca.render.jar", locale, colour=t(f"noctiluca.render.jar-colour.{jar['colour']}", locale), number=number
+    )
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -220,7 +218,7 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any], locale: str) -> Non
         # Above the dice; solo spaces show their number there, so the tag goes below the dice.
         tag = (c[0], c[1] + HEX - 20) if solo else (c[0], c[1] - HEX + 12)
         draw.ellipse((tag[0] - 16, tag[1] - 16, tag[0] + 16, tag[1] + 16), fill=PATH_EDGE[kind], outline=(10, 20, 40))
-        letter, fnt = fitted(_t(f"path-tag.{kind}", locale), 28, 22, True)
+        letter, fnt = fitted(t(f"noctiluca.render.path-tag.{kind}", locale), 28, 22, True)
         draw.text(tag, letter, font=fnt, fill=(10, 20, 40), anchor="mm")
     # the island
     ic = hex_centre(0, 0)
@@ -233,7 +231,7 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any], locale: str) -> Non
         draw_centred(
             draw,
             (ic[0] - 40, ic[1] + 14, ic[0] + 40, ic[1] + 38),
-            _t("round-short", locale, round=public["round"]),
+            t("noctiluca.render.round-short", locale, round=public["round"]),
             20,
             (40, 30, 10),
             True,
@@ -363,8 +361,15 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None
     box = (RIGHT_X0, 14, RIGHT_X1, 14 + TOP_H)
     shadowed_box(image, box, 18, PANEL, PANEL_EDGE)
     x0, y0 = box[0] + 18, box[1] + 12
-    direction = _t(f"direction.{public['direction']}", locale)
-    title = _t("title", locale, round=public["round"], rounds=ROUNDS, direction=direction, count=public["lid_total"])
+    direction = t(f"noctiluca.render.direction.{public['direction']}", locale)
+    title = t(
+        "noctiluca.render.title",
+        locale,
+        round=public["round"],
+        rounds=ROUNDS,
+        direction=direction,
+        count=public["lid_total"],
+    )
     shown, fnt = fitted(title, box[2] - box[0] - 36, 24, True)
     draw.text((x0, y0 + 12), shown, font=fnt, fill=TEXT, anchor="lm")
     # token stacks: the top value and how many are left
@@ -375,20 +380,20 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None
             draw_token(draw, (sx + 20, y0 + 56), colour, stack[0], 19)
             draw.text((sx + 46, y0 + 56), f"×{len(stack)}", font=font(22, True), fill=TEXT, anchor="lm")
         else:
-            shown, fnt = fitted(_t("empty", locale), 96, 20)
+            shown, fnt = fitted(t("noctiluca.render.empty", locale), 96, 20)
             draw.text((sx, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
         sx += 110
     if public["solo"]:
         draw_storm(image, public, (sx + 10, y0 + 36, box[2] - 16, box[3] - 10), locale)
-        deck = _t("jar-deck", locale, n=public["deck_size"])
+        deck = t("noctiluca.render.jar-deck", locale, n=public["deck_size"])
         shown, fnt = fitted(deck, sx - x0 - 10, 22, True)
         draw.text((x0, y0 + 96), shown, font=fnt, fill=TEXT, anchor="lm")
         return
     if public["piles"]:
-        shown, fnt = fitted(_t("piles", locale), box[2] - 16 - (sx + 20), 20)
+        shown, fnt = fitted(t("noctiluca.render.piles", locale), box[2] - 16 - (sx + 20), 20)
         draw.text((sx + 20, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
     if public["phase"] == "keep":
-        note = _t("keep-note", locale, n=public["deck_size"])
+        note = t("noctiluca.render.keep-note", locale, n=public["deck_size"])
         lines = wrap(note, font(22), box[2] - box[0] - 36, max_lines=2)
         for i, line in enumerate(lines):
             draw.text((x0, y0 + 118 + i * 28 - (len(lines) - 1) * 14), line, font=font(22), fill=MUTED, anchor="lm")
@@ -401,8 +406,14 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None
             draw.rounded_rectangle(
                 (px, py, px + JAR_W * 0.92, py + JAR_H * 0.92), radius=12, outline=PANEL_EDGE, width=2
             )
-            draw_centred(draw, (px + 6, py, px + JAR_W * 0.92 - 6, py + JAR_H * 0.92), _t("empty", locale), 20, MUTED)
-        left = _t("pile-left", locale, pile=i + 1, n=pile["size"])
+            draw_centred(
+                draw,
+                (px + 6, py, px + JAR_W * 0.92 - 6, py + JAR_H * 0.92),
+                t("noctiluca.render.empty", locale),
+                20,
+                MUTED,
+            )
+        left = t("noctiluca.render.pile-left", locale, pile=i + 1, n=pile["size"])
         draw_centred(
             draw, (px, py + JAR_H * 0.92 + 2, px + JAR_W * 0.92, py + JAR_H * 0.92 + 22), left, 17, MUTED, True
         )
@@ -416,15 +427,15 @@ def draw_storm(
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=14, fill=(34, 30, 60), outline=(150, 140, 220), width=2)
     arrow = [
-        (_t("storm", locale) + " → ", TEXT),
-        (_t(f"section.{storm['arrow']}", locale), shade(SECTION_TINT[storm["arrow"]], 1.45)),
+        (t("noctiluca.render.storm", locale) + " → ", TEXT),
+        (t(f"noctiluca.render.section.{storm['arrow']}", locale), shade(SECTION_TINT[storm["arrow"]], 1.45)),
     ]
     runs, fnt = fit_runs(arrow, x1 - x0 - 24 - 30, 21, True)
     width = draw_runs(draw, (x0 + 12, y0 + 18), runs, fnt)
     turning = "↻" if storm["turning"] == "clockwise" else "↺"
     draw.text((x0 + 18 + width, y0 + 18), turning, font=font(24, True), fill=TEXT, anchor="lm")
     dice = storm["dice"]
-    shown, fnt = fitted(_t("storm-dice", locale, n=len(dice)), x1 - x0 - 24, 20, True)
+    shown, fnt = fitted(t("noctiluca.render.storm-dice", locale, n=len(dice)), x1 - x0 - 24, 20, True)
     draw.text((x0 + 12, y0 + 50), shown, font=fnt, fill=(255, 170, 170), anchor="lm")
     tx = x0 + 24
     for tok in storm["tokens"][-12:]:
@@ -434,8 +445,8 @@ def draw_storm(
             break
     last = storm.get("last")
     if last:
-        section = _t(f"section.{last['section']}", locale)
-        text = _t("storm-last", locale, roll=last["roll"], section=section, n=len(last["removed"]))
+        section = t(f"noctiluca.render.section.{last['section']}", locale)
+        text = t("noctiluca.render.storm-last", locale, roll=last["roll"], section=section, n=len(last["removed"]))
         shown, fnt = fitted(text, x1 - x0 - 24, 18)
         draw.text((x0 + 12, y1 - 18), shown, font=fnt, fill=MUTED, anchor="lm")
 
@@ -465,7 +476,7 @@ def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[
         draw_delivered(draw, (jx + 10, y0 + 46, box[2] - 12, box[3] - 8), info["delivered"], locale)
         if public["phase"] == "keep":
             chosen = public["pending"]["chosen"][seat]
-            text = _t("has-kept" if chosen else "choosing", locale)
+            text = t("noctiluca.render.has-kept" if chosen else "noctiluca.render.choosing", locale)
             shown, fnt = fitted(text, box[2] - box[0] - 64, 22)
             draw.text((box[0] + 50, y0 + 70), shown, font=fnt, fill=GOOD if chosen else MUTED, anchor="lm")
 
@@ -497,9 +508,9 @@ def draw_seat_line(
     marker = " ①" if seat == public["first"] and public["players"] > 1 else ""
     if info.get("favourite"):
         fav = info["favourite"]
-        stats = [(" · ", MUTED), (_t("favourite", locale, colour=colour_word(fav, locale)), DICE[fav])]
+        stats = [(" · ", MUTED), (t("noctiluca.render.favourite", locale, colour=colour_word(fav, locale)), DICE[fav])]
     else:
-        stats = [(" · " + _t("pawns", locale, n=info["pawns"]), MUTED)]
+        stats = [(" · " + t("noctiluca.render.pawns", locale, n=info["pawns"]), MUTED)]
     stats, stats_font = fit_runs(stats, (x1 - x0) * 0.45, 20, True, min_size=14)
     stats_w = sum(stats_font.getlength(text) for text, _ in stats)
     name, fnt = fitted(seat_name(names, seat) + marker, x1 - x0 - stats_w, 24, True, min_size=14)
@@ -514,7 +525,7 @@ def draw_delivered(
     x0, y0, x1, y1 = box
     if not jars:
         return
-    shown, fnt = fitted(_t("delivered", locale, n=len(jars)), x1 - x0, 16, True)
+    shown, fnt = fitted(t("noctiluca.render.delivered", locale, n=len(jars)), x1 - x0, 16, True)
     draw.text((x0, y0 + 8), shown, font=fnt, fill=MUTED, anchor="lm")
     x, y = x0, y0 + 22
     for jar in jars:
@@ -534,24 +545,41 @@ def status_text(public: Mapping[str, Any], names: Sequence[str], locale: str) ->
     pending = public.get("pending", {})
     if public["phase"] == "over" and public.get("result"):
         scores = public["result"]["scores"]
-        return _t("final", locale, scores=" · ".join(f"{seat_name(names, s, 12)} {sc}" for s, sc in enumerate(scores)))
+        return t(
+            "noctiluca.render.final",
+            locale,
+            scores=" · ".join(f"{seat_name(names, s, 12)} {sc}" for s, sc in enumerate(scores)),
+        )
     if public["phase"] == "store":
-        return _t(
-            "still-stores", locale, name=seat_name(names, public["current"]), dice=die_words(pending["hand"], locale)
+        return t(
+            "noctiluca.render.still-stores",
+            locale,
+            name=seat_name(names, public["current"]),
+            dice=die_words(pending["hand"], locale),
         )
     if public["phase"] == "pass":
-        return _t(
-            "passed-to", locale, name=seat_name(names, pending["receiver"]), dice=die_words(pending["dice"], locale)
+        return t(
+            "noctiluca.render.passed-to",
+            locale,
+            name=seat_name(names, pending["receiver"]),
+            dice=die_words(pending["dice"], locale),
         )
     if public["phase"] == "path" and "shore" in pending:
-        return _t("paths", locale, shore=pending["shore"])
+        return t("noctiluca.render.paths", locale, shore=pending["shore"])
     if public.get("last_dive"):
         dive = public["last_dive"]
-        taken = _t("list-separator", locale).join(colour_word(d["colour"], locale) for d in dive["taken"]) or _t(
-            "nothing", locale
-        )
+        taken = t("noctiluca.render.list-separator", locale).join(
+            colour_word(d["colour"], locale) for d in dive["taken"]
+        ) or t("noctiluca.render.nothing", locale)
         who = seat_name(names, dive["seat"])
-        return _t(f"last-dive.{dive['path']}", locale, name=who, shore=dive["shore"], number=dive["number"], dice=taken)
+        return t(
+            f"noctiluca.render.last-dive.{dive['path']}",
+            locale,
+            name=who,
+            shore=dive["shore"],
+            number=dive["number"],
+            dice=taken,
+        )
     return ""
 
 
@@ -578,7 +606,7 @@ def hand(
 ) -> Image.Image:
     image = sea((HAND_W, HAND_H)).copy()
     draw = ImageDraw.Draw(image)
-    title, fnt = fitted(_t("hand-title", locale, name=seat_name(names, seat)), HAND_W - 60, 34, True)
+    title, fnt = fitted(t("noctiluca.render.hand-title", locale, name=seat_name(names, seat)), HAND_W - 60, 34, True)
     draw.text((30, 36), title, font=fnt, fill=TEXT, anchor="lm")
     fav = private.get("favourite")
     box = (30, 80, 380, HAND_H - 30)
@@ -586,7 +614,12 @@ def hand(
     if fav:
         colour = DICE[fav["colour"]]
         draw_centred(
-            draw, (box[0] + 14, box[1] + 16, box[2] - 14, box[1] + 56), _t("favourite-title", locale), 28, MUTED, True
+            draw,
+            (box[0] + 14, box[1] + 16, box[2] - 14, box[1] + 56),
+            t("noctiluca.render.favourite-title", locale),
+            28,
+            MUTED,
+            True,
         )
         cx, cy = (box[0] + box[2]) / 2, box[1] + 230
         for i in range(5):
@@ -595,17 +628,17 @@ def hand(
         draw.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), fill=colour, outline=(255, 255, 255), width=4)
         word = colour_word(fav["colour"], locale).upper()
         draw_centred(draw, (box[0] + 10, cy + 130, box[2] - 10, cy + 180), word, 44, colour, True)
-        reminder = wrap(_t("favourite-rule", locale), font(22), box[2] - box[0] - 30, max_lines=3)
+        reminder = wrap(t("noctiluca.render.favourite-rule", locale), font(22), box[2] - box[0] - 30, max_lines=3)
         for i, line in enumerate(reminder):
             draw.text(((box[0] + box[2]) / 2, cy + 210 + i * 30), line, font=font(22), fill=TEXT, anchor="mm")
     x0 = 410
     hand_jars = private.get("hand") or []
     y: float = 90
     if hand_jars:
-        title = _t("dealt" if public.get("phase") == "keep" else "drawn", locale)
+        title = t("noctiluca.render.dealt" if public.get("phase") == "keep" else "noctiluca.render.drawn", locale)
         kept = private.get("kept") or []
         if kept:
-            title = _t("secret-pick", locale)
+            title = t("noctiluca.render.secret-pick", locale)
         shown, fnt = fitted(title, HAND_W - x0 - 30, 28, True)
         draw.text((x0, y + 10), shown, font=fnt, fill=TEXT, anchor="lm")
         for i, jar in enumerate(hand_jars):
@@ -618,7 +651,7 @@ def hand(
                 draw_centred(
                     draw,
                     (jx, y + 54 + JAR_H * 1.6, jx + JAR_W * 1.6, y + 86 + JAR_H * 1.6),
-                    _t("kept", locale),
+                    t("noctiluca.render.kept", locale),
                     24,
                     DIVE_EDGE,
                     True,
@@ -626,12 +659,12 @@ def hand(
         y += 60 + JAR_H * 1.6 + 50
     own = public["seats"][seat]["jars"] if public.get("seats") else []
     if own:
-        shown, fnt = fitted(_t("your-jars", locale), HAND_W - x0 - 30, 28, True)
+        shown, fnt = fitted(t("noctiluca.render.your-jars", locale), HAND_W - x0 - 30, 28, True)
         draw.text((x0, y + 10), shown, font=fnt, fill=TEXT, anchor="lm")
         for i, jar in enumerate(own):
             draw_jar(image, (x0 + i * (JAR_W * 1.6 + 24), y + 40), jar, locale, 1.6)
     elif not hand_jars:
-        shown, fnt = fitted(_t("no-jar", locale), HAND_W - x0 - 30, 28, True)
+        shown, fnt = fitted(t("noctiluca.render.no-jar", locale), HAND_W - x0 - 30, 28, True)
         draw.text((x0, y + 10), shown, font=fnt, fill=MUTED, anchor="lm")
     return image
 

@@ -97,30 +97,26 @@ def hex_points(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
     ]
 
 
-def _t(key: str, locale: str, **values: object) -> str:
-    return t(f"tm-dice.render.{key}", locale, **values)
-
-
 def effect_label(effect: str, locale: str = "en") -> str:
     """A short readable label for an effect text (``gain:green`` -> ``+green die``)."""
     kind, _, arg = effect.partition(":")
     if kind in ("gain", "set", "attack"):
-        return _t(f"effect.{kind}", locale, colour=_t(f"colour.{arg}", locale))
+        return t(f"tm-dice.render.effect.{kind}", locale, colour=t(f"tm-dice.render.colour.{arg}", locale))
     if kind == "face":
-        return _t("effect.face", locale, face=_t(f"face.{arg}", locale))
+        return t("tm-dice.render.effect.face", locale, face=t(f"tm-dice.render.face.{arg}", locale))
     if kind == "special":
-        return _t("effect.special", locale, tile=_t(f"tile.{arg}", locale))
+        return t("tm-dice.render.effect.special", locale, tile=t(f"tm-dice.render.tile.{arg}", locale))
     if kind in ("vp", "wild", "draw"):
-        return _t(f"effect.{kind}", locale, n=int(arg))
+        return t(f"tm-dice.render.effect.{kind}", locale, n=int(arg))
     if kind in ("turn", "temperature", "oxygen"):
-        return _t(f"effect.{kind}", locale)
+        return t(f"tm-dice.render.effect.{kind}", locale)
     if kind in ("ocean", "greenery", "city"):
-        return _t(f"tile.{kind}", locale)
+        return t(f"tm-dice.render.tile.{kind}", locale)
     return kind
 
 
 def effect_labels(effects: Sequence[str], locale: str) -> str:
-    return _t("list-separator", locale).join(effect_label(e, locale) for e in effects)
+    return t("tm-dice.render.list-separator", locale).join(effect_label(e, locale) for e in effects)
 
 
 # The kinds of step the player to act may be at: the header names each in words
@@ -172,16 +168,16 @@ def wrap_phrases(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_l
 
 def face_word(face: str, locale: str) -> str:
     """A die face in full (``titanium``), for sentences."""
-    return _t(f"face.{face}", locale)
+    return t(f"tm-dice.render.face.{face}", locale)
 
 
 def die_label(face: str, locale: str) -> str:
     """A die face shortened to stay legible on a phone (``titan``), for the dice themselves."""
-    return _t(f"die.{face}", locale)
+    return t(f"tm-dice.render.die.{face}", locale)
 
 
 def colour_words(colours: Sequence[str], locale: str) -> str:
-    return " ".join(_t(f"colour.{c}", locale) for c in colours)
+    return " ".join(t(f"tm-dice.render.colour.{c}", locale) for c in colours)
 
 
 def draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, face: str, locale: str, size: int = DIE) -> None:
@@ -205,14 +201,14 @@ def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], locale: str) 
             draw.polygon(hex_points(cx, cy, HEX - 9), fill=TILE[tile["tile"]])
             if tile["owner"] is not None:
                 draw.polygon(hex_points(cx, cy, HEX - 9), outline=SEATS[tile["owner"]], width=5)
-            word = _t(f"tile.{tile['tile']}", locale)
+            word = t(f"tm-dice.render.tile.{tile['tile']}", locale)
             draw_centred(draw, (cx - 32, cy + 4, cx + 32, cy + 26), word, 14, TEXT, bold=True, min_size=10)
         else:
             bonus = effect_labels(h["bonus"], locale)
             if bonus:
                 draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), bonus, 13, TEXT, min_size=9)
             if h["area"] in ("lava", "mine"):
-                word = _t(f"tile.{h['area']}", locale)
+                word = t(f"tm-dice.render.tile.{h['area']}", locale)
                 draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), word, 14, TEXT, bold=True, min_size=10)
         draw_centred(draw, (cx - 30, cy - 26, cx + 30, cy + 2), label.upper(), 20, TEXT, bold=True)
 
@@ -250,7 +246,10 @@ def track_labels(public: Mapping[str, Any], locale: str = "en") -> dict[str, tup
     for p, unit, step in (("temperature", "°C", 4), ("oxygen", "%", 1), ("oceans", "", 1)):
         info = public["parameters"][p]
         base = info["value"] - info["position"] * step
-        out[p] = (_t(f"track.{p}", locale), [f"{base + i * step}{unit}" for i in range(info["steps"] + 1)])
+        out[p] = (
+            t(f"tm-dice.render.track.{p}", locale),
+            [f"{base + i * step}{unit}" for i in range(info["steps"] + 1)],
+        )
     return out
 
 
@@ -266,17 +265,17 @@ def draw_tracks(image: Image.Image, public: Mapping[str, Any], locale: str) -> N
 def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     step = public.get("step")
     if public["result"] is not None:
-        text = _t("game-over", locale)
+        text = t("tm-dice.render.game-over", locale)
     elif public["stage"] == "corp":
-        text = _t("choosing-corporations", locale)
+        text = t("tm-dice.render.choosing-corporations", locale)
     else:
         who = seat_name(names, step["seat"]) if step else "?"
         turn = f"{public['turn']}/{public['end_at']}" if public["solo"] else str(public["turn"])
-        doing = _t(f"step.{step['kind']}", locale) if step and step["kind"] in STEP_WORDS else ""
-        text = _t("turn", locale, turn=turn, name=who, doing=doing)
+        doing = t(f"tm-dice.render.step.{step['kind']}", locale) if step and step["kind"] in STEP_WORDS else ""
+        text = t("tm-dice.render.turn", locale, turn=turn, name=who, doing=doing)
     last = public.get("end_at")
     if last is not None and not (public["solo"] and public["result"] is None):
-        text += "  ·  " + _t("last-turn", locale, turn=last)
+        text += "  ·  " + t("tm-dice.render.last-turn", locale, turn=last)
     shown, fnt = fitted(text, 900, 30, bold=True)
     draw.text((24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
 
@@ -285,7 +284,7 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
     draw = ImageDraw.Draw(image)
     box = (RIGHT_X0, 12, RIGHT_X1, 150)
     shadowed_box(image, box, 14, PANEL, PANEL_EDGE)
-    shown, fnt = fitted(_t("awards", locale), 90, 20, True)
+    shown, fnt = fitted(t("tm-dice.render.awards", locale), 90, 20, True)
     draw.text((RIGHT_X0 + 14, 34), shown, font=fnt, fill=MUTED, anchor="lm")
     solo = RULES["solo"] if public["solo"] else None
     for i, a in enumerate(public["awards"]):
@@ -293,24 +292,30 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
         if solo is not None:  # solo: the count that wins the award
             need = f"{solo['award_thresholds'][a['rarity']]}+"
             draw_centred(draw, (RIGHT_X0 + 106 + i * 64, 60, RIGHT_X0 + 158 + i * 64, 74), need, 13, MUTED)
-    info = _t("supply", locale, count=sum(public["pool"].values()), wild=public["wild_supply"], deck=public["deck"])
+    info = t(
+        "tm-dice.render.supply",
+        locale,
+        count=sum(public["pool"].values()),
+        wild=public["wild_supply"],
+        deck=public["deck"],
+    )
     shown, fnt = fitted(info, RIGHT_X1 - 14 - (RIGHT_X0 + 310), 16)
     draw.text((RIGHT_X0 + 310, 38), shown, font=fnt, fill=MUTED, anchor="lm")
-    shown, fnt = fitted(_t("milestones", locale), RIGHT_X1 - RIGHT_X0 - 28, 20, True)
+    shown, fnt = fitted(t("tm-dice.render.milestones", locale), RIGHT_X1 - RIGHT_X0 - 28, 20, True)
     draw.text((RIGHT_X0 + 14, 88), shown, font=fnt, fill=MUTED, anchor="lm")
     for i, m in enumerate(public["milestones"]):
         x0 = RIGHT_X0 + 14 + i * 208
         if m["removed"]:
-            status = _t("removed", locale)
+            status = t("tm-dice.render.removed", locale)
         elif m["owner"] is not None:
             status = seat_name(names, m["owner"])
         elif solo is not None:  # solo: removed after its turn unless claimed
-            status = _t("open-until", locale, turn=solo["milestone_removal"][i])
+            status = t("tm-dice.render.open-until", locale, turn=solo["milestone_removal"][i])
         else:
-            status = _t("open", locale)
+            status = t("tm-dice.render.open", locale)
         colour = SEATS[m["owner"]] if m["owner"] is not None else MUTED
         name = content_name(GAME_ID, "milestone", m["id"], m["name"], locale)
-        goal = _t(f"milestone.{m['kind']}", locale, n=m["n"])
+        goal = t(f"tm-dice.render.milestone.{m['kind']}", locale, n=m["n"])
         text = f"{name} ({goal})"
         shown, fnt = fitted(text, 200, 16, bold=True)
         draw.text((x0, 112), shown, font=fnt, fill=TEXT, anchor="lm")
@@ -338,14 +343,14 @@ def draw_player(
     if p["corporation"]:
         corp = content_name(GAME_ID, "corporation", p["corporation"]["id"], p["corporation"]["name"], locale)
     else:
-        corp = _t("chosen" if p["chosen"] else "choosing", locale)
-    vp, vp_font = fitted(_t("vp", locale, points=p["vp"]), 170, 26, bold=True)
+        corp = t("tm-dice.render.chosen" if p["chosen"] else "tm-dice.render.choosing", locale)
+    vp, vp_font = fitted(t("tm-dice.render.vp", locale, points=p["vp"]), 170, 26, bold=True)
     draw.text((x1 - 14, y0 + 20), vp, font=vp_font, fill=Palette.ACCENT, anchor="rm")
     head = f"{seat_name(names, seat)} · {corp}"
     shown, fnt = fitted(head, x1 - x0 - 40 - vp_font.getlength(vp), 22, bold=True)
     draw.text((x0 + 14, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
     prod = colour_words(p["production"], locale) or "-"
-    line = _t("stats", locale, wild=p["wild"], hand=p["hand"], production=prod)
+    line = t("tm-dice.render.stats", locale, wild=p["wild"], hand=p["hand"], production=prod)
     shown, fnt = fitted(line, x1 - x0 - 28, 16)
     draw.text((x0 + 14, y0 + 46), shown, font=fnt, fill=MUTED, anchor="lm")
     room = y1 - y0
@@ -357,19 +362,23 @@ def draw_player(
                 break
             draw_die(draw, x, y0 + 60, face, locale, die)
             x += die + 4
-    sep = _t("list-separator", locale)
+    sep = t("tm-dice.render.list-separator", locale)
     awards = sep.join(f"{die_label(f, locale)} {n}" for f, n in zip(award_faces, p["award_counts"], strict=True))
-    played = [_t("red-count", locale, n=len(p["red"])), _t("green-count", locale, n=len(p["green"]))]
+    played = [
+        t("tm-dice.render.red-count", locale, n=len(p["red"])),
+        t("tm-dice.render.green-count", locale, n=len(p["green"])),
+    ]
     if awards:
-        played.insert(0, _t("played-awards", locale, awards=awards))
+        played.insert(0, t("tm-dice.render.played-awards", locale, awards=awards))
     blues = [
-        _t("used", locale, card=card_name(c, locale)) if c in p["used"] else card_name(c, locale) for c in p["blue"]
+        t("tm-dice.render.used", locale, card=card_name(c, locale)) if c in p["used"] else card_name(c, locale)
+        for c in p["blue"]
     ]
     if blues:
-        played.append(_t("blue", locale, cards=sep.join(blues)))
+        played.append(t("tm-dice.render.blue", locale, cards=sep.join(blues)))
     bonus = [content_name(GAME_ID, "bonus", b["id"], b["name"], locale) for b in p["bonus"]]
     if bonus:
-        played.append(_t("bonus", locale, cards=sep.join(bonus)))
+        played.append(t("tm-dice.render.bonus", locale, cards=sep.join(bonus)))
     text = " · ".join(played)
     lines = wrap_phrases(text, font(15), x1 - x0 - 28, max_lines=max(1, int((room - die - 74) // 18)))
     for i, line in enumerate(lines):
@@ -392,8 +401,10 @@ def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en"
         draw_player(image, (RIGHT_X0, y0, RIGHT_X1, y0 + height), seat, p, names, faces, locale)
     if public["result"] is not None:
         scores = public["result"]["scores"]
-        sep = _t("list-separator", locale)
-        text = _t("final", locale, scores=sep.join(f"{seat_name(names, s)} {v}" for s, v in enumerate(scores)))
+        sep = t("tm-dice.render.list-separator", locale)
+        text = t(
+            "tm-dice.render.final", locale, scores=sep.join(f"{seat_name(names, s)} {v}" for s, v in enumerate(scores))
+        )
         shown, fnt = fitted(text, 640, 24, bold=True)
         draw.text((24, H - 24), shown, font=fnt, fill=Palette.ACCENT, anchor="lm")
     return image
@@ -404,20 +415,22 @@ def card_lines(card: Mapping[str, Any], locale: str = "en") -> list[str]:
     """What a project or bonus card does, a line per part."""
     lines = []
     if card.get("effects"):
-        lines.append(_t("when-played", locale, effects=effect_labels(card["effects"], locale)))
+        lines.append(t("tm-dice.render.when-played", locale, effects=effect_labels(card["effects"], locale)))
     if "action" in card:
         a = card["action"]
-        cost = " ".join(face_word(f, locale) for f in a["cost"]) or _t("nothing", locale)
-        lines.append(_t(f"action.{a['type']}", locale, cost=cost, effects=effect_labels(a["effects"], locale)))
+        cost = " ".join(face_word(f, locale) for f in a["cost"]) or t("tm-dice.render.nothing", locale)
+        lines.append(
+            t(f"tm-dice.render.action.{a['type']}", locale, cost=cost, effects=effect_labels(a["effects"], locale))
+        )
     if "production" in card:
-        lines.append(_t("produces", locale, dice=colour_words(card["production"], locale)))
+        lines.append(t("tm-dice.render.produces", locale, dice=colour_words(card["production"], locale)))
     for p in card.get("passive", []):
         kind, _, n = p.partition(":")
-        lines.append(_t("keep-more" if kind == "keep" else "per-green", locale, n=int(n)))
+        lines.append(t("tm-dice.render.keep-more" if kind == "keep" else "tm-dice.render.per-green", locale, n=int(n)))
     if card.get("vp"):
-        lines.append(_t("vp-now", locale, n=card["vp"]))
+        lines.append(t("tm-dice.render.vp-now", locale, n=card["vp"]))
     if card.get("end_vp"):
-        lines.append(_t("vp-end", locale, n=card["end_vp"]))
+        lines.append(t("tm-dice.render.vp-end", locale, n=card["end_vp"]))
     return lines
 
 
@@ -429,7 +442,7 @@ def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], k
     name = content_name(GAME_ID, kind if kind in ("corporation", "bonus") else "card", card["id"], card["name"], locale)
     shown, fnt = fitted(name, CARD_W - 24, 22, bold=True)
     draw.text((x + 12, y + 22), shown, font=fnt, fill=TEXT, anchor="lm")
-    shown, fnt = fitted(f"{_t(f'kind.{kind}', locale)} · {card['id']}", CARD_W - 24, 14)
+    shown, fnt = fitted(f"{t(f'tm-dice.render.kind.{kind}', locale)} · {card['id']}", CARD_W - 24, 14)
     draw.text((x + 12, y + 46), shown, font=fnt, fill=MUTED, anchor="lm")
     cx = x + 12
     for face in card.get("cost", []):
@@ -439,8 +452,8 @@ def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], k
         card_lines(card, locale)
         if kind != "corporation"
         else [
-            _t("start", locale, effects=effect_labels(card["start"], locale)),
-            _t("produces", locale, dice=colour_words(card["production"], locale)),
+            t("tm-dice.render.start", locale, effects=effect_labels(card["start"], locale)),
+            t("tm-dice.render.produces", locale, dice=colour_words(card["production"], locale)),
         ]
     )
     text_y = y + 118
@@ -464,16 +477,16 @@ def hand(
     draw = ImageDraw.Draw(image)
     asked = []
     if private.get("corporations"):
-        asked.append(_t("choose-corporation", locale))
+        asked.append(t("tm-dice.render.choose-corporation", locale))
     if private.get("bonus_choice"):
-        asked.append(_t("choose-bonus", locale))
+        asked.append(t("tm-dice.render.choose-bonus", locale))
     hidden = len(items) - per_row * rows
     more_w = 0.0
     if hidden > 0:
-        more, more_font = fitted(_t("more", locale, n=hidden), 260, 24, True)
+        more, more_font = fitted(t("tm-dice.render.more", locale, n=hidden), 260, 24, True)
         draw.text((HAND_W - 24, 30), more, font=more_font, fill=Palette.ACCENT, anchor="rm")
         more_w = more_font.getlength(more) + 24
-    heading = _t("hand-title", locale, name=seat_name(names, seat), n=len(private.get("hand", [])))
+    heading = t("tm-dice.render.hand-title", locale, name=seat_name(names, seat), n=len(private.get("hand", [])))
     title, fnt = fitted(" · ".join([heading, *asked]), HAND_W - 48 - more_w, 30, True)
     draw.text((24, 30), title, font=fnt, fill=TEXT, anchor="lm")
     for i, (card, kind) in enumerate(items[: per_row * rows]):

@@ -10,6 +10,7 @@ drawn, at one board per position to keep the test quick).
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Iterator
 from functools import cache
@@ -104,3 +105,19 @@ def test_no_word_leaves_its_image_or_runs_into_another(locale: str, players: int
             with recorded_text() as records:
                 hand(view["public"], view["private"], names, seat, locale=locale)
             check(records, f"hand of seat {seat} at {i} ({public['phase']})")
+
+
+def test_every_image_word_is_translated_with_the_same_placeholders() -> None:
+    """zh-TW has one form per word; pt-BR has the singular wherever English has one (CLDR: 0 and 1)."""
+    english = read_words("en")
+    for locale in ("zh-TW", "pt-BR"):
+        words = read_words(locale)
+        wanted = {k for k in english if locale == "pt-BR" or not k.endswith(".one")}
+        assert set(words) == wanted, (locale, sorted(set(words) ^ wanted))
+        for key, text in words.items():
+            assert text.strip(), (locale, key)
+            assert l10n.placeholders(text) == l10n.placeholders(english[key]), (locale, key)
+
+
+def read_words(locale: str) -> dict[str, str]:
+    return json.loads(data_file("i18n", locale, "render-noctiluca.json").read_text(encoding="utf-8"))
