@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 from l10n import t
 from render.common import (
     RGB,
+    Color,
     GameRenderer,
     Palette,
     draw_centred,
@@ -506,6 +507,7 @@ def draw_seat_line(
     """The name, the first-player marker, then the pawns left (or, at the end, the favourite colour)."""
     x0, y, x1 = where
     marker = " ①" if seat == public["first"] and public["players"] > 1 else ""
+    stats: list[tuple[str, Color]]
     if info.get("favourite"):
         fav = info["favourite"]
         stats = [(" · ", MUTED), (t("noctiluca.render.favourite", locale, colour=colour_word(fav, locale)), DICE[fav])]
