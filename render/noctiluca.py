@@ -217,7 +217,7 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any], locale: str) -> Non
         space = public["spaces"][sid]
         c = hex_centre(space["q"], space["r"])
         # Above the dice; solo spaces show their number there, so the tag goes below the dice.
-        tag = (c[0], c[1] + HEX - 20) if solo else (c[0], c[1] - HEX + 12)
+        tag = (c[0], c[1] + HEX - 16) if solo else (c[0], c[1] - HEX + 12)
         draw.ellipse((tag[0] - 16, tag[1] - 16, tag[0] + 16, tag[1] + 16), fill=PATH_EDGE[kind], outline=(10, 20, 40))
         letter, fnt = fitted(t(f"noctiluca.render.path-tag.{kind}", locale), 28, 22, True)
         draw.text(tag, letter, font=fnt, fill=(10, 20, 40), anchor="mm")
