@@ -4,7 +4,8 @@ The board: on the left the hexagonal pool (every die with its colour and face, t
 numbered 1-12 with their pawns, the island, the last dive outlined; solo: the sections, their
 numbers and the storm's arrow); on the right the piles' top jars, the token stacks and one
 panel per player (jars with filled and empty slots, tokens, delivered jars). The hand: the
-secret favourite, the jars being chosen and the seat's own jars.
+secret favourite, the jars being chosen and the seat's own jars. Every word comes from the
+catalogue (keys ``noctiluca.render.*``, ``data/i18n/<locale>/render-noctiluca.json``).
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from l10n import t
 from render.common import (
     RGB,
+    Color,
     GameRenderer,
     Palette,
     draw_centred,
     draw_runs,
+    fit_runs,
     fitted,
     font,
     paste_sprite,
@@ -30,6 +34,7 @@ from render.common import (
     shadowed_box,
     supersampled,
     vertical_gradient,
+    wrap,
 )
 
 GAME_ID = "noctiluca"
@@ -75,7 +80,29 @@ SECTION_TINT: dict[str, RGB] = {"purple": (54, 36, 88), "teal": (14, 70, 78), "a
 STORM_EDGE: RGB = (255, 110, 110)
 # The two paths from the shore being chosen, and the letter tagging each space of them.
 PATH_EDGE: dict[str, RGB] = {"short": (255, 255, 255), "long": (110, 240, 210)}
-PATH_TAG = {"short": "S", "long": "L"}
+# At most this many score tokens are drawn beside a player's name; more show as "+n".
+MAX_TOKENS_SHOWN = 6
+ROUNDS = 2
+
+
+def colour_word(colour: str, locale: str) -> str:
+    """A noctiluca die's colour as a word."""
+    return t(f"noctiluca.render.colour.{colour}", locale)
+
+
+def die_words(dice: Sequence[Mapping[str, Any]], locale: str) -> str:
+    """Dice as "blue 2, orange 5"."""
+    return t("noctiluca.render.list-separator", locale).join(
+        t("noctiluca.render.die", locale, colour=colour_word(d["colour"], locale), face=d["face"]) for d in dice
+    )
+
+
+def jar_name(jar: Mapping[str, Any], locale: str) -> str:
+    """A jar card's name, its colour and number (``gold-3`` -> "Gold 3")."""
+    number = jar["id"].rpartition("-")[2]
+    return t(
+        "noctiluca.render.jar", locale, colour=t(f"noctiluca.render.jar-colour.{jar['colour']}", locale), number=number
+    )
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -149,7 +176,7 @@ def sea(size: tuple[int, int]) -> Image.Image:
 
 
 # --- the pool ---------------------------------------------------------------------------------
-def draw_pool(image: Image.Image, public: Mapping[str, Any]) -> None:
+def draw_pool(image: Image.Image, public: Mapping[str, Any], locale: str) -> None:
     draw = ImageDraw.Draw(image)
     solo = public["solo"]
     dive = public.get("last_dive")
@@ -189,9 +216,11 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any]) -> None:
     for sid, kind in previews.items():  # the path letters go on top of the dice
         space = public["spaces"][sid]
         c = hex_centre(space["q"], space["r"])
-        tag = (c[0], c[1] - HEX + 12)
+        # Above the dice; solo spaces show their number there, so the tag goes below the dice.
+        tag = (c[0], c[1] + HEX - 16) if solo else (c[0], c[1] - HEX + 12)
         draw.ellipse((tag[0] - 16, tag[1] - 16, tag[0] + 16, tag[1] + 16), fill=PATH_EDGE[kind], outline=(10, 20, 40))
-        draw.text(tag, PATH_TAG[kind], font=font(22, True), fill=(10, 20, 40), anchor="mm")
+        letter, fnt = fitted(t(f"noctiluca.render.path-tag.{kind}", locale), 28, 22, True)
+        draw.text(tag, letter, font=fnt, fill=(10, 20, 40), anchor="mm")
     # the island
     ic = hex_centre(0, 0)
     draw.polygon(hex_corners(ic, HEX - 2), fill=(40, 110, 150))
@@ -201,7 +230,12 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any]) -> None:
         draw_arrow(draw, ic, storm["arrow"], public)
     else:
         draw_centred(
-            draw, (ic[0] - 40, ic[1] + 14, ic[0] + 40, ic[1] + 38), f"R{public['round']}", 20, (40, 30, 10), True
+            draw,
+            (ic[0] - 40, ic[1] + 14, ic[0] + 40, ic[1] + 38),
+            t("noctiluca.render.round-short", locale, round=public["round"]),
+            20,
+            (40, 30, 10),
+            True,
         )
     # shores
     for shore in public["shores"]:
@@ -252,7 +286,9 @@ def draw_arrow(draw: ImageDraw.ImageDraw, centre: tuple[float, float], section: 
 
 
 # --- jars and tokens --------------------------------------------------------------------------
-def draw_jar(image: Image.Image, box: tuple[float, float], jar: Mapping[str, Any], scale: float = 1.0) -> None:
+def draw_jar(
+    image: Image.Image, box: tuple[float, float], jar: Mapping[str, Any], locale: str, scale: float = 1.0
+) -> None:
     """A jar card: its colour and name, points, and one circle per slot (filled with a die or empty)."""
     draw = ImageDraw.Draw(image)
     x, y = box
@@ -262,18 +298,19 @@ def draw_jar(image: Image.Image, box: tuple[float, float], jar: Mapping[str, Any
         (x, y, x + w, y + h), radius=round(12 * scale), fill=shade(colour, 0.45), outline=colour, width=3
     )
     draw.rounded_rectangle((x, y, x + w, y + 30 * scale), radius=round(12 * scale), fill=colour)
-    name = jar["id"].replace("-", " ").title()
-    draw.text(
-        (x + 10 * scale, y + 15 * scale), name, font=font(round(20 * scale), True), fill=(20, 16, 10), anchor="lm"
-    )
+    points_w = 0.0
     if jar["points"]:
+        points = f"+{jar['points']}"
+        points_w = font(round(20 * scale), True).getlength(points) + 8 * scale
         draw.text(
             (x + w - 10 * scale, y + 15 * scale),
-            f"+{jar['points']}",
+            points,
             font=font(round(20 * scale), True),
             fill=(20, 16, 10),
             anchor="rm",
         )
+    name, fnt = fitted(jar_name(jar, locale), w - 20 * scale - points_w, round(20 * scale), True)
+    draw.text((x + 10 * scale, y + 15 * scale), name, font=fnt, fill=(20, 16, 10), anchor="lm")
     slots = jar["slots"]
     dice = jar.get("dice") or [None] * len(slots)
     r = 12 * scale
@@ -320,13 +357,20 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: s
 
 
 # --- the right-hand side ----------------------------------------------------------------------
-def draw_top(image: Image.Image, public: Mapping[str, Any]) -> None:
+def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None:
     draw = ImageDraw.Draw(image)
     box = (RIGHT_X0, 14, RIGHT_X1, 14 + TOP_H)
     shadowed_box(image, box, 18, PANEL, PANEL_EDGE)
     x0, y0 = box[0] + 18, box[1] + 12
-    direction = "clockwise" if public["direction"] == "clockwise" else "anticlockwise"
-    title = f"Round {public['round']} of 2 · play goes {direction} · box lid {public['lid_total']} dice"
+    direction = t(f"noctiluca.render.direction.{public['direction']}", locale)
+    title = t(
+        "noctiluca.render.title",
+        locale,
+        round=public["round"],
+        rounds=ROUNDS,
+        direction=direction,
+        count=public["lid_total"],
+    )
     shown, fnt = fitted(title, box[2] - box[0] - 36, 24, True)
     draw.text((x0, y0 + 12), shown, font=fnt, fill=TEXT, anchor="lm")
     # token stacks: the top value and how many are left
@@ -337,53 +381,63 @@ def draw_top(image: Image.Image, public: Mapping[str, Any]) -> None:
             draw_token(draw, (sx + 20, y0 + 56), colour, stack[0], 19)
             draw.text((sx + 46, y0 + 56), f"×{len(stack)}", font=font(22, True), fill=TEXT, anchor="lm")
         else:
-            draw.text((sx, y0 + 56), "empty", font=font(20), fill=MUTED, anchor="lm")
+            shown, fnt = fitted(t("noctiluca.render.empty", locale), 96, 20)
+            draw.text((sx, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
         sx += 110
     if public["solo"]:
-        draw_storm(image, public, (sx + 10, y0 + 36, box[2] - 16, box[3] - 10))
-        draw.text((x0, y0 + 96), f"Jar deck: {public['deck_size']} cards", font=font(22, True), fill=TEXT, anchor="lm")
+        draw_storm(image, public, (sx + 10, y0 + 36, box[2] - 16, box[3] - 10), locale)
+        deck = t("noctiluca.render.jar-deck", locale, n=public["deck_size"])
+        shown, fnt = fitted(deck, sx - x0 - 10, 22, True)
+        draw.text((x0, y0 + 96), shown, font=fnt, fill=TEXT, anchor="lm")
         return
-    draw.text((sx + 20, y0 + 56), "Piles (top jar):", font=font(20), fill=MUTED, anchor="lm")
+    if public["piles"]:
+        shown, fnt = fitted(t("noctiluca.render.piles", locale), box[2] - 16 - (sx + 20), 20)
+        draw.text((sx + 20, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
     if public["phase"] == "keep":
-        note = f"{public['deck_size']} jars wait: the 4 piles are dealt once everyone has kept 2 jars."
-        shown, fnt = fitted(note, box[2] - box[0] - 36, 22)
-        draw.text((x0, y0 + 130), shown, font=fnt, fill=MUTED, anchor="lm")
+        note = t("noctiluca.render.keep-note", locale, n=public["deck_size"])
+        lines = wrap(note, font(22), box[2] - box[0] - 36, max_lines=2)
+        for i, line in enumerate(lines):
+            draw.text((x0, y0 + 118 + i * 28 - (len(lines) - 1) * 14), line, font=font(22), fill=MUTED, anchor="lm")
     for i, pile in enumerate(public["piles"]):
         px = x0 + i * (JAR_W * 0.92 + 8)
         py = y0 + 86
         if pile["top"]:
-            draw_jar(image, (px, py), pile["top"], 0.92)
+            draw_jar(image, (px, py), pile["top"], locale, 0.92)
         else:
             draw.rounded_rectangle(
                 (px, py, px + JAR_W * 0.92, py + JAR_H * 0.92), radius=12, outline=PANEL_EDGE, width=2
             )
-            draw_centred(draw, (px, py, px + JAR_W * 0.92, py + JAR_H * 0.92), "empty", 20, MUTED)
-        draw.text(
-            (px + JAR_W * 0.46, py + JAR_H * 0.92 + 12),
-            f"{i + 1} · {pile['size']} left",
-            font=font(17, True),
-            fill=MUTED,
-            anchor="mm",
+            draw_centred(
+                draw,
+                (px + 6, py, px + JAR_W * 0.92 - 6, py + JAR_H * 0.92),
+                t("noctiluca.render.empty", locale),
+                20,
+                MUTED,
+            )
+        left = t("noctiluca.render.pile-left", locale, pile=i + 1, n=pile["size"])
+        draw_centred(
+            draw, (px, py + JAR_H * 0.92 + 2, px + JAR_W * 0.92, py + JAR_H * 0.92 + 22), left, 17, MUTED, True
         )
 
 
-def draw_storm(image: Image.Image, public: Mapping[str, Any], box: tuple[float, float, float, float]) -> None:
+def draw_storm(
+    image: Image.Image, public: Mapping[str, Any], box: tuple[float, float, float, float], locale: str
+) -> None:
     draw = ImageDraw.Draw(image)
     storm = public["storm"]
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=14, fill=(34, 30, 60), outline=(150, 140, 220), width=2)
-    width = draw_runs(
-        draw,
-        (x0 + 12, y0 + 18),
-        [("Storm → ", TEXT), (storm["arrow"], shade(SECTION_TINT[storm["arrow"]], 1.45))],
-        font(21, True),
-    )
+    arrow = [
+        (t("noctiluca.render.storm", locale) + " → ", TEXT),
+        (t(f"noctiluca.render.section.{storm['arrow']}", locale), shade(SECTION_TINT[storm["arrow"]], 1.45)),
+    ]
+    runs, fnt = fit_runs(arrow, x1 - x0 - 24 - 30, 21, True)
+    width = draw_runs(draw, (x0 + 12, y0 + 18), runs, fnt)
     turning = "↻" if storm["turning"] == "clockwise" else "↺"
     draw.text((x0 + 18 + width, y0 + 18), turning, font=font(24, True), fill=TEXT, anchor="lm")
     dice = storm["dice"]
-    draw.text(
-        (x0 + 12, y0 + 50), f"{len(dice)} dice (−{len(dice)})", font=font(20, True), fill=(255, 170, 170), anchor="lm"
-    )
+    shown, fnt = fitted(t("noctiluca.render.storm-dice", locale, n=len(dice)), x1 - x0 - 24, 20, True)
+    draw.text((x0 + 12, y0 + 50), shown, font=fnt, fill=(255, 170, 170), anchor="lm")
     tx = x0 + 24
     for tok in storm["tokens"][-12:]:
         draw_token(draw, (tx, y0 + 90), tok["colour"], tok["value"], 15)
@@ -392,12 +446,13 @@ def draw_storm(image: Image.Image, public: Mapping[str, Any], box: tuple[float, 
             break
     last = storm.get("last")
     if last:
-        text = f"Last: rolled {last['roll']} in {last['section']}, {len(last['removed'])} dice swept"
+        section = t(f"noctiluca.render.section.{last['section']}", locale)
+        text = t("noctiluca.render.storm-last", locale, roll=last["roll"], section=section, n=len(last["removed"]))
         shown, fnt = fitted(text, x1 - x0 - 24, 18)
         draw.text((x0 + 12, y1 - 18), shown, font=fnt, fill=MUTED, anchor="lm")
 
 
-def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     draw = ImageDraw.Draw(image)
     n = public["players"]
     top = 14 + TOP_H + 14
@@ -412,43 +467,68 @@ def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[
         draw.rounded_rectangle(box, radius=16, fill=PANEL, outline=edge, width=4 if seat in movers else 2)
         colour = SEAT_COLOURS[seat % 4]
         paste_sprite(image, pawn_sprite(colour, 34), (box[0] + 26, y0 + 26))
-        marker = " ①" if seat == public["first"] and n > 1 else ""
-        label = f"{seat_name(names, seat)}{marker} · pawns {info['pawns']} · delivered {len(info['delivered'])}"
-        shown, fnt = fitted(label, 420, 24, True)
-        draw.text((box[0] + 50, y0 + 24), shown, font=fnt, fill=TEXT, anchor="lm")
-        # tokens, right of the name
-        tx = box[0] + 500
-        for tok in info["tokens"][:8]:
-            draw_token(draw, (tx, y0 + 24), tok["colour"], tok["value"], 16)
-            tx += 32
-        if len(info["tokens"]) > 8:
-            draw.text((tx, y0 + 24), f"+{len(info['tokens']) - 8}", font=font(18, True), fill=TEXT, anchor="lm")
-        if info.get("favourite"):
-            draw.text(
-                (box[2] - 14, y0 + 56),
-                f"favourite: {info['favourite']}",
-                font=font(18, True),
-                fill=DICE[info["favourite"]],
-                anchor="rm",
-            )
+        tokens_x0 = draw_seat_tokens(draw, info["tokens"], box[2] - 14, y0 + 24)
+        draw_seat_line(draw, public, info, seat, names, (box[0] + 50, y0 + 24, tokens_x0 - 12), locale)
         scale = min(1.3, (height - 56) / JAR_H)
         jx = box[0] + 16
         for jar in info["jars"]:
-            draw_jar(image, (jx, y0 + 46), jar, scale)
+            draw_jar(image, (jx, y0 + 46), jar, locale, scale)
             jx += JAR_W * scale + 10
-        draw_delivered(draw, (jx + 10, y0 + 46, box[2] - 12, box[3] - 8), info["delivered"])
+        draw_delivered(draw, (jx + 10, y0 + 46, box[2] - 12, box[3] - 8), info["delivered"], locale)
         if public["phase"] == "keep":
             chosen = public["pending"]["chosen"][seat]
-            text = "has kept 2 jars (secret until all have chosen)" if chosen else "is choosing 2 of 3 jars in secret…"
-            draw.text((box[0] + 50, y0 + 70), text, font=font(22), fill=GOOD if chosen else MUTED, anchor="lm")
+            text = t("noctiluca.render.has-kept" if chosen else "noctiluca.render.choosing", locale)
+            shown, fnt = fitted(text, box[2] - box[0] - 64, 22)
+            draw.text((box[0] + 50, y0 + 70), shown, font=fnt, fill=GOOD if chosen else MUTED, anchor="lm")
 
 
-def draw_delivered(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], jars: Sequence) -> None:
+def draw_seat_tokens(draw: ImageDraw.ImageDraw, tokens: Sequence[Mapping[str, Any]], x1: float, y: float) -> float:
+    """A seat's score tokens, right-aligned to ``x1``; return where they start."""
+    shown = tokens if len(tokens) <= MAX_TOKENS_SHOWN else tokens[: MAX_TOKENS_SHOWN - 1]
+    more = f"+{len(tokens) - len(shown)}" if len(shown) < len(tokens) else ""
+    more_w = font(18, True).getlength(more) + 6 if more else 0
+    x0 = x1 - 32 * len(shown) - more_w
+    for i, tok in enumerate(shown):
+        draw_token(draw, (x0 + 16 + 32 * i, y), tok["colour"], tok["value"], 16)
+    if more:
+        draw.text((x1, y), more, font=font(18, True), fill=TEXT, anchor="rm")
+    return x0
+
+
+def draw_seat_line(
+    draw: ImageDraw.ImageDraw,
+    public: Mapping[str, Any],
+    info: Mapping[str, Any],
+    seat: int,
+    names: Sequence[str],
+    where: tuple[float, float, float],
+    locale: str,
+) -> None:
+    """The name, the first-player marker, then the pawns left (or, at the end, the favourite colour)."""
+    x0, y, x1 = where
+    marker = " ①" if seat == public["first"] and public["players"] > 1 else ""
+    stats: list[tuple[str, Color]]
+    if info.get("favourite"):
+        fav = info["favourite"]
+        stats = [(" · ", MUTED), (t("noctiluca.render.favourite", locale, colour=colour_word(fav, locale)), DICE[fav])]
+    else:
+        stats = [(" · " + t("noctiluca.render.pawns", locale, n=info["pawns"]), MUTED)]
+    stats, stats_font = fit_runs(stats, (x1 - x0) * 0.45, 20, True, min_size=14)
+    stats_w = sum(stats_font.getlength(text) for text, _ in stats)
+    name, fnt = fitted(seat_name(names, seat) + marker, x1 - x0 - stats_w, 24, True, min_size=14)
+    draw.text((x0, y), name, font=fnt, fill=TEXT, anchor="lm")
+    draw_runs(draw, (x0 + fnt.getlength(name), y), stats, stats_font)
+
+
+def draw_delivered(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], jars: Sequence, locale: str
+) -> None:
     """Delivered jars as small cards of their colour with their points and slot count."""
     x0, y0, x1, y1 = box
     if not jars:
         return
-    draw.text((x0, y0 + 8), "delivered", font=font(16, True), fill=MUTED, anchor="lm")
+    shown, fnt = fitted(t("noctiluca.render.delivered", locale, n=len(jars)), x1 - x0, 16, True)
+    draw.text((x0, y0 + 8), shown, font=fnt, fill=MUTED, anchor="lm")
     x, y = x0, y0 + 22
     for jar in jars:
         if x + 40 > x1:
@@ -462,27 +542,52 @@ def draw_delivered(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, fl
         x += 44
 
 
-def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
-    """A strip under the pool: what the last dive took, or what is being passed."""
-    draw = ImageDraw.Draw(image)
+def status_text(public: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+    """The line under the pool: what the last dive took, or what is being passed; the scores at the end."""
     pending = public.get("pending", {})
-    text = ""
-    if public["phase"] == "store":
-        dice = ", ".join(f"{d['colour']} {d['face']}" for d in pending["hand"])
-        text = f"{seat_name(names, public['current'])} still stores: {dice}"
-    elif public["phase"] == "pass":
-        dice = ", ".join(f"{d['colour']} {d['face']}" for d in pending["dice"])
-        text = f"Passed to {seat_name(names, pending['receiver'])}: {dice}"
-    elif public["phase"] == "path" and "shore" in pending:
-        text = f"From shore {pending['shore']}: S = short path (white), L = long path (teal)"
-    elif public.get("last_dive"):
-        dive = public["last_dive"]
-        taken = ", ".join(f"{d['colour']}" for d in dive["taken"]) or "nothing"
-        who = seat_name(names, dive["seat"])
-        text = f"Last dive: {who}, shore {dive['shore']}, {dive['path']} path, {dive['number']}s: {taken}"
     if public["phase"] == "over" and public.get("result"):
-        res = public["result"]
-        text = "Final: " + " · ".join(f"{seat_name(names, s, 12)} {sc}" for s, sc in enumerate(res["scores"]))
+        scores = public["result"]["scores"]
+        return t(
+            "noctiluca.render.final",
+            locale,
+            scores=" · ".join(f"{seat_name(names, s, 12)} {sc}" for s, sc in enumerate(scores)),
+        )
+    if public["phase"] == "store":
+        return t(
+            "noctiluca.render.still-stores",
+            locale,
+            name=seat_name(names, public["current"]),
+            dice=die_words(pending["hand"], locale),
+        )
+    if public["phase"] == "pass":
+        return t(
+            "noctiluca.render.passed-to",
+            locale,
+            name=seat_name(names, pending["receiver"]),
+            dice=die_words(pending["dice"], locale),
+        )
+    if public["phase"] == "path" and "shore" in pending:
+        return t("noctiluca.render.paths", locale, shore=pending["shore"])
+    if public.get("last_dive"):
+        dive = public["last_dive"]
+        taken = t("noctiluca.render.list-separator", locale).join(
+            colour_word(d["colour"], locale) for d in dive["taken"]
+        ) or t("noctiluca.render.nothing", locale)
+        who = seat_name(names, dive["seat"])
+        return t(
+            f"noctiluca.render.last-dive.{dive['path']}",
+            locale,
+            name=who,
+            shore=dive["shore"],
+            number=dive["number"],
+            dice=taken,
+        )
+    return ""
+
+
+def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+    draw = ImageDraw.Draw(image)
+    text = status_text(public, names, locale)
     if text:
         shown, fnt = fitted(text, 860, 22, True)
         draw.text((20, H - 22), shown, font=fnt, fill=TEXT, anchor="lm")
@@ -490,10 +595,10 @@ def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
 
 def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     image = sea((W, H)).copy()
-    draw_pool(image, public)
-    draw_top(image, public)
-    draw_players(image, public, names)
-    draw_status(image, public, names)
+    draw_pool(image, public, locale)
+    draw_top(image, public, locale)
+    draw_players(image, public, names, locale)
+    draw_status(image, public, names, locale)
     return image
 
 
@@ -503,48 +608,66 @@ def hand(
 ) -> Image.Image:
     image = sea((HAND_W, HAND_H)).copy()
     draw = ImageDraw.Draw(image)
-    draw.text((30, 36), f"{seat_name(names, seat)}: your secrets", font=font(34, True), fill=TEXT, anchor="lm")
+    title, fnt = fitted(t("noctiluca.render.hand-title", locale, name=seat_name(names, seat)), HAND_W - 60, 34, True)
+    draw.text((30, 36), title, font=fnt, fill=TEXT, anchor="lm")
     fav = private.get("favourite")
     box = (30, 80, 380, HAND_H - 30)
     shadowed_box(image, box, 22, PANEL, PANEL_EDGE)
     if fav:
         colour = DICE[fav["colour"]]
-        draw.text(((box[0] + box[2]) / 2, box[1] + 36), "Favourite", font=font(28, True), fill=MUTED, anchor="mm")
+        draw_centred(
+            draw,
+            (box[0] + 14, box[1] + 16, box[2] - 14, box[1] + 56),
+            t("noctiluca.render.favourite-title", locale),
+            28,
+            MUTED,
+            True,
+        )
         cx, cy = (box[0] + box[2]) / 2, box[1] + 230
         for i in range(5):
             a = math.radians(72 * i - 90)
             paste_sprite(image, die_sprite(fav["colour"], 1 + i, 56), (cx + 90 * math.cos(a), cy + 90 * math.sin(a)))
         draw.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), fill=colour, outline=(255, 255, 255), width=4)
-        draw_centred(draw, (box[0] + 10, cy + 130, box[2] - 10, cy + 180), fav["colour"].upper(), 44, colour, True)
-        draw_centred(draw, (box[0] + 10, cy + 190, box[2] - 10, cy + 230), "1 point per slot of this", 22, TEXT)
-        draw_centred(draw, (box[0] + 10, cy + 222, box[2] - 10, cy + 262), "colour on delivered jars", 22, TEXT)
+        word = colour_word(fav["colour"], locale).upper()
+        draw_centred(draw, (box[0] + 10, cy + 130, box[2] - 10, cy + 180), word, 44, colour, True)
+        reminder = wrap(t("noctiluca.render.favourite-rule", locale), font(22), box[2] - box[0] - 30, max_lines=3)
+        for i, line in enumerate(reminder):
+            draw.text(((box[0] + box[2]) / 2, cy + 210 + i * 30), line, font=font(22), fill=TEXT, anchor="mm")
     x0 = 410
     hand_jars = private.get("hand") or []
     y: float = 90
     if hand_jars:
-        title = "Dealt jars: keep two" if public.get("phase") == "keep" else "Drawn jars: keep one"
+        title = t("noctiluca.render.dealt" if public.get("phase") == "keep" else "noctiluca.render.drawn", locale)
         kept = private.get("kept") or []
         if kept:
-            title = "Your secret pick (waiting for the others)"
-        draw.text((x0, y + 10), title, font=font(28, True), fill=TEXT, anchor="lm")
+            title = t("noctiluca.render.secret-pick", locale)
+        shown, fnt = fitted(title, HAND_W - x0 - 30, 28, True)
+        draw.text((x0, y + 10), shown, font=fnt, fill=TEXT, anchor="lm")
         for i, jar in enumerate(hand_jars):
             jx = x0 + i * (JAR_W * 1.6 + 24)
-            draw_jar(image, (jx, y + 40), jar, 1.6)
+            draw_jar(image, (jx, y + 40), jar, locale, 1.6)
             if jar["id"] in kept:
                 draw.rounded_rectangle(
                     (jx - 6, y + 34, jx + JAR_W * 1.6 + 6, y + 46 + JAR_H * 1.6), radius=20, outline=DIVE_EDGE, width=6
                 )
-                draw.text(
-                    (jx + JAR_W * 0.8, y + 70 + JAR_H * 1.6), "kept", font=font(24, True), fill=DIVE_EDGE, anchor="mm"
+                draw_centred(
+                    draw,
+                    (jx, y + 54 + JAR_H * 1.6, jx + JAR_W * 1.6, y + 86 + JAR_H * 1.6),
+                    t("noctiluca.render.kept", locale),
+                    24,
+                    DIVE_EDGE,
+                    True,
                 )
         y += 60 + JAR_H * 1.6 + 50
     own = public["seats"][seat]["jars"] if public.get("seats") else []
     if own:
-        draw.text((x0, y + 10), "Your jars", font=font(28, True), fill=TEXT, anchor="lm")
+        shown, fnt = fitted(t("noctiluca.render.your-jars", locale), HAND_W - x0 - 30, 28, True)
+        draw.text((x0, y + 10), shown, font=fnt, fill=TEXT, anchor="lm")
         for i, jar in enumerate(own):
-            draw_jar(image, (x0 + i * (JAR_W * 1.6 + 24), y + 40), jar, 1.6)
+            draw_jar(image, (x0 + i * (JAR_W * 1.6 + 24), y + 40), jar, locale, 1.6)
     elif not hand_jars:
-        draw.text((x0, y + 10), "No jar in front of you.", font=font(28, True), fill=MUTED, anchor="lm")
+        shown, fnt = fitted(t("noctiluca.render.no-jar", locale), HAND_W - x0 - 30, 28, True)
+        draw.text((x0, y + 10), shown, font=fnt, fill=MUTED, anchor="lm")
     return image
 
 

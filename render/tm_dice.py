@@ -6,30 +6,34 @@ tracks (temperature, oxygen, oceans) with their bonus spaces; on the right the a
 the milestones, then one panel per player (corporation, VP, wild tokens, production dice, the
 dice held with their faces written, played cards and used blue cards). The hand: the seat's
 project cards with cost, colour, effects and VP, and the corporations or bonus cards being
-chosen.
+chosen. Every word comes from the catalogue (keys ``tm-dice.render.*``,
+``data/i18n/<locale>/render-tm-dice.json``); card, corporation, bonus and milestone names from
+``content_name``.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.tm_dice.content import CARDS, FACE_COLOUR, HEXES, RULES
+from l10n import content_name, t
 from render.common import (
     RGB,
     GameRenderer,
     Palette,
     draw_centred,
+    ellipsize,
     fitted,
     font,
     seat_name,
     shade,
     shadowed_box,
     vertical_gradient,
-    wrap,
 )
 
 GAME_ID = "tm-dice"
@@ -76,8 +80,6 @@ CARD_COLOURS: dict[str, RGB] = {
     "corporation": (90, 70, 60),
     "bonus": (104, 64, 128),
 }
-# The second line of a card: what kind of card it is.
-CARD_KIND = {"corporation": "corporation: keep one", "bonus": "bonus card: play one"}
 TEXT = Palette.TEXT
 MUTED = Palette.TEXT_MUTED
 
@@ -95,73 +97,101 @@ def hex_points(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
     ]
 
 
-def effect_label(effect: str) -> str:
+def effect_label(effect: str, locale: str = "en") -> str:
     """A short readable label for an effect text (``gain:green`` -> ``+green die``)."""
     kind, _, arg = effect.partition(":")
-    labels = {
-        "gain": f"+{arg} die",
-        "set": f"+{arg} die, any face",
-        "face": f"+1 {arg}",
-        "attack": f"others lose {arg}",
-        "special": f"{arg} tile",
-        "vp": f"{arg} VP",
-        "wild": f"{arg} wild",
-        "draw": f"draw {arg}",
-    }
-    if kind in labels:
-        return labels[kind]
-    return {"turn": "turn a die", "temperature": "+temp", "oxygen": "+O2"}.get(kind, kind)
+    if kind in ("gain", "set", "attack"):
+        return t(f"tm-dice.render.effect.{kind}", locale, colour=t(f"tm-dice.render.colour.{arg}", locale))
+    if kind == "face":
+        return t("tm-dice.render.effect.face", locale, face=t(f"tm-dice.render.face.{arg}", locale))
+    if kind == "special":
+        return t("tm-dice.render.effect.special", locale, tile=t(f"tm-dice.render.tile.{arg}", locale))
+    if kind in ("vp", "wild", "draw"):
+        return t(f"tm-dice.render.effect.{kind}", locale, n=int(arg))
+    if kind in ("turn", "temperature", "oxygen"):
+        return t(f"tm-dice.render.effect.{kind}", locale)
+    if kind in ("ocean", "greenery", "city"):
+        return t(f"tm-dice.render.tile.{kind}", locale)
+    return kind
 
 
-# What each kind of milestone asks for, in a few words.
-MILESTONE_GOAL = {
-    "cities": "{n} cities",
-    "greeneries": "{n} greeneries",
-    "blue-cards": "{n} blue cards",
-    "green-cards": "{n} green cards",
-    "red-cards": "{n} red cards",
-    "production": "{n} production dice",
-    "colours-held": "dice of {n} colours",
-    "vp": "{n} VP",
-}
-# What the player to act is doing, in the header.
-STEP_WORDS = {
-    "turn": "production or action turn",
-    "keep": "keeping dice",
-    "discard": "discarding cards",
-    "support": "support action",
-    "main": "main action",
-    "drop": "discarding a die",
-    "finish": "free actions",
-    "bonus": "choosing a bonus card",
-    "gift": "the starting gift",
-    "effects": "resolving effects",
-    "pay": "paying",
-    "pick-colour": "choosing a die",
-    "pick-face": "choosing a die",
-    "turn-die": "turning a die",
-    "lose": "losing a die",
-    "place": "placing a tile",
-}
+def effect_labels(effects: Sequence[str], locale: str) -> str:
+    return t("tm-dice.render.list-separator", locale).join(effect_label(e, locale) for e in effects)
+
+
+# The kinds of step the player to act may be at: the header names each in words
+# (``tm-dice.render.step.<kind>``).
+STEP_WORDS = (
+    "turn",
+    "keep",
+    "discard",
+    "support",
+    "main",
+    "drop",
+    "finish",
+    "bonus",
+    "gift",
+    "effects",
+    "pay",
+    "pick-colour",
+    "pick-face",
+    "turn-die",
+    "lose",
+    "place",
+)
 # What a track's bonus space gives, written under its value.
 BONUS_INK = (255, 214, 120)
 
-# Die faces are written, shortened to stay legible on a phone.
-SHORT = {"microbe": "micro", "animal": "anim", "titanium": "titan", "energy": "enrgy", "science": "sci", "money": "$"}
+
+# Where a line may break: after a space, or after Chinese punctuation (Chinese has no spaces, and
+# render.common.wrap breaks only at spaces).
+PHRASE = re.compile(r"[^ 、，：；]+[ 、，：；]*|[ 、，：；]+")
 
 
-def draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, face: str, size: int = DIE) -> None:
+def wrap_phrases(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: int = 3) -> list[str]:
+    """Break ``text`` into lines that fit ``max_width`` at spaces and at Chinese punctuation; the
+    last line is cut if more remain."""
+    lines: list[str] = []
+    current = ""
+    for piece in PHRASE.findall(text):
+        if current.strip() and fnt.getlength((current + piece).rstrip()) > max_width:
+            lines.append(current)
+            current = piece
+        else:
+            current += piece
+    if current.strip():
+        lines.append(current)
+    if len(lines) > max_lines:
+        lines = lines[: max_lines - 1] + ["".join(lines[max_lines - 1 :])]
+    return [ellipsize(line.strip(), fnt, max_width) for line in lines]
+
+
+def face_word(face: str, locale: str) -> str:
+    """A die face in full (``titanium``), for sentences."""
+    return t(f"tm-dice.render.face.{face}", locale)
+
+
+def die_label(face: str, locale: str) -> str:
+    """A die face shortened to stay legible on a phone (``titan``), for the dice themselves."""
+    return t(f"tm-dice.render.die.{face}", locale)
+
+
+def colour_words(colours: Sequence[str], locale: str) -> str:
+    return " ".join(t(f"tm-dice.render.colour.{c}", locale) for c in colours)
+
+
+def draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, face: str, locale: str, size: int = DIE) -> None:
     colour = DICE[FACE_COLOUR[face]]
     draw.rounded_rectangle((x, y, x + size, y + size), radius=7, fill=colour, outline=shade(colour, 0.55), width=2)
     ink = Palette.TEXT_DARK if FACE_COLOUR[face] == "yellow" else TEXT
-    label = SHORT.get(face, face)
+    label = die_label(face, locale)
     draw_centred(
-        draw, (x + 2, y, x + size - 2, y + size), label, 17 if len(label) < 4 else 14, ink, bold=True, min_size=10
+        draw, (x + 1, y, x + size - 1, y + size), label, 17 if len(label) < 4 else 14, ink, bold=True, min_size=10
     )
 
 
 # --- the board --------------------------------------------------------------------------------
-def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any]) -> None:
+def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], locale: str) -> None:
     tiles = {t["hex"]: t for t in public["tiles"]}
     for label, h in HEXES.items():
         cx, cy = hex_centre(h["q"], h["r"])
@@ -171,23 +201,27 @@ def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any]) -> None:
             draw.polygon(hex_points(cx, cy, HEX - 9), fill=TILE[tile["tile"]])
             if tile["owner"] is not None:
                 draw.polygon(hex_points(cx, cy, HEX - 9), outline=SEATS[tile["owner"]], width=5)
-            draw_centred(draw, (cx - 32, cy + 4, cx + 32, cy + 26), tile["tile"], 14, TEXT, bold=True, min_size=10)
+            word = t(f"tm-dice.render.tile.{tile['tile']}", locale)
+            draw_centred(draw, (cx - 32, cy + 4, cx + 32, cy + 26), word, 14, TEXT, bold=True, min_size=10)
         else:
-            bonus = ", ".join(effect_label(e) for e in h["bonus"])
+            bonus = effect_labels(h["bonus"], locale)
             if bonus:
                 draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), bonus, 13, TEXT, min_size=9)
             if h["area"] in ("lava", "mine"):
-                draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), h["area"], 14, TEXT, bold=True)
+                word = t(f"tm-dice.render.tile.{h['area']}", locale)
+                draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), word, 14, TEXT, bold=True, min_size=10)
         draw_centred(draw, (cx - 30, cy - 26, cx + 30, cy + 2), label.upper(), 20, TEXT, bold=True)
 
 
-def draw_track(image: Image.Image, x: float, name: str, info: Mapping[str, Any], shown: Sequence[str]) -> None:
+def draw_track(
+    image: Image.Image, x: float, name: str, info: Mapping[str, Any], shown: Sequence[str], locale: str
+) -> None:
     draw = ImageDraw.Draw(image)
     steps = info["steps"]
     cell = (TRACK_Y1 - TRACK_Y0) / (steps + 1)
-    draw_centred(draw, (x - 10, TRACK_Y0 - 60, x + TRACK_W + 10, TRACK_Y0 - 36), name, 18, TEXT, bold=True)
+    draw_centred(draw, (x - 5, TRACK_Y0 - 60, x + TRACK_W + 5, TRACK_Y0 - 36), name, 18, TEXT, bold=True)
     colour = Palette.GOOD if info["complete"] else Palette.ACCENT
-    draw_centred(draw, (x - 10, TRACK_Y0 - 34, x + TRACK_W + 10, TRACK_Y0 - 6), info["now"], 22, colour, bold=True)
+    draw_centred(draw, (x - 5, TRACK_Y0 - 34, x + TRACK_W + 5, TRACK_Y0 - 6), info["now"], 22, colour, bold=True)
     bonuses = {b["at"]: b["effects"] for b in info["bonuses"]}
     for i in range(steps + 1):
         y1 = TRACK_Y1 - i * cell
@@ -200,97 +234,123 @@ def draw_track(image: Image.Image, x: float, name: str, info: Mapping[str, Any],
             # The space's value above, what reaching it gives below.
             mid = (y0 + y1) / 2
             draw_centred(draw, (x + 2, y0 + 2, x + TRACK_W - 2, mid + 2), shown[i], 15, TEXT, bold=bold, min_size=9)
-            gift = ", ".join(effect_label(e) for e in bonuses[i])
+            gift = effect_labels(bonuses[i], locale)
             draw_centred(draw, (x + 2, mid, x + TRACK_W - 2, y1 - 4), gift, 12, BONUS_INK, bold=True, min_size=8)
         else:
             draw_centred(draw, (x + 2, y0, x + TRACK_W - 2, y1), shown[i], 15, TEXT, bold=bold, min_size=9)
 
 
-def track_labels(public: Mapping[str, Any]) -> dict[str, tuple[str, list[str]]]:
+def track_labels(public: Mapping[str, Any], locale: str = "en") -> dict[str, tuple[str, list[str]]]:
     """Each track's title and the value written on each of its spaces."""
     out = {}
-    for p, title, unit, step in (
-        ("temperature", "Temp", "°C", 4),
-        ("oxygen", "Oxygen", "%", 1),
-        ("oceans", "Oceans", "", 1),
-    ):
+    for p, unit, step in (("temperature", "°C", 4), ("oxygen", "%", 1), ("oceans", "", 1)):
         info = public["parameters"][p]
         base = info["value"] - info["position"] * step
-        out[p] = (title, [f"{base + i * step}{unit}" for i in range(info["steps"] + 1)])
+        out[p] = (
+            t(f"tm-dice.render.track.{p}", locale),
+            [f"{base + i * step}{unit}" for i in range(info["steps"] + 1)],
+        )
     return out
 
 
-def draw_tracks(image: Image.Image, public: Mapping[str, Any]) -> None:
-    labels = track_labels(public)
+def draw_tracks(image: Image.Image, public: Mapping[str, Any], locale: str) -> None:
+    labels = track_labels(public, locale)
     for i, p in enumerate(("temperature", "oxygen", "oceans")):
         info = dict(public["parameters"][p])
         title, shown = labels[p]
         info["now"] = shown[info["position"]] if p != "oceans" else f"{info['position']}/{info['steps']}"
-        draw_track(image, TRACK_X0 + i * (TRACK_W + 14), title, info, shown)
+        draw_track(image, TRACK_X0 + i * (TRACK_W + 14), title, info, shown, locale)
 
 
-def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     step = public.get("step")
     if public["result"] is not None:
-        text = "Game over"
+        text = t("tm-dice.render.game-over", locale)
     elif public["stage"] == "corp":
-        text = "Choosing corporations"
+        text = t("tm-dice.render.choosing-corporations", locale)
     else:
         who = seat_name(names, step["seat"]) if step else "?"
         turn = f"{public['turn']}/{public['end_at']}" if public["solo"] else str(public["turn"])
-        doing = STEP_WORDS.get(step["kind"], step["kind"]) if step else ""
-        text = f"Turn {turn}: {who}, {doing}"
+        doing = t(f"tm-dice.render.step.{step['kind']}", locale) if step and step["kind"] in STEP_WORDS else ""
+        text = t("tm-dice.render.turn", locale, turn=turn, name=who, doing=doing)
     last = public.get("end_at")
     if last is not None and not (public["solo"] and public["result"] is None):
-        text += f"  ·  last turn {last}"
+        text += "  ·  " + t("tm-dice.render.last-turn", locale, turn=last)
     shown, fnt = fitted(text, 900, 30, bold=True)
     draw.text((24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
 
 
-def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]) -> None:
+def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
     draw = ImageDraw.Draw(image)
     box = (RIGHT_X0, 12, RIGHT_X1, 150)
     shadowed_box(image, box, 14, PANEL, PANEL_EDGE)
-    draw.text((RIGHT_X0 + 14, 34), "Awards", font=font(20, True), fill=MUTED, anchor="lm")
+    shown, fnt = fitted(t("tm-dice.render.awards", locale), 90, 20, True)
+    draw.text((RIGHT_X0 + 14, 34), shown, font=fnt, fill=MUTED, anchor="lm")
     solo = RULES["solo"] if public["solo"] else None
     for i, a in enumerate(public["awards"]):
-        draw_die(draw, RIGHT_X0 + 110 + i * 64, 16, a["face"], 44)
+        draw_die(draw, RIGHT_X0 + 110 + i * 64, 16, a["face"], locale, 44)
         if solo is not None:  # solo: the count that wins the award
             need = f"{solo['award_thresholds'][a['rarity']]}+"
             draw_centred(draw, (RIGHT_X0 + 106 + i * 64, 60, RIGHT_X0 + 158 + i * 64, 74), need, 13, MUTED)
-    info = f"pool {sum(public['pool'].values())} dice · wild {public['wild_supply']} · deck {public['deck']}"
-    draw.text((RIGHT_X0 + 330, 38), info, font=font(16), fill=MUTED, anchor="lm")
-    draw.text((RIGHT_X0 + 14, 88), "Milestones", font=font(20, True), fill=MUTED, anchor="lm")
+    info = t(
+        "tm-dice.render.supply",
+        locale,
+        count=sum(public["pool"].values()),
+        wild=public["wild_supply"],
+        deck=public["deck"],
+    )
+    shown, fnt = fitted(info, RIGHT_X1 - 14 - (RIGHT_X0 + 310), 16)
+    draw.text((RIGHT_X0 + 310, 38), shown, font=fnt, fill=MUTED, anchor="lm")
+    shown, fnt = fitted(t("tm-dice.render.milestones", locale), RIGHT_X1 - RIGHT_X0 - 28, 20, True)
+    draw.text((RIGHT_X0 + 14, 88), shown, font=fnt, fill=MUTED, anchor="lm")
     for i, m in enumerate(public["milestones"]):
         x0 = RIGHT_X0 + 14 + i * 208
-        status = "removed" if m["removed"] else seat_name(names, m["owner"]) if m["owner"] is not None else "open"
-        if status == "open" and solo is not None:  # solo: removed after its turn unless claimed
-            status = f"open until turn {solo['milestone_removal'][i]}"
+        if m["removed"]:
+            status = t("tm-dice.render.removed", locale)
+        elif m["owner"] is not None:
+            status = seat_name(names, m["owner"])
+        elif solo is not None:  # solo: removed after its turn unless claimed
+            status = t("tm-dice.render.open-until", locale, turn=solo["milestone_removal"][i])
+        else:
+            status = t("tm-dice.render.open", locale)
         colour = SEATS[m["owner"]] if m["owner"] is not None else MUTED
-        text = f"{m['name']} ({MILESTONE_GOAL[m['kind']].format(n=m['n'])})"
+        name = content_name(GAME_ID, "milestone", m["id"], m["name"], locale)
+        goal = t(f"tm-dice.render.milestone.{m['kind']}", locale, n=m["n"])
+        text = f"{name} ({goal})"
         shown, fnt = fitted(text, 200, 16, bold=True)
         draw.text((x0, 112), shown, font=fnt, fill=TEXT, anchor="lm")
-        draw.text((x0, 136), status, font=font(15), fill=colour, anchor="lm")
+        shown, fnt = fitted(status, 200, 15)
+        draw.text((x0, 136), shown, font=fnt, fill=colour, anchor="lm")
 
 
-def card_name(card_id: str) -> str:
-    return CARDS[card_id].name if card_id in CARDS else card_id
+def card_name(card_id: str, locale: str = "en") -> str:
+    return content_name(GAME_ID, "card", card_id, CARDS[card_id].name, locale) if card_id in CARDS else card_id
 
 
 def draw_player(
-    image: Image.Image, box: tuple[float, float, float, float], seat: int, p: Mapping, names, award_faces: Sequence[str]
+    image: Image.Image,
+    box: tuple[float, float, float, float],
+    seat: int,
+    p: Mapping,
+    names: Sequence[str],
+    award_faces: Sequence[str],
+    locale: str,
 ) -> None:
     """A seat's panel: corporation, VP, wild tokens, production, dice, award counts, played cards."""
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
     shadowed_box(image, box, 14, PANEL, SEATS[seat], width=3)
-    corp = p["corporation"]["name"] if p["corporation"] else ("chosen" if p["chosen"] else "choosing…")
+    if p["corporation"]:
+        corp = content_name(GAME_ID, "corporation", p["corporation"]["id"], p["corporation"]["name"], locale)
+    else:
+        corp = t("tm-dice.render.chosen" if p["chosen"] else "tm-dice.render.choosing", locale)
+    vp, vp_font = fitted(t("tm-dice.render.vp", locale, points=p["vp"]), 170, 26, bold=True)
+    draw.text((x1 - 14, y0 + 20), vp, font=vp_font, fill=Palette.ACCENT, anchor="rm")
     head = f"{seat_name(names, seat)} · {corp}"
-    shown, fnt = fitted(head, x1 - x0 - 200, 22, bold=True)
+    shown, fnt = fitted(head, x1 - x0 - 40 - vp_font.getlength(vp), 22, bold=True)
     draw.text((x0 + 14, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
-    draw.text((x1 - 14, y0 + 20), f"{p['vp']} VP", font=font(26, True), fill=Palette.ACCENT, anchor="rm")
-    prod = " ".join(p["production"]) or "-"
-    line = f"wild {p['wild']} · hand {p['hand']} · production: {prod}"
+    prod = colour_words(p["production"], locale) or "-"
+    line = t("tm-dice.render.stats", locale, wild=p["wild"], hand=p["hand"], production=prod)
     shown, fnt = fitted(line, x1 - x0 - 28, 16)
     draw.text((x0 + 14, y0 + 46), shown, font=fnt, fill=MUTED, anchor="lm")
     room = y1 - y0
@@ -300,18 +360,27 @@ def draw_player(
         for _ in range(n):
             if x + die > x1 - 10:
                 break
-            draw_die(draw, x, y0 + 60, face, die)
+            draw_die(draw, x, y0 + 60, face, locale, die)
             x += die + 4
-    awards = ", ".join(f"{SHORT.get(f, f)} {n}" for f, n in zip(award_faces, p["award_counts"], strict=True))
-    played = ([f"awards: {awards}"] if awards else []) + [f"{len(p['red'])} red", f"{len(p['green'])} green"]
-    blues = [card_name(c) + (" (used)" if c in p["used"] else "") for c in p["blue"]]
-    bonus = [b["name"] for b in p["bonus"]]
-    text = (
-        " · ".join(played)
-        + (" · blue: " + ", ".join(blues) if blues else "")
-        + (" · bonus: " + ", ".join(bonus) if bonus else "")
-    )
-    lines = wrap(text, font(15), x1 - x0 - 28, max_lines=max(1, int((room - die - 74) // 18)))
+    sep = t("tm-dice.render.list-separator", locale)
+    awards = sep.join(f"{die_label(f, locale)} {n}" for f, n in zip(award_faces, p["award_counts"], strict=True))
+    played = [
+        t("tm-dice.render.red-count", locale, n=len(p["red"])),
+        t("tm-dice.render.green-count", locale, n=len(p["green"])),
+    ]
+    if awards:
+        played.insert(0, t("tm-dice.render.played-awards", locale, awards=awards))
+    blues = [
+        t("tm-dice.render.used", locale, card=card_name(c, locale)) if c in p["used"] else card_name(c, locale)
+        for c in p["blue"]
+    ]
+    if blues:
+        played.append(t("tm-dice.render.blue", locale, cards=sep.join(blues)))
+    bonus = [content_name(GAME_ID, "bonus", b["id"], b["name"], locale) for b in p["bonus"]]
+    if bonus:
+        played.append(t("tm-dice.render.bonus", locale, cards=sep.join(bonus)))
+    text = " · ".join(played)
+    lines = wrap_phrases(text, font(15), x1 - x0 - 28, max_lines=max(1, int((room - die - 74) // 18)))
     for i, line in enumerate(lines):
         draw.text((x0 + 14, y0 + 70 + die + i * 18), line, font=font(15), fill=TEXT, anchor="lm")
 
@@ -319,68 +388,77 @@ def draw_player(
 def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     image = vertical_gradient((W, H), SKY_TOP, SKY_BOTTOM).convert("RGB")
     draw = ImageDraw.Draw(image)
-    draw_header(draw, public, names)
-    draw_map(draw, public)
-    draw_tracks(image, public)
-    draw_goals(image, public, names)
+    draw_header(draw, public, names, locale)
+    draw_map(draw, public, locale)
+    draw_tracks(image, public, locale)
+    draw_goals(image, public, names, locale)
     seats = public["seats"]
     top, gap = 162, 8
     height = (H - 10 - top - gap * (len(seats) - 1)) / len(seats)
     for seat, p in enumerate(seats):
         y0 = top + seat * (height + gap)
-        draw_player(image, (RIGHT_X0, y0, RIGHT_X1, y0 + height), seat, p, names, [a["face"] for a in public["awards"]])
+        faces = [a["face"] for a in public["awards"]]
+        draw_player(image, (RIGHT_X0, y0, RIGHT_X1, y0 + height), seat, p, names, faces, locale)
     if public["result"] is not None:
         scores = public["result"]["scores"]
-        text = "Final: " + ", ".join(f"{seat_name(names, s)} {v}" for s, v in enumerate(scores))
+        sep = t("tm-dice.render.list-separator", locale)
+        text = t(
+            "tm-dice.render.final", locale, scores=sep.join(f"{seat_name(names, s)} {v}" for s, v in enumerate(scores))
+        )
         shown, fnt = fitted(text, 640, 24, bold=True)
         draw.text((24, H - 24), shown, font=fnt, fill=Palette.ACCENT, anchor="lm")
     return image
 
 
 # --- the hand ---------------------------------------------------------------------------------
-def card_lines(card: Mapping[str, Any]) -> list[str]:
+def card_lines(card: Mapping[str, Any], locale: str = "en") -> list[str]:
     """What a project or bonus card does, a line per part."""
     lines = []
     if card.get("effects"):
-        lines.append("When played: " + ", ".join(effect_label(e) for e in card["effects"]))
+        lines.append(t("tm-dice.render.when-played", locale, effects=effect_labels(card["effects"], locale)))
     if "action" in card:
         a = card["action"]
-        cost = " ".join(a["cost"]) or "nothing"
-        lines.append(f"{a['type'].capitalize()} action: {cost} → " + ", ".join(effect_label(e) for e in a["effects"]))
+        cost = " ".join(face_word(f, locale) for f in a["cost"]) or t("tm-dice.render.nothing", locale)
+        lines.append(
+            t(f"tm-dice.render.action.{a['type']}", locale, cost=cost, effects=effect_labels(a["effects"], locale))
+        )
     if "production" in card:
-        lines.append("Produces: " + " ".join(card["production"]))
+        lines.append(t("tm-dice.render.produces", locale, dice=colour_words(card["production"], locale)))
     for p in card.get("passive", []):
         kind, _, n = p.partition(":")
-        lines.append(f"Keep {n} more dice" if kind == "keep" else f"{n} VP per green card played")
+        lines.append(t("tm-dice.render.keep-more" if kind == "keep" else "tm-dice.render.per-green", locale, n=int(n)))
     if card.get("vp"):
-        lines.append(f"{card['vp']} VP when played")
+        lines.append(t("tm-dice.render.vp-now", locale, n=card["vp"]))
     if card.get("end_vp"):
-        lines.append(f"{card['end_vp']} VP at the end")
+        lines.append(t("tm-dice.render.vp-end", locale, n=card["end_vp"]))
     return lines
 
 
-def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], kind: str) -> None:
+def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], kind: str, locale: str) -> None:
     draw = ImageDraw.Draw(image)
     colour = CARD_COLOURS[kind]
     shadowed_box(image, (x, y, x + CARD_W, y + CARD_H), 14, colour, shade(colour, 1.6), width=3)
-    shown, fnt = fitted(card["name"], CARD_W - 24, 22, bold=True)
+    # Project cards' names are kept under the kind "card"; corporations and bonus cards under theirs.
+    name = content_name(GAME_ID, kind if kind in ("corporation", "bonus") else "card", card["id"], card["name"], locale)
+    shown, fnt = fitted(name, CARD_W - 24, 22, bold=True)
     draw.text((x + 12, y + 22), shown, font=fnt, fill=TEXT, anchor="lm")
-    draw.text((x + 12, y + 46), f"{CARD_KIND.get(kind, kind)} · {card['id']}", font=font(14), fill=MUTED, anchor="lm")
+    shown, fnt = fitted(f"{t(f'tm-dice.render.kind.{kind}', locale)} · {card['id']}", CARD_W - 24, 14)
+    draw.text((x + 12, y + 46), shown, font=fnt, fill=MUTED, anchor="lm")
     cx = x + 12
     for face in card.get("cost", []):
-        draw_die(draw, cx, y + 60, face, 42)
+        draw_die(draw, cx, y + 60, face, locale, 42)
         cx += 46
     lines = (
-        card_lines(card)
+        card_lines(card, locale)
         if kind != "corporation"
         else [
-            "Start: " + ", ".join(effect_label(e) for e in card["start"]),
-            "Produces: " + " ".join(card["production"]),
+            t("tm-dice.render.start", locale, effects=effect_labels(card["start"], locale)),
+            t("tm-dice.render.produces", locale, dice=colour_words(card["production"], locale)),
         ]
     )
     text_y = y + 118
     for line in lines:
-        for part in wrap(line, font(16), CARD_W - 24, max_lines=3):
+        for part in wrap_phrases(line, font(16), CARD_W - 24, max_lines=3):
             if text_y > y + CARD_H - 14:
                 break
             draw.text((x + 12, text_y), part, font=font(16), fill=TEXT, anchor="lm")
@@ -399,17 +477,21 @@ def hand(
     draw = ImageDraw.Draw(image)
     asked = []
     if private.get("corporations"):
-        asked.append("choose a corporation")
+        asked.append(t("tm-dice.render.choose-corporation", locale))
     if private.get("bonus_choice"):
-        asked.append("choose a bonus card")
-    title = " · ".join([f"{seat_name(names, seat)}: {len(private.get('hand', []))} cards in hand", *asked])
-    draw.text((24, 30), title, font=font(30, True), fill=TEXT, anchor="lm")
+        asked.append(t("tm-dice.render.choose-bonus", locale))
+    hidden = len(items) - per_row * rows
+    more_w = 0.0
+    if hidden > 0:
+        more, more_font = fitted(t("tm-dice.render.more", locale, n=hidden), 260, 24, True)
+        draw.text((HAND_W - 24, 30), more, font=more_font, fill=Palette.ACCENT, anchor="rm")
+        more_w = more_font.getlength(more) + 24
+    heading = t("tm-dice.render.hand-title", locale, name=seat_name(names, seat), n=len(private.get("hand", [])))
+    title, fnt = fitted(" · ".join([heading, *asked]), HAND_W - 48 - more_w, 30, True)
+    draw.text((24, 30), title, font=fnt, fill=TEXT, anchor="lm")
     for i, (card, kind) in enumerate(items[: per_row * rows]):
         col, row = i % per_row, i // per_row
-        draw_card(image, 20 + col * (CARD_W + 12), 64 + row * (CARD_H + 12), card, kind)
-    hidden = len(items) - per_row * rows
-    if hidden > 0:
-        draw.text((HAND_W - 24, 30), f"+{hidden} more", font=font(24, True), fill=Palette.ACCENT, anchor="rm")
+        draw_card(image, 20 + col * (CARD_W + 12), 64 + row * (CARD_H + 12), card, kind, locale)
     return image
 
 

@@ -62,17 +62,25 @@ def test_tracks_are_labelled_with_their_values() -> None:
     assert labels["oxygen"][1][0] == "0%" and labels["oceans"][1][-1] == "7"
 
 
-def test_every_effect_has_a_readable_label() -> None:
-    from engine.tm_dice.content import BONUS_CARDS, CARDS
+@pytest.mark.parametrize("locale", ["en", "zh-TW", "pt-BR"])
+def test_every_effect_has_a_readable_label(locale: str) -> None:
+    from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, HEXES
 
     effects = {e for c in CARDS.values() for e in c.effects} | {e for b in BONUS_CARDS.values() for e in b["effects"]}
+    effects |= {e for c in CARDS.values() if c.action for e in c.action["effects"]}
+    effects |= {e for h in HEXES.values() for e in h["bonus"]} | {e for c in CORPORATIONS.values() for e in c["start"]}
     for e in effects:
-        assert effect_label(e) and ":" not in effect_label(e)
+        label = effect_label(e, locale)
+        assert label and ":" not in label and "{" not in label, e
 
 
-def test_every_step_a_player_is_asked_is_named_in_words_in_the_header() -> None:
+@pytest.mark.parametrize("locale", ["en", "zh-TW", "pt-BR"])
+def test_every_step_a_player_is_asked_is_named_in_words_in_the_header(locale: str) -> None:
     from engine.tm_dice.flow import HANDLERS
+    from l10n import catalogue
     from render.tm_dice import STEP_WORDS
 
     asked = {kind for kind, (_, _, resolve) in HANDLERS.items() if resolve is not None}
     assert asked <= set(STEP_WORDS), sorted(asked - set(STEP_WORDS))
+    missing = [kind for kind in STEP_WORDS if f"tm-dice.render.step.{kind}" not in catalogue(locale)]
+    assert not missing, missing
