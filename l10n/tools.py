@@ -9,8 +9,7 @@
 - ``check``: what tests/test_i18n.py checks; prints each problem, exits 1 when there is one.
 - ``init LOCALE``: a new language's ``.po`` from the template, with its CLDR plural forms.
 
-``en.po`` is the source of truth for keys and English text; it is edited by hand (or, until the
-JSON catalogues are gone, converted from them by ``scripts/i18n_json_to_po.py``).
+``en.po`` is the source of truth for keys and English text; it is edited by hand.
 """
 
 from __future__ import annotations

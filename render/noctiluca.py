@@ -5,7 +5,7 @@ numbered 1-12 with their pawns, the island, the last dive outlined; solo: the se
 numbers and the storm's arrow); on the right the piles' top jars, the token stacks and one
 panel per player (jars with filled and empty slots, tokens, delivered jars). The hand: the
 secret favourite, the jars being chosen and the seat's own jars. Every word comes from the
-catalogue (keys ``noctiluca.render.*``, ``data/i18n/<locale>/render-noctiluca.json``).
+catalogue (keys ``noctiluca.render.*`` in ``data/i18n/<locale>.po``).
 """
 
 from __future__ import annotations

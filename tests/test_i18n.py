@@ -1,15 +1,12 @@
 """The gettext catalogues: every sentence the bot shows has a translation, with the placeholders the
-code fills in and the plural forms its language needs; the JSON converter and the Babel tooling."""
+code fills in and the plural forms its language needs; and the Babel tooling around them."""
 
 from __future__ import annotations
 
 import ast
-import importlib.util
-import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -19,27 +16,46 @@ from bot.storage import Database
 from engine import GAMES, IllegalAction
 from engine.fox_duet.state import STEP_VERBS as FOX_STEPS
 from engine.noctiluca.state import STEP_VERBS as NOCTILUCA_STEPS
-from l10n import Phrase, entries, plural_index, use_catalogues
+from l10n import Phrase, entries, plural_index, po_name, use_catalogues
 from l10n import tools as i18n_tools
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "data" / "i18n"
 
 
-def load_converter() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("i18n_json_to_po", ROOT / "scripts" / "i18n_json_to_po.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+Forms = str | tuple[str, ...]
 
 
-converter = load_converter()
+def write_catalogue(folder: Path, locale: str, messages: dict[str, Forms]) -> Path:
+    """A ``.po`` file as the project keeps them: keys as msgids; a tuple of forms is a plural entry
+    (its msgid_plural the key again), in the order of the locale's Plural-Forms."""
+    folder.mkdir(parents=True, exist_ok=True)
+    catalog = i18n_tools.new_catalogue(locale)
+    for key, text in messages.items():
+        if isinstance(text, tuple):
+            catalog.add((key, key), text)
+        else:
+            catalog.add(key, text)
+    path = folder / f"{po_name(locale)}.po"
+    i18n_tools.write(catalog, path)
+    return path
 
 
-def write_json(path: Path, data: dict[str, str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+def real_catalogues_with(dest: Path, changes: dict[str, dict[str, Forms | None]]) -> None:
+    """The repository's catalogues copied to ``dest`` (which the layer then reads), with ``changes``
+    per locale: a text replaces a message's (all forms for a tuple), None removes the message."""
+    for path in I18N.glob("*.po"):
+        shutil.copy(path, dest / path.name)
+    for locale, messages in changes.items():
+        path = dest / f"{po_name(locale)}.po"
+        catalog = i18n_tools.read(path)
+        for key, text in messages.items():
+            if text is None:
+                catalog.delete(catalog[key].id)
+            else:
+                catalog[key].string = text
+        i18n_tools.write(catalog, path)
+    use_catalogues(dest)  # the files changed under the cache
 
 
 @pytest.fixture
@@ -50,16 +66,6 @@ def catalogues(tmp_path: Path) -> Iterator[Path]:
     use_catalogues(folder)
     yield folder
     use_catalogues(None)
-
-
-def convert_real_json_with(tmp_path: Path, dest: Path, extra: dict[str, dict[str, str]]) -> None:
-    """The repository's JSON catalogues plus ``extra`` (``{"zh-TW/x.json": {...}}``), converted to ``dest``."""
-    source = tmp_path / "json"
-    shutil.copytree(I18N, source, ignore=shutil.ignore_patterns("*.po", "*.pot"))
-    for name, data in extra.items():
-        write_json(source / name, data)
-    assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0
-    use_catalogues(dest)  # the files changed under the cache
 
 
 # -- the shipped catalogues -------------------------------------------------------------------
@@ -140,8 +146,8 @@ def test_the_engine_english_of_each_refusal_is_the_catalogue_english() -> None:
             assert f"{game}.illegal.step.{phase}" in english, (game, phase)
 
 
-def test_unknown_and_other_regions_fall_back_to_english(tmp_path: Path, catalogues: Path) -> None:
-    convert_real_json_with(tmp_path, catalogues, {})
+def test_unknown_and_other_regions_fall_back_to_english(catalogues: Path) -> None:
+    real_catalogues_with(catalogues, {"zh-TW": {"lobby.joined": None}})
     assert available_locales() == ["en", "pt-BR", "zh-TW"]
     for other in ("zh-CN", "pt-PT", "xx-YY", "", None):
         assert resolve_locale(other) == "en", other
@@ -149,22 +155,19 @@ def test_unknown_and_other_regions_fall_back_to_english(tmp_path: Path, catalogu
     assert t("illegal.not-your-turn", "zh-CN") == "It is not your turn."
     assert t("illegal.not-your-turn", "pt-PT") == "It is not your turn."
     assert t("lobby.joined", "xx-YY") == t("lobby.joined")
-    # A key the catalogue lacks reads English; so does a locale's own sentence it has.
+    # A key the catalogue lacks reads English; a sentence it has reads in its language.
     assert t("lobby.joined", "zh-TW") == t("lobby.joined")
     assert t("illegal.not-your-turn", "zh-TW") == "現在不是你的回合。"
+    assert t("illegal.not-your-turn", "pt-BR") == "Não é a sua vez."
 
 
-def test_plural_forms_follow_cldr_in_portuguese_and_chinese(tmp_path: Path, catalogues: Path) -> None:
+def test_plural_forms_follow_cldr_in_portuguese_and_chinese(catalogues: Path) -> None:
     """CLDR: pt "one" is 0 and 1 (``plural=(n > 1)``); zh has one form; en "one" is 1 only."""
-    convert_real_json_with(
-        tmp_path,
+    real_catalogues_with(
         catalogues,
         {
-            "pt-BR/tm-dice.json": {
-                "tm-dice.effect.draw": "compre {n} cartas",
-                "tm-dice.effect.draw.one": "compre {n} carta",
-            },
-            "zh-TW/tm-dice.json": {"tm-dice.effect.draw": "抽 {n} 張牌"},
+            "pt-BR": {"tm-dice.effect.draw": ("compre {n} carta", "compre {n} cartas")},
+            "zh-TW": {"tm-dice.effect.draw": ("抽 {n} 張牌",)},
         },
     )
     assert t("tm-dice.effect.draw", "pt-BR", n=0) == "compre 0 carta"
@@ -206,13 +209,10 @@ def test_a_new_language_is_a_new_po_file_and_nothing_else(tmp_path: Path, catalo
 
 # -- the checks can fail ----------------------------------------------------------------------
 def test_check_reports_every_kind_of_broken_translation(tmp_path: Path) -> None:
-    source, dest = tmp_path / "json", tmp_path / "po"
-    write_json(
-        source / "en.json", {"a.count": "{n} cards", "a.count.one": "{n} card", "a.name": "Hi {name}", "a.x": "x"}
-    )
-    write_json(source / "pt-BR.json", {"a.count": "{n} cartas", "a.name": "Oi {nome}", "a.extra": "?"})
-    write_json(source / "zh-TW.json", {"a.count": "{n} 張", "a.name": "{name} 你好", "a.x": "（s）"})
-    assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0
+    dest = tmp_path / "po"
+    write_catalogue(dest, "en", {"a.count": ("{n} card", "{n} cards"), "a.name": "Hi {name}", "a.x": "x"})
+    write_catalogue(dest, "pt-BR", {"a.count": ("", "{n} cartas"), "a.name": "Oi {nome}", "a.extra": "?"})
+    write_catalogue(dest, "zh-TW", {"a.count": ("{n} 張",), "a.name": "{name} 你好", "a.x": "（s）"})
     problems = i18n_tools.catalogue_problems(dest)
     assert "pt_BR.po: a.count has an empty translation" in problems  # no "one" form (0 and 1)
     assert "pt_BR.po: a.x is missing" in problems
@@ -222,63 +222,14 @@ def test_check_reports_every_kind_of_broken_translation(tmp_path: Path) -> None:
     assert len(problems) == 4
 
 
-# -- the JSON converter -----------------------------------------------------------------------
-def test_the_converter_keeps_every_key_and_makes_plural_entries(tmp_path: Path) -> None:
-    source, dest = tmp_path / "json", tmp_path / "po"
-    write_json(source / "en.json", {"lobby.x": "Hello {name}", "tm.n": "{n} dice", "tm.n.one": "{n} die"})
-    write_json(source / "en" / "game.json", {"game.y": "Line one\nline two"})
-    write_json(source / "zh-TW.json", {"lobby.x": "你好 {name}", "tm.n": "{n} 顆骰子"})
-    write_json(source / "zh-TW" / "game.json", {"game.y": "第一行\n第二行"})
-    write_json(
-        source / "pt-BR" / "all.json",
-        {"game.y": "Linha um\nlinha dois", "lobby.x": "Olá {name}", "tm.n": "{n} dados", "tm.n.one": "{n} dado"},
-    )
-    assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0
-    assert sorted(p.name for p in dest.iterdir()) == ["en.po", "messages.pot", "pt_BR.po", "zh_TW.po"]
-    for locale, name in (("en", "en.po"), ("zh-TW", "zh_TW.po"), ("pt-BR", "pt_BR.po")):
-        po = i18n_tools.read(dest / name)
-        assert converter.flatten(po, locale) == converter.read_json(source, locale), locale
-        plural = po["tm.n"]
-        assert isinstance(plural.id, tuple) and len(i18n_tools.forms_of(plural)) == po.num_plurals
-    assert i18n_tools.forms_of(i18n_tools.read(dest / "pt_BR.po")["tm.n"]) == ("{n} dado", "{n} dados")
-    assert i18n_tools.catalogue_problems(dest) == []
-    before = {p.name: p.read_bytes() for p in dest.iterdir()}
-    assert converter.main(["--source", str(source), "--dest", str(dest)]) == 0  # rerun: same bytes
-    assert {p.name: p.read_bytes() for p in dest.iterdir()} == before
-    assert i18n_tools.update(dest) == []  # the template and the English comments are Babel's own
-    zh = i18n_tools.read(dest / "zh_TW.po")
-    assert zh["tm.n"].auto_comments == ["en: {n} die", "en: {n} dice"]
-
-
-def test_the_converter_refuses_a_key_defined_twice_in_one_locale(tmp_path: Path) -> None:
-    source = tmp_path / "json"
-    write_json(source / "en.json", {"a": "A"})
-    write_json(source / "en" / "game.json", {"a": "again"})
-    with pytest.raises(ValueError, match="defined twice"):
-        converter.main(["--source", str(source), "--dest", str(tmp_path / "po")])
-
-
-def test_en_po_is_the_conversion_of_the_english_json(tmp_path: Path) -> None:
-    """Until the lead deletes the JSON catalogues, en.po is exactly what the converter makes of them."""
-    if not (I18N / "en.json").is_file():
-        pytest.skip("the JSON catalogues are gone: en.po is the source now")
-    dest = tmp_path / "po"
-    assert converter.main(["--source", str(I18N), "--dest", str(dest)]) == 0
-    assert (dest / "en.po").read_bytes() == (I18N / "en.po").read_bytes()
-    assert (dest / "messages.pot").read_bytes() == (I18N / "messages.pot").read_bytes()
-    assert converter.flatten(i18n_tools.read(dest / "en.po"), "en") == converter.read_json(I18N, "en")
-
-
 # -- Babel update -----------------------------------------------------------------------------
 def test_update_adds_new_keys_empty_and_drops_removed_ones(tmp_path: Path) -> None:
-    old, new, dest = tmp_path / "old", tmp_path / "new", tmp_path / "po"
-    write_json(old / "en.json", {"a.old": "Old", "a.kept": "Kept {name}", "a.n": "{n} cards", "a.n.one": "{n} card"})
-    write_json(old / "zh-TW.json", {"a.old": "舊", "a.kept": "保留 {name}", "a.n": "{n} 張牌"})
-    assert converter.main(["--source", str(old), "--dest", str(dest)]) == 0
+    dest = tmp_path / "po"
+    write_catalogue(dest, "en", {"a.old": "Old", "a.kept": "Kept {name}", "a.n": ("{n} card", "{n} cards")})
+    write_catalogue(dest, "zh-TW", {"a.old": "舊", "a.kept": "保留 {name}", "a.n": ("{n} 張牌",)})
+    assert i18n_tools.update(dest) == ["messages.pot", "zh_TW.po"]  # the first template
     # English changes: a.old goes, b.new comes; the Chinese catalogue stays as translators left it.
-    write_json(new / "en.json", {"a.kept": "Kept {name}", "a.n": "{n} cards", "a.n.one": "{n} card", "b.new": "New"})
-    assert converter.main(["--source", str(new), "--dest", str(tmp_path / "new-po")]) == 0
-    shutil.copy(tmp_path / "new-po" / "en.po", dest / "en.po")
+    write_catalogue(dest, "en", {"a.kept": "Kept {name}", "a.n": ("{n} card", "{n} cards"), "b.new": "New"})
     assert i18n_tools.update(dest) == ["messages.pot", "zh_TW.po"]
     zh = i18n_tools.read(dest / "zh_TW.po")
     assert zh.get("a.old") is None and "a.old" not in (dest / "zh_TW.po").read_text(encoding="utf-8")
@@ -296,9 +247,7 @@ def test_update_adds_new_keys_empty_and_drops_removed_ones(tmp_path: Path) -> No
 async def test_an_illegal_move_is_refused_in_the_readers_language(tmp_path: Path, catalogues: Path) -> None:
     """Through the service: the engine's key and values, worded for a zh-TW reader (a Term value,
     the step's name, translated too), and English for a reader whose language has no catalogue."""
-    convert_real_json_with(
-        tmp_path, catalogues, {"zh-TW/platform-fixture.json": {"error.illegal": "不能這樣下：{reason}"}}
-    )
+    real_catalogues_with(catalogues, {"zh-TW": {"error.illegal": "不能這樣下：{reason}"}})
     db = await Database.open(tmp_path / "meeple.db")
     try:
         service = GameService(db)
@@ -327,17 +276,19 @@ async def test_an_illegal_move_is_refused_in_the_readers_language(tmp_path: Path
     assert t(nonsense.value.key, "zh-TW", **nonsense.value.values) == "不能這樣下：現在不能執行「play nothing-0」。"
 
 
-def test_a_broken_translation_reads_english_rather_than_failing(tmp_path: Path, catalogues: Path) -> None:
+def test_a_broken_translation_reads_english_rather_than_failing(catalogues: Path) -> None:
     """A translation naming a value the code does not give: English, not an exception (check reports it)."""
-    convert_real_json_with(tmp_path, catalogues, {"pt-BR/x.json": {"lobby.joined": "Você sentou {lugar}."}})
+    real_catalogues_with(catalogues, {"pt-BR": {"lobby.joined": "Você sentou {lugar}."}})
     assert t("lobby.joined", "pt-BR") == t("lobby.joined", "en")
     assert t("illegal.not-your-turn", "pt-BR") == "Não é a sua vez."
 
 
 def test_a_refusal_without_a_catalogue_entry_still_reads_its_english() -> None:
-    """A game whose refusal key no catalogue has yet: the engine's own English is shown."""
+    """A game whose refusal key no catalogue has yet: the engine's own English is shown (in the
+    reader's frame sentence)."""
     reason = Phrase("no-such-game.illegal.x", {"n": 3}, english="Three is too many.")
-    assert t("error.illegal", "zh-TW", reason=reason) == "That move is not allowed: Three is too many."
+    assert t("error.illegal", "en", reason=reason) == "That move is not allowed: Three is too many."
+    assert t("error.illegal", "zh-TW", reason=reason) == t("error.illegal", "zh-TW", reason="Three is too many.")
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -15,8 +15,6 @@ LOCALE = "pt-BR"
 
 # (game, data file, list in it, kind in the key, field naming the item): our own content names.
 CONTENT = [
-    ("fox-duet", "cards", "abilities", "ability", "name"),
-    ("noctiluca", "favourites", "favourites", "favourite", "id"),
     ("tm-dice", "bonus", "bonus_cards", "bonus", "id"),
     ("tm-dice", "cards", "cards", "card", "id"),
     ("tm-dice", "corporations", "corporations", "corporation", "id"),

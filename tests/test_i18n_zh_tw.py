@@ -27,8 +27,6 @@ MARKUP = ("**", "`", "__", "<#", "<@", "<t:", "\n")
 
 # (game, kind, data file, list in it, the field that identifies an item)
 CONTENT = [
-    ("fox-duet", "ability", "fox-duet/cards.json", "abilities", "name"),
-    ("noctiluca", "favourite", "noctiluca/favourites.json", "favourites", "id"),
     ("tm-dice", "bonus", "tm-dice/bonus.json", "bonus_cards", "id"),
     ("tm-dice", "card", "tm-dice/cards.json", "cards", "id"),
     ("tm-dice", "corporation", "tm-dice/corporations.json", "corporations", "id"),

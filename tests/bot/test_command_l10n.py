@@ -105,7 +105,9 @@ async def test_a_broken_translation_is_left_out_rather_than_failing_the_sync(mon
     monkeypatch.setattr(module, "catalogue", lambda name: {"command.table.name": "Two Words"})
     group = app_commands.Group(name="table", description="d")
     context = app_commands.TranslationContext(app_commands.TranslationContextLocation.group_name, group)
-    text = await CatalogueTranslator().translate(app_commands.locale_str("table"), discord.Locale.taiwan_chinese, context)
+    text = await CatalogueTranslator().translate(
+        app_commands.locale_str("table"), discord.Locale.taiwan_chinese, context
+    )
     assert text is None
 
 

@@ -1,17 +1,14 @@
 """The words on the Fox Duet and Vivarium images come from the catalogues, in the reader's language.
 
-Their keys live in ``data/i18n/<locale>/render-<game>.json``; every one the code names exists with
-the placeholders it fills, and each is translated in zh-TW and pt-BR (with the singular form pt-BR
-needs wherever English has one). Replays and the guide's pictures draw their boards in the locale
-they are given.
+Their keys (``<game>.render.*``) are checked with every other key by tests/test_i18n.py: every one
+the code names exists with the placeholders it fills, translated in zh-TW and pt-BR. Replays and
+the guide's pictures draw their boards in the locale they are given.
 """
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +16,7 @@ import pytest
 from PIL import Image
 
 import render
-from l10n import placeholders, t
+from l10n import t
 from render import RENDERERS
 from render.howto import render_page
 from render.replay import replay_animation
@@ -27,50 +24,6 @@ from tests.render.fits_common import LOCALES, every_locale_readable, played
 from tests.render.text_bounds import recorded_text
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = ("render-fox-duet.json", "render-vivarium.json")
-CODE = (ROOT / "render" / "fox_duet", ROOT / "render" / "vivarium")
-
-
-def load(locale: str, name: str) -> dict[str, str]:
-    return json.loads((ROOT / "data" / "i18n" / locale / name).read_text(encoding="utf-8"))
-
-
-def literal_keys() -> dict[str, set[str]]:
-    """Keys passed as literal strings to ``t(...)`` in the two renderers, with the keyword names given."""
-    keys: dict[str, set[str]] = {}
-    for folder in CODE:
-        for path in folder.rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args:
-                    first = node.args[0]
-                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                        if any(k.arg is None for k in node.keywords):
-                            continue
-                        keys.setdefault(first.value, set()).update(str(k.arg) for k in node.keywords)
-    return keys
-
-
-def test_every_literal_key_exists_with_the_placeholders_it_fills() -> None:
-    english = {k: v for name in FILES for k, v in load("en", name).items()}
-    found = literal_keys()
-    assert len(found) > 40  # the scan sees the renderers' calls
-    for key, given in found.items():
-        if key.startswith(("fox-duet.render.", "vivarium.render.")):
-            assert key in english, f"missing {key!r}"
-            assert placeholders(english[key]) <= given, f"{key!r} needs {sorted(placeholders(english[key]) - given)}"
-
-
-@pytest.mark.parametrize("name", FILES)
-@pytest.mark.parametrize("locale", ["zh-TW", "pt-BR"])
-def test_every_image_word_is_translated_with_its_placeholders(locale: str, name: str) -> None:
-    english, translated = load("en", name), load(locale, name)
-    wanted = {k for k in english if locale == "pt-BR" or not k.endswith(".one")}
-    assert set(translated) == wanted
-    for key, text in translated.items():
-        assert placeholders(text) == placeholders(english[key]), key
-        assert text.strip(), key
-
-
 def words_drawn(game: str, locale: str, players: int) -> set[str]:
     public, seats = played(game, players, 11)[3]
     with recorded_text() as records:
