@@ -169,7 +169,9 @@ async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> N
         def caption(step: int, steps: int) -> str:
             return t("replay.caption", loc, step=step, steps=steps)
 
-        data, extension = await asyncio.to_thread(replay_animation, row.game, publics, names, caption=caption)
+        data, extension = await asyncio.to_thread(
+            replay_animation, row.game, publics, names, caption=caption, locale=loc
+        )
         replay = discord.File(
             io.BytesIO(data), filename=f"replay.{extension}", description=t("replay.description", loc)
         )

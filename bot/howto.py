@@ -99,7 +99,8 @@ def page_text(game_id: str, index: int, loc: str) -> str:
 def page_png(game_id: str, index: int, loc: str) -> bytes:
     page = pages(game_id)[index]
     names = [name.strip() for name in t("howto.sample-names", loc).split(",")]
-    return render_page(game_id, index, t(f"howto.{game_id}.{page}.title", loc), labels(game_id, page, loc), names)
+    title = t(f"howto.{game_id}.{page}.title", loc)
+    return render_page(game_id, index, title, labels(game_id, page, loc), names, locale=loc)
 
 
 async def show_page(interaction: discord.Interaction, game_id: str, page: int, edit: bool) -> None:

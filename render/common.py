@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import regex
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from l10n import t
 from render.fonts import GRAPHEME, clean, shorten
 from render.fonts import font as font  # the renderers import it from here
 
@@ -426,7 +427,7 @@ def encode_png(image: Image.Image, budget_bytes: int, optimize: bool = True) -> 
 MAX_NAME_CHARS = 20
 
 
-def seat_name(names: Sequence[str], seat: int | None, max_chars: int = MAX_NAME_CHARS) -> str:
+def seat_name(names: Sequence[str], seat: int | None, max_chars: int = MAX_NAME_CHARS, *, locale: str = "en") -> str:
     """Display name of a seat, cleaned for the fonts and cut to ``max_chars``; a placeholder if nothing is left.
 
     ``max_chars`` counts Latin-letter widths: a CJK character or an emoji counts two, as it is
@@ -436,5 +437,5 @@ def seat_name(names: Sequence[str], seat: int | None, max_chars: int = MAX_NAME_
         return "?"
     name = clean_text(str(names[seat])) if 0 <= seat < len(names) else ""
     if not name:
-        return f"Player {seat + 1}"
+        return t("player.fallback", locale, number=seat + 1)
     return shorten(name, max_chars)

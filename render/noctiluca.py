@@ -515,7 +515,7 @@ def draw_seat_line(
         stats = [(" · " + t("noctiluca.render.pawns", locale, n=info["pawns"]), MUTED)]
     stats, stats_font = fit_runs(stats, (x1 - x0) * 0.45, 20, True, min_size=14)
     stats_w = sum(stats_font.getlength(text) for text, _ in stats)
-    name, fnt = fitted(seat_name(names, seat) + marker, x1 - x0 - stats_w, 24, True, min_size=14)
+    name, fnt = fitted(seat_name(names, seat, locale=locale) + marker, x1 - x0 - stats_w, 24, True, min_size=14)
     draw.text((x0, y), name, font=fnt, fill=TEXT, anchor="lm")
     draw_runs(draw, (x0 + fnt.getlength(name), y), stats, stats_font)
 
@@ -550,20 +550,20 @@ def status_text(public: Mapping[str, Any], names: Sequence[str], locale: str) ->
         return t(
             "noctiluca.render.final",
             locale,
-            scores=" · ".join(f"{seat_name(names, s, 12)} {sc}" for s, sc in enumerate(scores)),
+            scores=" · ".join(f"{seat_name(names, s, 12, locale=locale)} {sc}" for s, sc in enumerate(scores)),
         )
     if public["phase"] == "store":
         return t(
             "noctiluca.render.still-stores",
             locale,
-            name=seat_name(names, public["current"]),
+            name=seat_name(names, public["current"], locale=locale),
             dice=die_words(pending["hand"], locale),
         )
     if public["phase"] == "pass":
         return t(
             "noctiluca.render.passed-to",
             locale,
-            name=seat_name(names, pending["receiver"]),
+            name=seat_name(names, pending["receiver"], locale=locale),
             dice=die_words(pending["dice"], locale),
         )
     if public["phase"] == "path" and "shore" in pending:
@@ -573,7 +573,7 @@ def status_text(public: Mapping[str, Any], names: Sequence[str], locale: str) ->
         taken = t("noctiluca.render.list-separator", locale).join(
             colour_word(d["colour"], locale) for d in dive["taken"]
         ) or t("noctiluca.render.nothing", locale)
-        who = seat_name(names, dive["seat"])
+        who = seat_name(names, dive["seat"], locale=locale)
         return t(
             f"noctiluca.render.last-dive.{dive['path']}",
             locale,
@@ -608,7 +608,9 @@ def hand(
 ) -> Image.Image:
     image = sea((HAND_W, HAND_H)).copy()
     draw = ImageDraw.Draw(image)
-    title, fnt = fitted(t("noctiluca.render.hand-title", locale, name=seat_name(names, seat)), HAND_W - 60, 34, True)
+    title, fnt = fitted(
+        t("noctiluca.render.hand-title", locale, name=seat_name(names, seat, locale=locale)), HAND_W - 60, 34, True
+    )
     draw.text((30, 36), title, font=fnt, fill=TEXT, anchor="lm")
     fav = private.get("favourite")
     box = (30, 80, 380, HAND_H - 30)

@@ -269,7 +269,7 @@ def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Seq
     elif public["stage"] == "corp":
         text = t("tm-dice.render.choosing-corporations", locale)
     else:
-        who = seat_name(names, step["seat"]) if step else "?"
+        who = seat_name(names, step["seat"], locale=locale) if step else "?"
         turn = f"{public['turn']}/{public['end_at']}" if public["solo"] else str(public["turn"])
         doing = t(f"tm-dice.render.step.{step['kind']}", locale) if step and step["kind"] in STEP_WORDS else ""
         text = t("tm-dice.render.turn", locale, turn=turn, name=who, doing=doing)
@@ -308,7 +308,7 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
         if m["removed"]:
             status = t("tm-dice.render.removed", locale)
         elif m["owner"] is not None:
-            status = seat_name(names, m["owner"])
+            status = seat_name(names, m["owner"], locale=locale)
         elif solo is not None:  # solo: removed after its turn unless claimed
             status = t("tm-dice.render.open-until", locale, turn=solo["milestone_removal"][i])
         else:
@@ -346,7 +346,7 @@ def draw_player(
         corp = t("tm-dice.render.chosen" if p["chosen"] else "tm-dice.render.choosing", locale)
     vp, vp_font = fitted(t("tm-dice.render.vp", locale, points=p["vp"]), 170, 26, bold=True)
     draw.text((x1 - 14, y0 + 20), vp, font=vp_font, fill=Palette.ACCENT, anchor="rm")
-    head = f"{seat_name(names, seat)} · {corp}"
+    head = f"{seat_name(names, seat, locale=locale)} · {corp}"
     shown, fnt = fitted(head, x1 - x0 - 40 - vp_font.getlength(vp), 22, bold=True)
     draw.text((x0 + 14, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
     prod = colour_words(p["production"], locale) or "-"
@@ -403,7 +403,9 @@ def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en"
         scores = public["result"]["scores"]
         sep = t("tm-dice.render.list-separator", locale)
         text = t(
-            "tm-dice.render.final", locale, scores=sep.join(f"{seat_name(names, s)} {v}" for s, v in enumerate(scores))
+            "tm-dice.render.final",
+            locale,
+            scores=sep.join(f"{seat_name(names, s, locale=locale)} {v}" for s, v in enumerate(scores)),
         )
         shown, fnt = fitted(text, 640, 24, bold=True)
         draw.text((24, H - 24), shown, font=fnt, fill=Palette.ACCENT, anchor="lm")
@@ -486,7 +488,9 @@ def hand(
         more, more_font = fitted(t("tm-dice.render.more", locale, n=hidden), 260, 24, True)
         draw.text((HAND_W - 24, 30), more, font=more_font, fill=Palette.ACCENT, anchor="rm")
         more_w = more_font.getlength(more) + 24
-    heading = t("tm-dice.render.hand-title", locale, name=seat_name(names, seat), n=len(private.get("hand", [])))
+    heading = t(
+        "tm-dice.render.hand-title", locale, name=seat_name(names, seat, locale=locale), n=len(private.get("hand", []))
+    )
     title, fnt = fitted(" · ".join([heading, *asked]), HAND_W - 48 - more_w, 30, True)
     draw.text((24, 30), title, font=fnt, fill=TEXT, anchor="lm")
     for i, (card, kind) in enumerate(items[: per_row * rows]):

@@ -93,7 +93,7 @@ def runs_around(text: str, value: str, fill: Color, accent: Color) -> list[tuple
 
 def both(names: Sequence[str], seats: Sequence[Any], locale: str) -> str:
     """One seat's name, or the two joined ("Ann & Bo")."""
-    shown = [seat_name(names, s) for s in seats]
+    shown = [seat_name(names, s, locale=locale) for s in seats]
     if len(shown) >= 2:
         return t("fox-duet.render.both", locale, first=shown[0], second=shown[1])
     return shown[0] if shown else t("fox-duet.render.nobody", locale)
@@ -213,8 +213,8 @@ def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
         circle(draw, (x, NODE_Y), TRACKER_SIZE / 2 + 8, outline=FOX_ORANGE, width=6)
         paste_sprite(image, icon("fox", TRACKER_SIZE), (x, NODE_Y))
     half = (PATH_X1 - PATH_X0) / 2 - 60
-    left, lf = fitted(f"◀ {seat_name(names, 0)}", half, 34, bold=True, min_size=20)
-    right, rf = fitted(f"{seat_name(names, 1)} ▶", half, 34, bold=True, min_size=20)
+    left, lf = fitted(f"◀ {seat_name(names, 0, locale=locale)}", half, 34, bold=True, min_size=20)
+    right, rf = fitted(f"{seat_name(names, 1, locale=locale)} ▶", half, 34, bold=True, min_size=20)
     draw.text((PATH_X0 - 56, END_LABEL_Y), left, font=lf, fill=Palette.TEXT, anchor="lm")
     draw.text((PATH_X1 + 56, END_LABEL_Y), right, font=rf, fill=Palette.TEXT, anchor="rm")
 
@@ -277,7 +277,7 @@ def draw_trick(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
     winner = last.get("winner") if showing_last else None
     for k, seat in enumerate(order[:2]):
         sx = box[0] + 24 + k * (slot_w + 14)
-        name, nf = fitted(seat_name(names, seat), slot_w, 28, bold=True, min_size=18)
+        name, nf = fitted(seat_name(names, seat, locale=locale), slot_w, 28, bold=True, min_size=18)
         draw.text((sx + slot_w / 2, top), name, font=nf, fill=Palette.TEXT, anchor="mm")
         card_xy = (round(sx + (slot_w - cw) / 2), top + 26)
         play = next((p for p in plays if p.get("seat") == seat), None)
@@ -355,7 +355,7 @@ def outcome_notes(
     last: Mapping[str, Any], names: Sequence[str], public: Mapping[str, Any], locale: str = "en"
 ) -> list[tuple[str, int, Color]]:
     """What a finished trick did: its winner, the fox's move, and a gem or an overshoot."""
-    winner = seat_name(names, last.get("winner"))
+    winner = seat_name(names, last.get("winner"), locale=locale)
     steps = int(last.get("steps", 0))
     toward = last.get("toward")
     arrow = "◀" if toward == 0 else "▶"
@@ -363,7 +363,9 @@ def outcome_notes(
     if steps == 0:
         notes.append((t("fox-duet.render.fox-stays", locale), 28, Palette.TEXT))
     else:
-        moved = t("fox-duet.render.moved", locale, arrow=arrow, steps=steps, name=seat_name(names, toward))
+        moved = t(
+            "fox-duet.render.moved", locale, arrow=arrow, steps=steps, name=seat_name(names, toward, locale=locale)
+        )
         notes.append((moved, 28, Palette.TEXT))
     if last.get("overshoot"):
         lost = (public.get("result") or {}).get("reason") == "no-forest-token"
@@ -412,7 +414,7 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
         draw.rounded_rectangle((x, y - 20, x + 28, y + 20), radius=5, fill=CARD_BACK, outline=Palette.TEXT, width=2)
         number = f" {count}"
         nf = font(30, True)
-        label, lf = fitted(seat_name(names, seat), col_w - 50 - nf.getlength(number), 30, True, 18)
+        label, lf = fitted(seat_name(names, seat, locale=locale), col_w - 50 - nf.getlength(number), 30, True, 18)
         x += 40
         x += draw_runs(draw, (x, y), [(label, Palette.TEXT)], lf)
         draw_runs(draw, (x, y), [(number, Palette.ACCENT)], nf)

@@ -63,7 +63,7 @@ def draw_hand(
         paste_sprite(image, icon(suit, 52), (x1 - 24 - tf.getlength(trump) - 36, (y0 + y1) / 2))
     room = x1 - x0 - 44 - 24 - trump_w - 24
     count = " · " + t("fox-duet.render.hand-count", locale, count=len(hand))
-    name = t("fox-duet.render.hand-title", locale, name=seat_name(names, seat))
+    name = t("fox-duet.render.hand-title", locale, name=seat_name(names, seat, locale=locale))
     # Two lines on baselines, so a font with deep descenders (CJK) keeps them apart.
     runs, nf = fit_runs([(name, Palette.TEXT), (count, Palette.TEXT_MUTED)], room, 40, True, 22)
     draw_runs(draw, (x0 + 44, y0 + 52), runs, nf, anchor_v="s")

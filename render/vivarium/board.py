@@ -28,9 +28,9 @@ ICONS = ("lamp", "mister", "net", "lens")
 STEPS = ("swap", "take", "ability")
 
 
-def _name(names: Sequence[str], seat: int | None) -> str:
+def _name(names: Sequence[str], seat: int | None, locale: str) -> str:
     # The whole name (up to seat_name's 20 characters): every place it goes shrinks it to its room.
-    return seat_name(names, seat)
+    return seat_name(names, seat, locale=locale)
 
 
 def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -42,7 +42,7 @@ def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
     phase = str(public.get("phase"))
     if phase == "over":
         winners = (public.get("result") or {}).get("winners", [])
-        listed = t("vivarium.render.separator", locale).join(_name(names, s) for s in winners)
+        listed = t("vivarium.render.separator", locale).join(_name(names, s, locale) for s in winners)
         text = t("vivarium.render.game-over" + (".shared" if len(winners) > 1 else ""), locale, names=listed)
     else:
         card = (public.get("pending") or {}).get("card")
@@ -56,7 +56,7 @@ def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
             round=public.get("round"),
             rounds=public.get("rounds", 7),
             turn=public.get("turn"),
-            name=_name(names, public.get("current")),
+            name=_name(names, public.get("current"), locale),
             step=step,
         )
     shown, fnt = fitted(text, W - left - 20, 30, True, 16)
@@ -193,7 +193,7 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]
     if public.get("phase") == "over":
         lines = [(t("vivarium.render.final-round", locale), Palette.TEXT)]
     elif what:
-        most = _name(names, leader) if leader is not None else t("vivarium.render.nobody-yet", locale)
+        most = _name(names, leader, locale) if leader is not None else t("vivarium.render.nobody-yet", locale)
         lines = [
             (t("vivarium.render.bonus", locale, what=what), Palette.TEXT),
             (t("vivarium.render.most", locale, what=what, name=most), Palette.ACCENT),
@@ -263,7 +263,7 @@ def draw_player(image, box, public, player, names, result, locale: str) -> None:
     counters_w = 34 + font(28, True).getlength(gems) + 16 + font(26, True).getlength(stars) + 14
     counters_w += 32 * len(player.get("priority", []))
     room = x1 - 16 - right_w - 16 - counters_w - 14 - x
-    name, nf = fitted(_name(names, seat), max(40, room), 28, True, 16)
+    name, nf = fitted(_name(names, seat, locale), max(40, room), 28, True, 16)
     draw.text((x, y), name, font=nf, fill=HIGHLIGHT if current else Palette.TEXT, anchor="lm")
     x += nf.getlength(name) + 14
     image.alpha_composite(icon("gem", 30), (round(x), round(y - 15)))
@@ -426,7 +426,7 @@ def draw_hand(
     """Draw a seat's secret starting contracts with their progress, worded in ``locale``."""
     image = backdrop((HAND_W, HAND_H)).copy().convert("RGBA")
     draw = ImageDraw.Draw(image)
-    heading = t("vivarium.render.hand-title", locale, name=_name(names, seat))
+    heading = t("vivarium.render.hand-title", locale, name=_name(names, seat, locale))
     shown, fnt = fitted(heading, HAND_W - 80, 40, True, 22)
     draw.text((40, 48), shown, font=fnt, fill=Palette.TEXT, anchor="lm")
     contracts = list(private.get("contracts", []))
