@@ -10,7 +10,8 @@ each string's catalogue key is derived from where it sits, so no decorator names
 - ``command.<qualified name>.option.<option>.name`` / ``.description`` for options;
 - ``command.choice.<its English name, slugged>`` for a choice (``command.choice.no-limit``): a
   choice knows neither its option nor its command, and one value means different things in
-  different options, so the English wording identifies it.
+  different options, so the English wording identifies it. The languages offered by name in
+  their own language (``language:`` options) are never translated.
 
 Only a catalogue of the locale's own region translates (``zh-TW`` never reads another Chinese):
 a locale with no catalogue, and English, send nothing, so Discord shows the default. A translated
@@ -28,7 +29,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from l10n import DEFAULT_LOCALE, catalogue, resolve_locale
+from l10n import DEFAULT_LOCALE, available_locales, catalogue, resolve_locale
 
 log = logging.getLogger("meeple.commands")
 
@@ -50,6 +51,8 @@ def string_key(location: Where, data: Any) -> str | None:
         part = "name" if location in NAME_WHERE else "description"
         return f"command.{path}.option.{data.name}.{part}"
     if location is Where.choice_name:
+        if str(data.value) in available_locales():
+            return None  # a language's own name (繁體中文, Português (Brasil)) reads the same for everyone
         return f"command.choice.{slug(data.name)}"
     return None
 

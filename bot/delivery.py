@@ -25,7 +25,7 @@ import discord
 from bot import history
 from bot.computers import is_computer, left_players
 from bot.games import adapter_for
-from bot.i18n import t
+from bot.i18n import game_title, t
 from bot.results import ranks
 from bot.storage import GameRow, async_play, jobs
 from bot.storage.jobs import Job, JobSpec
@@ -218,7 +218,7 @@ class Delivery:
         payload = job.payload
         lines = list(payload.get("carried", []))
         if payload.get("started"):
-            lines.append(t("game.started", loc, game=flow.service.game(row.game).title))
+            lines.append(t("game.started", loc, game=game_title(row.game, loc)))
             notice = adapter_for(row.game).start_notice(loc)
             if notice:
                 lines.append(notice)

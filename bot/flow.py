@@ -21,7 +21,7 @@ from bot.answers import locale_of
 from bot.computers import who
 from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
-from bot.i18n import resolve_locale, t
+from bot.i18n import game_title, resolve_locale, t
 from bot.languages import language_name, table_language_of
 from bot.service import GameService, MoveResult, Refusal
 from bot.storage import GameRow, async_play, jobs, locales
@@ -163,7 +163,7 @@ class Flow:
         options = ", ".join(adapter.option_label(k, v, loc) for k, v in row.options.items())
         seats_key = "lobby.players.exact" if game.min_players == game.max_players else "lobby.players"
         lines = [
-            t("lobby.title", loc, game=game.title),
+            t("lobby.title", loc, game=game_title(game.id, loc)),
             t(seats_key, loc, low=game.min_players, high=game.max_players, count=len(seats)),
             players,
         ]
@@ -389,7 +389,7 @@ class Flow:
         header = t(
             reason,
             loc,
-            game=game.title,
+            game=game_title(game.id, loc),
             url=jump_url(row, row.board_message_id) or "",
             channel=row.channel_id,
             server=self.server_name(row, loc),
@@ -563,7 +563,7 @@ class Flow:
         url = jump_url(row, row.board_message_id) or ""
         mentions = " ".join(f"<@{u}>" for u in users)
         loc = self.table_locale(row)
-        text = t(key, loc, players=mentions, url=url, game=self.service.game(row.game).title, **values)
+        text = t(key, loc, players=mentions, url=url, game=game_title(row.game, loc), **values)
         view = discord.ui.View(timeout=None)
         if snooze:
             view.add_item(SnoozeButton(row.id, row.version, loc))

@@ -14,7 +14,7 @@ import discord
 
 from bot.answers import locale_of
 from bot.flow import clip
-from bot.i18n import has, t
+from bot.i18n import game_title, has, t
 from bot.ui import flow_of
 from engine import GAMES
 from render.howto import SCENES, pages, render_page
@@ -89,7 +89,7 @@ def page_text(game_id: str, index: int, loc: str) -> str:
     names = pages(game_id)
     page = names[index]
     lines = [
-        t("howto.header", loc, game=GAMES[game_id].title, page=index + 1, pages=len(names)),
+        t("howto.header", loc, game=game_title(game_id, loc), page=index + 1, pages=len(names)),
         f"## {t(f'howto.{game_id}.{page}.title', loc)}",
         t(f"howto.{game_id}.{page}.text", loc),
     ]

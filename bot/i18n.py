@@ -8,10 +8,12 @@ from l10n import (
     available_locales,
     catalogue,
     content_name,
+    game_title,
     has,
     placeholders,
     resolve_locale,
     t,
+    title_term,
 )
 
 __all__ = [
@@ -22,8 +24,10 @@ __all__ = [
     "available_locales",
     "catalogue",
     "content_name",
+    "game_title",
     "has",
     "placeholders",
     "resolve_locale",
     "t",
+    "title_term",
 ]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import render.ratings as pictures
 from bot import ratings
-from bot.i18n import t
+from bot.i18n import game_title, t
 from engine import GAMES
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
     lines = [t("record.title", loc, player=mention, count=len(games))]
     cards: list[pictures.ProfileGame] = []
     for game, number in count.most_common():
-        title = GAMES[game].title if game in GAMES else game
+        title = game_title(game, loc) if game in GAMES else game
         best = max(p.score for p in games if p.game == game)
         line = t("record.line", loc, game=title, played=number, won=won[game], best=best)
         shown = ""
@@ -137,7 +137,7 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
     lines.append(t("profile.recent", loc))
     recent_card = []
     for one in games[:RECENT]:
-        title = GAMES[one.game].title if one.game in GAMES else one.game
+        title = game_title(one.game, loc) if one.game in GAMES else one.game
         place = t("profile.place", loc, rank=one.rank, count=one.players)
         url = one.url
         stamp = int(one.finished_at.timestamp())
@@ -170,7 +170,7 @@ async def leaderboard_png(
         )
         for rank, rating in entries
     ]
-    title = t("leaderboard.card.title", loc, game=GAMES[game].title)
+    title = t("leaderboard.card.title", loc, game=game_title(game, loc))
     subtitle = t("leaderboard.card.subtitle", loc, page=page, pages=pages, needed=ratings.PROVISIONAL_GAMES)
     return pictures.leaderboard_png(title, subtitle, rows)
 
@@ -194,5 +194,5 @@ async def scores_png(db: Database, guild_id: int, game: str, loc: str) -> bytes:
             rows.append(
                 pictures.BoardRow(str(n), who, str(record.score), t("scores.card.won", loc) if record.won else "")
             )
-    title = t("scores.card.title", loc, game=GAMES[game].title)
+    title = t("scores.card.title", loc, game=game_title(game, loc))
     return pictures.leaderboard_png(title, t("scores.card.subtitle", loc), rows)

@@ -16,7 +16,7 @@ import aiosqlite
 
 from bot import history
 from bot.games import adapter_for
-from bot.i18n import Phrase
+from bot.i18n import Phrase, title_term
 from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play, seats_and_undo
 from bot.storage.jobs import JobSpec, plain
 from engine import GAMES, Event, Game, IllegalAction, State
@@ -147,8 +147,10 @@ class GameService:
             if not sep or name not in spec:
                 example = option_example(game)
                 if example is None:
-                    raise Refusal("error.no-options", option=word[:40], game=game.title)
-                raise Refusal("error.bad-option", option=word[:40], game=game.title, example=example)
+                    raise Refusal("error.no-options", option=word[:40], game=title_term(game.id, game.title))
+                raise Refusal(
+                    "error.bad-option", option=word[:40], game=title_term(game.id, game.title), example=example
+                )
             choices = spec[name]["choices"]
             value = next((c for c in choices if str(c).lower() == raw.lower()), None)
             if value is None:
@@ -293,7 +295,13 @@ class GameService:
             game = self.game(row.game)
             if not game.min_players <= len(seats) <= game.max_players:
                 key = "error.player-count.exact" if game.min_players == game.max_players else "error.player-count"
-                raise Refusal(key, game=game.title, low=game.min_players, high=game.max_players, count=len(seats))
+                raise Refusal(
+                    key,
+                    game=title_term(game.id, game.title),
+                    low=game.min_players,
+                    high=game.max_players,
+                    count=len(seats),
+                )
             state = game.new(len(seats), row.seed, row.options)
             # Set-up events (who deals, the first decree card) are not part of the contract;
             # a game that keeps them offers them here.

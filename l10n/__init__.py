@@ -43,12 +43,14 @@ __all__ = [
     "catalogue_folder",
     "content_name",
     "entries",
+    "game_title",
     "has",
     "placeholders",
     "plural_index",
     "po_name",
     "resolve_locale",
     "t",
+    "title_term",
     "use_catalogues",
 ]
 
@@ -179,6 +181,16 @@ def content_name(game: str, kind: str, ident: str, default: str, locale: str | N
     """
     entry = entries(resolve_locale(locale)).get(f"content.{game}.{kind}.{ident}")
     return default if entry is None else entry.text
+
+
+def game_title(game_id: str, locale: str | None = None) -> str:
+    """A game's title in ``locale`` (``game.title.<id>``): the seed rulebooks' names where they give one."""
+    return t(f"game.title.{game_id}", locale)
+
+
+def title_term(game_id: str, english: str) -> Term:
+    """A game's title as a value of a sentence worded later, in its reader's language (a refusal)."""
+    return Term(f"game.title.{game_id}", english)
 
 
 def plural_index(locale: str, count: object) -> int:

@@ -315,3 +315,13 @@ def test_every_games_refusals_carry_a_known_key_and_stay_english(game_id: str) -
         assert exc.key in english, (game_id, text, exc.key)
         plain = {name: str(value) for name, value in exc.values.items()}  # a Term's English is its id
         assert str(exc) == english[exc.key].format_map(plain)
+
+
+def test_game_titles_are_the_engines_in_english_and_the_seeds_in_chinese() -> None:
+    """``game.title.<id>``: English is the engine's own title; zh-TW uses the seed rulebooks' names."""
+    from l10n import game_title
+
+    for game_id, game in GAMES.items():
+        assert game_title(game_id, "en") == game.title
+    assert game_title("noctiluca", "zh-TW") == "繽紛夜光蟲"  # the zh-TW rulebook's title
+    assert game_title("vivarium", "zh-TW") == "生態園"  # "Vivarium(生態園)"

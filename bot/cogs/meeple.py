@@ -17,7 +17,7 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
 from bot.howto import guide_exists, show_page
-from bot.i18n import t
+from bot.i18n import game_title, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale, language_name
 from bot.service import Refusal
 from bot.storage import async_play as store
@@ -69,7 +69,11 @@ class MeepleCog(commands.Cog):
             seat = await self.flow.service.seat_of(row, interaction.user.id)
             hours = max(0, round((now - row.updated_at).total_seconds() / 3600))
             line = t(
-                "mine.line", loc, game=GAMES[row.game].title, url=jump_url(row, row.board_message_id) or "", hours=hours
+                "mine.line",
+                loc,
+                game=game_title(row.game, loc),
+                url=jump_url(row, row.board_message_id) or "",
+                hours=hours,
             )
             (waiting if seat in state.to_move() else others).append(line)
         if not waiting and not others:
@@ -108,7 +112,7 @@ class MeepleCog(commands.Cog):
                 t(
                     f"list.line.{row.status}",
                     loc,
-                    game=GAMES[row.game].title,
+                    game=game_title(row.game, loc),
                     channel=row.channel_id,
                     players=players,
                     url=jump_url(row, message) or "",
@@ -166,7 +170,7 @@ class MeepleCog(commands.Cog):
         guild = guild_of(interaction)
         if game not in GAMES:
             raise Refusal("error.unknown-game", game=game[:40])
-        title = GAMES[game].title
+        title = game_title(game, loc)
         if solo and GAMES[game].min_players > 1:
             raise Refusal("leaderboard.no-solo", game=title)
         if solo or game not in ratings.COMPETITIVE:
@@ -258,7 +262,7 @@ class MeepleCog(commands.Cog):
         home = self.bot.get_channel(settings.challenge_channel_id or interaction.channel_id or 0)
         if not isinstance(home, discord.TextChannel):
             raise Refusal("challenge.no-channel")
-        title = GAMES[chosen.game].title
+        title = game_title(chosen.game, loc)
         try:
             thread = await home.create_thread(
                 name=clip(

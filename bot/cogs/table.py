@@ -17,7 +17,7 @@ from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
 from bot.flow import clip, jump_url
 from bot.games import adapter_for
 from bot.history_ui import show_log, show_past_board
-from bot.i18n import t
+from bot.i18n import game_title, t, title_term
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
 from bot.service import NO_OPTIONS, GameService, Refusal, Timing
 from bot.storage import async_play
@@ -58,7 +58,7 @@ def option_choices(game_key: str, typed: str, locale: str) -> list[app_commands.
     for combo in option_combinations(game_key):
         if not combo:
             # A game without options: say so, rather than offer an empty (invalid) choice.
-            name = t("options.none", locale, game=GAMES[game_key].title)
+            name = t("options.none", locale, game=game_title(game_key, locale))
             return [app_commands.Choice(name=clip(name, CHOICE_LIMIT), value=NO_OPTIONS)]
         value = " ".join(f"{k}={v}" for k, v in combo.items())
         name = " · ".join(adapter.option_label(k, v, locale) for k, v in combo.items())
@@ -128,7 +128,9 @@ class TableCog(commands.Cog):
             raise Refusal("language.unknown")
         language = language or await self.flow.server_language(guild_of(interaction), guild_locale(interaction))
         if computers and game in GAMES and 1 + computers > GAMES[game].max_players:
-            raise Refusal("computer.too-many", game=GAMES[game].title, count=GAMES[game].max_players - 1)
+            raise Refusal(
+                "computer.too-many", game=title_term(game, GAMES[game].title), count=GAMES[game].max_players - 1
+            )
         robots = [
             (computer_seats.computer_user(k), computer_seats.name(k, level, language)) for k in range(1, computers + 1)
         ]
@@ -164,7 +166,7 @@ class TableCog(commands.Cog):
         name = t(
             "thread.name",
             locale_of(interaction),
-            game=self.service.game(game).title,
+            game=game_title(game, locale_of(interaction)),
             player=interaction.user.display_name,
         )[:100]
         try:

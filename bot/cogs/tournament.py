@@ -22,7 +22,7 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
-from bot.i18n import t
+from bot.i18n import game_title, t
 from bot.service import Refusal, check_timing
 from bot.storage import async_play
 from bot.tournaments import formats, store
@@ -297,7 +297,7 @@ class TournamentCog(commands.Cog):
         """The tournament's settings in one line."""
         size = tournament.table_size
         parts = [
-            GAMES[tournament.game].title,
+            game_title(tournament.game, loc),
             t(f"tournament.format.{tournament.format}", loc)
             + (t("tournament.format.pods", loc, size=size) if tournament.pods else ""),
         ]
@@ -509,7 +509,7 @@ class TournamentCog(commands.Cog):
                 loc,
                 id=x.id,
                 name=x.name,
-                game=GAMES[x.game].title,
+                game=game_title(x.game, loc),
                 status=t(f"tournament.status.{x.status}", loc),
                 round=x.round,
                 channel=x.channel_id,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import t
+from bot.i18n import t, title_term
 from bot.service import Refusal
 from bot.tournaments import duplicate, elimination, pods, round_robin, swiss
 from bot.tournaments.store import Entrant, Pairing, Tournament
@@ -44,15 +44,15 @@ def check_settings(
         if size is None:
             raise Refusal("tournament.duplicate-games")
         if table_size is not None and table_size != size:
-            raise Refusal("tournament.duplicate-size", game=spec.title, count=size)
+            raise Refusal("tournament.duplicate-size", game=title_term(spec.id, spec.title), count=size)
     else:
         if game in CO_OPERATIVE:
-            raise Refusal("tournament.co-op-duplicate-only", game=spec.title)
+            raise Refusal("tournament.co-op-duplicate-only", game=title_term(spec.id, spec.title))
         size = table_size or 2
         if not max(2, spec.min_players) <= size <= spec.max_players:
             raise Refusal(
                 "tournament.bad-table-size",
-                game=spec.title,
+                game=title_term(spec.id, spec.title),
                 size=size,
                 low=max(2, spec.min_players),
                 high=spec.max_players,

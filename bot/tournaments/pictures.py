@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import t
+from bot.i18n import game_title, t
 from bot.tournaments import formats, store
 from bot.tournaments.formats import Podium, Report
 from bot.tournaments.store import Tournament
-from engine import GAMES
 from render.tournament import BracketMatch, BracketSlot, StandingRow, bracket_png, podium_png, standings_png
 
 if TYPE_CHECKING:
@@ -42,11 +41,11 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
     settled = [r.number for r in await store.rounds(runner.db, tournament.id) if r.status == "settled"]
     shown_round = after_round or (settled[-1] if settled else 0)
     if tournament.status == "finished":
-        subtitle = t("tournament.final-standings", loc, game=GAMES[tournament.game].title)
+        subtitle = t("tournament.final-standings", loc, game=game_title(tournament.game, loc))
     elif shown_round:
-        subtitle = t("tournament.after-round", loc, game=GAMES[tournament.game].title, round=shown_round)
+        subtitle = t("tournament.after-round", loc, game=game_title(tournament.game, loc), round=shown_round)
     else:
-        subtitle = t("tournament.before-start", loc, game=GAMES[tournament.game].title)
+        subtitle = t("tournament.before-start", loc, game=game_title(tournament.game, loc))
     top = table.lines[0].rank if table.lines else ""
     rows = [
         StandingRow(
@@ -147,7 +146,7 @@ def _bracket(
             matches.append(BracketMatch(section, match.round, tuple(slots)))
             if match.winner is not None:
                 alt.append(f"{titles[(section, match.round)]}: {name(match.winner)}")
-    subtitle = t("tournament.bracket-subtitle", loc, game=GAMES[tournament.game].title)
+    subtitle = t("tournament.bracket-subtitle", loc, game=game_title(tournament.game, loc))
     png = bracket_png(tournament.name, subtitle, titles, matches)
     return png, (t("tournament.bracket-title", loc) + ": " + "; ".join(alt))[:ALT_LIMIT]
 
@@ -178,7 +177,7 @@ async def podium(runner: Runner, tournament: Tournament) -> Podium:
             continue
         detail = t("tournament.podium-points", loc, points=line.points) if line.points else ""
         places.append((line.rank, _name(names, line.names), detail))
-    png = podium_png(tournament.name, t("tournament.podium-title", loc, game=GAMES[tournament.game].title), places)
+    png = podium_png(tournament.name, t("tournament.podium-title", loc, game=game_title(tournament.game, loc)), places)
     winners = [name for rank, name, _ in places if rank == "1"]
     text = t("tournament.champion", loc, name=tournament.name, winners=", ".join(winners))
     mentions = " ".join(f"<@{u}>" for line in table.lines if line.rank == "1" for u in line.names)
