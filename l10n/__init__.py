@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import gettext
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
@@ -45,6 +46,7 @@ __all__ = [
     "entries",
     "game_title",
     "has",
+    "listing",
     "placeholders",
     "plural_index",
     "po_name",
@@ -181,6 +183,14 @@ def content_name(game: str, kind: str, ident: str, default: str, locale: str | N
     """
     entry = entries(resolve_locale(locale)).get(f"content.{game}.{kind}.{ident}")
     return default if entry is None else entry.text
+
+
+def listing(items: Iterable[object], locale: str | None = None) -> str:
+    """Words joined as the language lists them (CLDR through Babel): "A, B, and C", "A、B和C", "A, B e C"."""
+    words = [str(item) for item in items]
+    if not words:
+        return ""
+    return format_list(words, style="standard", locale=po_name(resolve_locale(locale)))
 
 
 def game_title(game_id: str, locale: str | None = None) -> str:

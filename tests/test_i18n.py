@@ -325,3 +325,13 @@ def test_game_titles_are_the_engines_in_english_and_the_seeds_in_chinese() -> No
         assert game_title(game_id, "en") == game.title
     assert game_title("noctiluca", "zh-TW") == "繽紛夜光蟲"  # the zh-TW rulebook's title
     assert game_title("vivarium", "zh-TW") == "生態園"  # "Vivarium(生態園)"
+
+
+def test_lists_are_joined_as_each_language_joins_them() -> None:
+    """CLDR's list patterns through Babel, not ", " everywhere (Chinese enumerates with 、)."""
+    from l10n import listing
+
+    assert listing(["plant", "event", "water"], "en") == "plant, event, and water"
+    assert listing(["植物", "事件", "水"], "zh-TW") == "植物、事件和水"
+    assert listing(["planta", "evento", "água"], "pt-BR") == "planta, evento e água"
+    assert listing(["one"], "pt-BR") == "one" and listing([], "en") == ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import t
+from bot.i18n import listing, t
 from engine import Action, Event, Outcome
 
 SUIT_EMOJI = {"dove": "\N{DOVE OF PEACE}", "rose": "\N{ROSE}", "star": "\N{WHITE MEDIUM STAR}"}
@@ -98,7 +98,7 @@ class FoxDuetAdapter(GameAdapter):
             return t("fox-duet.event.starting-player", locale, name=name())
         if kind == "deal":
             if "hand" in event:
-                cards = ", ".join(card_name(c, locale) for c in event["hand"])
+                cards = listing([card_name(c, locale) for c in event["hand"]], locale)
                 return t("fox-duet.event.your-deal", locale, round=event["round"], cards=cards)
             trump = t(f"fox-duet.suit.{event['decree']['suit']}", locale)
             return t(
@@ -146,7 +146,7 @@ class FoxDuetAdapter(GameAdapter):
             ignored = event.get("ignored") or []
             if not ignored:
                 return t("fox-duet.event.ignored-none", locale, name=name(), steps=event["steps"])
-            cards = ", ".join(card_name(c, locale) for c in ignored)
+            cards = listing([card_name(c, locale) for c in ignored], locale)
             return t("fox-duet.event.ignored", locale, name=name(), cards=cards, steps=event["steps"])
         if kind == "direction chosen":
             return t("fox-duet.event.direction", locale, name=name(), end=self._end(event["toward"], names, locale))
@@ -202,7 +202,12 @@ class FoxDuetAdapter(GameAdapter):
             lines.append(t("fox-duet.hand.trump", locale, trump=trump, card=card_name(public["decree"], locale)))
         if hand:
             lines.append(
-                t("fox-duet.hand.cards", locale, count=len(hand), cards=", ".join(card_name(c, locale) for c in hand))
+                t(
+                    "fox-duet.hand.cards",
+                    locale,
+                    count=len(hand),
+                    cards=listing([card_name(c, locale) for c in hand], locale),
+                )
             )
         else:
             lines.append(t("fox-duet.hand.empty", locale))
@@ -216,8 +221,13 @@ class FoxDuetAdapter(GameAdapter):
     def outcome_lines(self, outcome: Outcome, names: list[str], locale: str) -> list[str]:
         details = outcome.details[0] if outcome.details else {}
         if outcome.winners:
-            parts = ", ".join(
-                t(f"fox-duet.score.{k.replace(' ', '-')}", locale, value=v) for k, v in details.items() if k != "total"
+            parts = listing(
+                [
+                    t(f"fox-duet.score.{k.replace(' ', '-')}", locale, value=v)
+                    for k, v in details.items()
+                    if k != "total"
+                ],
+                locale,
             )
             return [t("fox-duet.outcome.won", locale, score=outcome.scores[0], parts=parts)]
         return [t("fox-duet.outcome.lost", locale)]

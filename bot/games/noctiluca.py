@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import t
+from bot.i18n import listing, t
 from engine import Action, Event, Outcome
 
 COLOURS = ("orange", "green", "purple", "blue")
@@ -35,7 +35,7 @@ def count_text(colours: list[str], locale: str) -> str:
     """``2 blue, 1 green`` (in the house order of colours), or ``nothing``."""
     counts = Counter(colours)
     parts = [t("noctiluca.count", locale, count=counts[c], colour=colour_name(c, locale)) for c in COLOURS if counts[c]]
-    return ", ".join(parts) if parts else t("noctiluca.nothing", locale)
+    return listing(parts, locale) if parts else t("noctiluca.nothing", locale)
 
 
 def dice_text(dice: list[dict], locale: str) -> str:
@@ -190,15 +190,15 @@ class NoctilucaAdapter(GameAdapter):
                 "noctiluca.event.favourite", locale, colour=colour_name(event["favourite"]["colour"], locale)
             ),
             "jars dealt": lambda: t(
-                "noctiluca.event.jars-dealt", locale, jars=", ".join(jar_name(j, locale) for j in event["jars"])
+                "noctiluca.event.jars-dealt", locale, jars=listing([jar_name(j, locale) for j in event["jars"]], locale)
             ),
             "jars kept": lambda: t(
-                "noctiluca.event.jars-kept", locale, jars=", ".join(jar_name(j, locale) for j in event["jars"])
+                "noctiluca.event.jars-kept", locale, jars=listing([jar_name(j, locale) for j in event["jars"]], locale)
             ),
             "jar choice made": lambda: t("noctiluca.event.jar-choice-made", locale, name=name()),
             "deck formed": lambda: t("noctiluca.event.deck-formed", locale, size=event["size"]),
             "piles formed": lambda: t(
-                "noctiluca.event.piles-formed", locale, sizes=", ".join(map(str, event["sizes"]))
+                "noctiluca.event.piles-formed", locale, sizes=listing(map(str, event["sizes"]), locale)
             ),
             "turn": lambda: None,
             "pawn placed": lambda: t(
@@ -240,11 +240,13 @@ class NoctilucaAdapter(GameAdapter):
             ),
             "no jar left": lambda: t("noctiluca.event.no-jar-left", locale, name=name()),
             "jars drawn": lambda: t(
-                "noctiluca.event.jars-drawn", locale, jars=", ".join(jar_name(j, locale) for j in event["jars"])
+                "noctiluca.event.jars-drawn", locale, jars=listing([jar_name(j, locale) for j in event["jars"]], locale)
             ),
             "choosing jar": lambda: t("noctiluca.event.choosing-jar", locale, name=name()),
             "jar to bottom": lambda: t(
-                "noctiluca.event.jar-to-bottom", locale, jars=", ".join(jar_name(j, locale) for j in event["jars"])
+                "noctiluca.event.jar-to-bottom",
+                locale,
+                jars=listing([jar_name(j, locale) for j in event["jars"]], locale),
             ),
             "round ended": lambda: t("noctiluca.event.round-ended", locale, round=event["round"]),
             "round started": lambda: t("noctiluca.event.round-started", locale, name=name("first")),
@@ -260,7 +262,7 @@ class NoctilucaAdapter(GameAdapter):
                     "noctiluca.event.revealed",
                     locale,
                     name=names[seat] if seat < len(names) else "?",
-                    jars=", ".join(jar_name(j, locale) for j in kept),
+                    jars=listing([jar_name(j, locale) for j in kept], locale),
                 )
                 for seat, kept in enumerate(event["kept"])
             ]
@@ -352,7 +354,7 @@ class NoctilucaAdapter(GameAdapter):
             lines.append(t("noctiluca.hand.dealt", locale))
             lines += [f"- {jar_summary(j, locale)}" for j in private["hand"]]
             if private.get("kept"):
-                kept = ", ".join(jar_name(j, locale) for j in private["kept"])
+                kept = listing([jar_name(j, locale) for j in private["kept"]], locale)
                 lines.append(t("noctiluca.hand.kept", locale, jars=kept))
         elif private.get("offer"):
             lines.append(t("noctiluca.hand.offer", locale))
@@ -376,7 +378,9 @@ class NoctilucaAdapter(GameAdapter):
             shown = [p for p in PARTS if p in detail]
             if detail.get("resignation"):
                 shown.append("resignation")
-            parts = ", ".join(t(f"noctiluca.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in shown)
+            parts = listing(
+                [t(f"noctiluca.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in shown], locale
+            )
             lines.append(
                 t(
                     "noctiluca.outcome.line",

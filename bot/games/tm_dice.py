@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import content_name, t
+from bot.i18n import content_name, listing, t
 from engine import Action, Event, Outcome
 from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_COLOUR, MILESTONES
 from engine.tm_dice.dice import left_after, parse_plan
@@ -53,7 +53,7 @@ def effect_text(effect: str, locale: str) -> str:
 
 
 def cost_text(cost, locale: str) -> str:
-    return ", ".join(face(f, locale) for f in cost) or t("tm-dice.nothing", locale)
+    return listing([face(f, locale) for f in cost], locale) or t("tm-dice.nothing", locale)
 
 
 def payment_text(action: Action, view: dict, locale: str, kept: bool = False) -> str:
@@ -71,7 +71,7 @@ def payment_text(action: Action, view: dict, locale: str, kept: bool = False) ->
         parts = [t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in held.items()]
         if wild:
             parts.append(t("tm-dice.pay.wild", locale, n=wild))
-        return ", ".join(parts) or t("tm-dice.nothing", locale)
+        return listing(parts, locale) or t("tm-dice.nothing", locale)
     parts = [t("tm-dice.pay.dice", locale, n=n - plan[f], face=face(f, locale)) for f, n in cost.items() if n > plan[f]]
     wild = sum(plan.values())
     if wild:
@@ -99,17 +99,17 @@ def card_summary(card_id: str, locale: str) -> str:
     """A project card in one line: name, colour, cost, what it does, VP."""
     c = CARDS[card_id]
     if c.colour == "red":
-        does = ", ".join(effect_text(e, locale) for e in c.effects)
+        does = listing([effect_text(e, locale) for e in c.effects], locale)
     elif c.colour == "blue":
         a = c.blue_action()
         does = t(
             f"tm-dice.card.action.{a['type']}",
             locale,
             cost=cost_text(a["cost"], locale),
-            effects=", ".join(effect_text(e, locale) for e in a["effects"]),
+            effects=listing([effect_text(e, locale) for e in a["effects"]], locale),
         )
     else:
-        does = t("tm-dice.card.produces", locale, dice=", ".join(colour(x, locale) for x in c.production))
+        does = t("tm-dice.card.produces", locale, dice=listing([colour(x, locale) for x in c.production], locale))
     text = t(
         "tm-dice.card.line",
         locale,
@@ -131,8 +131,8 @@ def corp_summary(corp_id: str, locale: str) -> str:
         "tm-dice.corporation.line",
         locale,
         name=corp_name(corp_id, locale),
-        start=", ".join(effect_text(e, locale) for e in c["start"]),
-        dice=", ".join(colour(x, locale) for x in c["production"]),
+        start=listing([effect_text(e, locale) for e in c["start"]], locale),
+        dice=listing([colour(x, locale) for x in c["production"]], locale),
     )
 
 
@@ -144,7 +144,7 @@ def bonus_summary(bonus_id: str, locale: str) -> str:
     for p in b["passive"]:
         kind, _, n = p.partition(":")
         parts.append(t(f"tm-dice.passive.{kind}", locale, n=n))
-    return t("tm-dice.bonus.line", locale, name=bonus_name(bonus_id, locale), does=", ".join(parts))
+    return t("tm-dice.bonus.line", locale, name=bonus_name(bonus_id, locale), does=listing(parts, locale))
 
 
 class TMDiceAdapter(GameAdapter):
@@ -230,13 +230,13 @@ class TMDiceAdapter(GameAdapter):
             return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
         if kind == "awards rolled":
-            faces = ", ".join(face(a["face"], locale) for a in event["awards"])
+            faces = listing([face(a["face"], locale) for a in event["awards"]], locale)
             return t("tm-dice.event.awards", locale, faces=faces)
         if kind == "milestones drawn":
             return t(
                 "tm-dice.event.milestones",
                 locale,
-                names=", ".join(milestone_name(m, locale) for m in event["milestones"]),
+                names=listing([milestone_name(m, locale) for m in event["milestones"]], locale),
             )
         if kind == "corporation revealed":
             return t(
@@ -325,9 +325,12 @@ class TMDiceAdapter(GameAdapter):
         def flush() -> None:
             if len(run) > 1:
                 faces = Counter(e["face"] for e in run)
-                rolled = ", ".join(
-                    t("tm-dice.rolled-face", locale, face=face(f, locale), n=n) if n > 1 else face(f, locale)
-                    for f, n in faces.items()
+                rolled = listing(
+                    [
+                        t("tm-dice.rolled-face", locale, face=face(f, locale), n=n) if n > 1 else face(f, locale)
+                        for f, n in faces.items()
+                    ],
+                    locale,
                 )
                 seat = run[0]["seat"]
                 who = names[seat] if 0 <= seat < len(names) else "?"
@@ -370,11 +373,11 @@ class TMDiceAdapter(GameAdapter):
         if kind == "lose":
             values["colour"] = colour(step["colour"], locale)
         if kind == "pay":
-            values["cost"] = ", ".join(
-                t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in step["cost"].items()
+            values["cost"] = listing(
+                [t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in step["cost"].items()], locale
             )
         if kind == "effects":
-            values["effects"] = ", ".join(effect_text(e, locale) for e in step["effects"])
+            values["effects"] = listing([effect_text(e, locale) for e in step["effects"]], locale)
         return status + "\n" + t(f"tm-dice.prompt.{kind}", locale, **values)
 
     def hand_text(self, view: dict, locale: str) -> str:
@@ -394,7 +397,7 @@ class TMDiceAdapter(GameAdapter):
         lines = [t("tm-dice.outcome.title", locale)]
         for seat, detail in enumerate(outcome.details):
             shown = PARTS + (("resignation",) if detail.get("resignation") else ())
-            parts = ", ".join(t(f"tm-dice.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in shown)
+            parts = listing([t(f"tm-dice.part.{p.replace(' ', '-')}", locale, points=detail[p]) for p in shown], locale)
             lines.append(
                 t(
                     "tm-dice.outcome.line",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import content_name, t
+from bot.i18n import content_name, listing, t
 from engine import Action, Event, Outcome
 
 TYPE_EMOJI = {"animal": "\N{PAW PRINTS}", "plant": "\N{HERB}", "mineral": "\N{ROCK}", "dragon": "\N{DRAGON}"}
@@ -36,7 +36,7 @@ def goal_text(goal: dict, locale: str) -> str:
     kind = goal["kind"]
     if kind in ("count", "total"):
         what = filter_text(goal["filter"], locale) if kind == "count" else t("vivarium.goal.creature-points", locale)
-        tiers = ", ".join(t("vivarium.goal.tier", locale, least=a, points=p) for a, p in goal["tiers"])
+        tiers = listing([t("vivarium.goal.tier", locale, least=a, points=p) for a, p in goal["tiers"]], locale)
         return t("vivarium.goal.count", locale, what=what, tiers=tiers)
     if kind == "per":
         return t("vivarium.goal.per", locale, points=goal["points"], what=filter_text(goal["filter"], locale))

@@ -87,7 +87,7 @@ def test_the_ways_to_pay_are_worded_with_the_proposal_highlighted() -> None:
     assert labels == ["Pay 3 heat (proposed)", "Pay 2 heat + 1 wild", "Pay 1 heat + 2 wild"]
     assert [ADAPTER.action_is_suggested(a, view) for a in actions] == [True, False, False]
     kept = [ADAPTER.action_description(a, s.view(0), "en") for a in actions]
-    assert kept == ["Keeps 1 money, 2 wild", "Keeps 1 heat, 1 money, 1 wild", "Keeps 2 heat, 1 money"]
+    assert kept == ["Keeps 1 money and 2 wild", "Keeps 1 heat, 1 money, and 1 wild", "Keeps 2 heat and 1 money"]
     assert "pay 3 heat" in ADAPTER.prompt(view["public"], ["@x"], "en")
 
 
@@ -100,6 +100,6 @@ def test_a_run_of_dice_rolled_by_one_player_is_one_line() -> None:
     other = {"type": "die rolled", "visible_to": None, "seat": 1, "colour": "red", "face": "heat", "reason": "x"}
     lines = ADAPTER.describe_events([*rolled, other], NAMES[:2], "en")
     assert lines == [
-        "Alice rolls 4 dice: plant ×2, event, water.",
+        "Alice rolls 4 dice: plant ×2, event, and water.",
         "Bob rolls a red die: heat.",
     ]
