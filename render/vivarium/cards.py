@@ -59,7 +59,7 @@ def filter_text(flt: Mapping[str, Any], locale: str = "en") -> str:
             "vivarium.render.filter.points",
             locale,
             value=flt["points"],
-            what=what or word("filter", "creature", locale),
+            what=what or t("vivarium.render.creature", locale),
         )
     return what
 
