@@ -128,10 +128,10 @@ def configure_api_base(config: Config) -> None:
 
 
 async def run(config: Config) -> None:
-    from bot.client import MeepleBot
+    from bot.client import create_bot
 
     configure_api_base(config)
-    bot = MeepleBot(config)
+    bot = create_bot(config)
     # SIGTERM (a service manager or container stopping the bot) shuts down as cleanly as Ctrl+C.
     main = asyncio.current_task()
     assert main is not None, "run() is always awaited inside a task"
