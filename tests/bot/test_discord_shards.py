@@ -1,0 +1,52 @@
+"""Two sharded bots (in one test process, as two processes would run) on one emulator and one database:
+each one's scheduler reminds only the games of its own guilds."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from pathlib import Path
+
+from discord.ext import commands
+
+from bot.client import MeepleBot, ShardedMeepleBot, create_bot
+from bot.config import Config
+from emulator import Emulator
+from emulator.testing import make_world, running
+from tests.bot.test_scheduler import FakeClock, open_with, reminders
+
+
+def sharded(config: Config, shard_id: int, count: int = 2) -> Config:
+    return dataclasses.replace(config, dev_guild=None, shard_ids=(shard_id,), shard_count=count)
+
+
+def test_a_bot_is_sharded_only_when_a_shard_count_is_configured(tmp_path: Path) -> None:
+    plain = Config(token=None, database=tmp_path / "t.db", dev_guild=None, api_base=None, log_level="INFO")
+    bot = create_bot(plain)
+    assert type(bot) is MeepleBot and not isinstance(bot, commands.AutoShardedBot)
+    bot = create_bot(sharded(plain, 1))
+    assert isinstance(bot, ShardedMeepleBot) and isinstance(bot, commands.AutoShardedBot)
+    assert (bot.shard_ids, bot.shard_count) == ([1], 2)
+    assert bot.http.user_agent.startswith("DiscordBot (") and bot.http.user_agent.endswith("(shards 1 of 2)")
+
+
+async def test_each_process_reminds_only_the_games_of_its_guilds(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with Emulator(heartbeat_interval=0.25, shard_count=2) as emu:
+        first, second = make_world(emu, "First", shard=(0, 2)), make_world(emu, "Second", shard=(1, 2))
+        base = Config(emu.bot_token, tmp_path / "meeple.db", None, emu.base_url, "INFO")
+        async with contextlib.AsyncExitStack() as stack:
+            zero = await stack.enter_async_context(running(emu, create_bot(sharded(base, 0), clock=clock)))
+            one = await stack.enter_async_context(running(emu, create_bot(sharded(base, 1), clock=clock)))
+            assert [g.id for g in zero.guilds] == [first.guild.id] and [g.id for g in one.guilds] == [second.guild.id]
+            for world in (first, second):
+                await open_with(emu, world, reminders=1)
+            clock.advance(hours=1, minutes=1)
+            assert zero.scheduler is not None and one.scheduler is not None
+            await zero.scheduler.tick()
+            assert len(reminders(emu, first)) == 1 and reminders(emu, second) == []
+            await one.scheduler.tick()
+            assert len(reminders(emu, first)) == 1 and len(reminders(emu, second)) == 1
+            await zero.scheduler.tick()  # the first game's reminder was already sent: nothing new
+            assert len(reminders(emu, first)) == 1 and len(reminders(emu, second)) == 1
+        assert not emu.unknown_routes and not emu.server_errors
