@@ -9,6 +9,13 @@ tournaments) must keep to the same guilds, or two processes would post the same 
 A game, tournament or job without a guild belongs to shard 0, the shard Discord sends direct
 messages to. The shard is computed in SQL rather than stored, so changing the shard count needs
 no migration: every process just reads the guilds it owns under the new count.
+
+Clicks need nothing more: Discord routes each to its guild's process, and everything in a DM to
+shard 0's, which serves it from the shared database (the guide's page buttons, profiles, records,
+vacations). No component in a DM acts on a game (a DM carries the hand as words and a picture),
+so only a game's own process ever changes it, and its state cache and delivery worker stay the
+only ones for that game. A DM button that moved a game would break that: it would need handing to
+the game's process, not just the ``WHERE version = ?`` that keeps the move itself safe.
 """
 
 from __future__ import annotations

@@ -50,3 +50,27 @@ async def test_each_process_reminds_only_the_games_of_its_guilds(tmp_path: Path)
             await zero.scheduler.tick()  # the first game's reminder was already sent: nothing new
             assert len(reminders(emu, first)) == 1 and len(reminders(emu, second)) == 1
         assert not emu.unknown_routes and not emu.server_errors
+
+
+async def test_direct_messages_reach_the_process_of_shard_0_which_serves_them_from_the_shared_database(
+    tmp_path: Path,
+) -> None:
+    """Discord sends DMs to shard 0 whichever server a user plays in: the guide and its page buttons
+    (the components a DM can carry) work there, for a player of a server on shard 1."""
+    async with Emulator(heartbeat_interval=0.25, shard_count=2) as emu:
+        make_world(emu, "First", shard=(0, 2))
+        second = make_world(emu, "Second", shard=(1, 2))
+        base = Config(emu.bot_token, tmp_path / "meeple.db", None, emu.base_url, "INFO")
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(running(emu, create_bot(sharded(base, 0))))
+            await stack.enter_async_context(running(emu, create_bot(sharded(base, 1))))
+            await emu.wait_until(lambda: emu.commands(None), what="the commands synced by shard 0's process")
+            dm = emu.dm_channel(second.alice)
+            asked = await emu.slash(second.alice, dm, "meeple rules", {"game": "fox-duet"})
+            shown = await asked.final_message()
+            assert asked.record.shards == [(0, 2)] and "page 1 of" in shown.content
+            step = await emu.click(second.alice, shown, label="Next ▶")
+            await step.response()
+            await emu.wait_until(lambda: "page 2 of" in shown.content, what="page 2 in the DM")
+            assert step.record.shards == [(0, 2)]
+        assert not emu.unknown_routes and not emu.server_errors
