@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import random
 from pathlib import Path
 
 from discord.ext import commands
@@ -13,7 +14,9 @@ from bot.client import MeepleBot, ShardedMeepleBot, create_bot
 from bot.config import Config
 from emulator import Emulator
 from emulator.testing import make_world, running
+from tests.bot.test_discord_computers import open_with_computers
 from tests.bot.test_scheduler import FakeClock, open_with, reminders
+from tests.support.driver import Table, mentioned
 
 
 def sharded(config: Config, shard_id: int, count: int = 2) -> Config:
@@ -74,3 +77,25 @@ async def test_direct_messages_reach_the_process_of_shard_0_which_serves_them_fr
             await emu.wait_until(lambda: "page 2 of" in shown.content, what="page 2 in the DM")
             assert step.record.shards == [(0, 2)]
         assert not emu.unknown_routes and not emu.server_errors
+
+
+async def test_a_process_never_plays_the_computers_of_another_process_guild(tmp_path: Path) -> None:
+    async with Emulator(heartbeat_interval=0.25, shard_count=2) as emu:
+        make_world(emu, "First", shard=(0, 2))
+        second = make_world(emu, "Second", shard=(1, 2))
+        base = Config(emu.bot_token, tmp_path / "meeple.db", None, emu.base_url, "INFO")
+        async with contextlib.AsyncExitStack() as stack:
+            zero = await stack.enter_async_context(running(emu, create_bot(sharded(base, 0), computer_delay=0.01)))
+            # The owner's computer thinks for a long while: whatever moves meanwhile was played by the other.
+            one = await stack.enter_async_context(running(emu, create_bot(sharded(base, 1), computer_delay=60)))
+            await emu.wait_until(lambda: emu.commands(None), what="the commands synced by shard 0's process")
+            await open_with_computers(emu, second, "fox-duet", 1, "easy")
+            table = Table(emu, second.channel, [second.alice], random.Random(2))
+            if second.alice.id in mentioned(table.board()):
+                await table.play_one()
+            assert one.db is not None and zero.flow is not None and zero.flow.computer_turns is not None
+            (row,) = await one.db.running_games()
+            assert second.alice.id not in mentioned(table.board()), "the computer is to move"
+            zero.flow.computer_turns.poke(row.id)
+            await zero.flow.computer_turns.idle()
+            assert (await one.db.get_game(row.id)).version == row.version
