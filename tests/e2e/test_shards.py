@@ -34,7 +34,11 @@ RESUMED = re.compile(r"(\d+) running games carry on")
 
 @pytest.fixture(params=["sqlite"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The one database both processes use (``MEEPLE_DB``): the backend is the parameter."""
+    """The one database both processes use (``MEEPLE_DB``), per backend parameter.
+
+    PostgreSQL joins as a ``"postgresql"`` parameter returning the ``postgresql://`` URL of a fresh
+    database on the server the storage tests start; nothing else in this module reads the database.
+    """
     if request.param == "sqlite":
         return str(tmp_path / "shared" / "meeple.db")
     raise ValueError(f"no database backend {request.param!r}")
