@@ -82,8 +82,15 @@ async def run_sandbox(config: Config, port: int) -> int:
         await sandbox.stop()
         return 1
     # The stand-in Discord starts empty every time: it needs the commands whatever the database remembers.
+    # One process serves its one server: shard settings meant for Discord do not apply.
     bot_config = dataclasses.replace(
-        config, token=sandbox.bot_token, api_base=sandbox.api_base, dev_guild=None, sync_commands=True
+        config,
+        token=sandbox.bot_token,
+        api_base=sandbox.api_base,
+        dev_guild=None,
+        sync_commands=True,
+        shard_ids=None,
+        shard_count=None,
     )
     bot = asyncio.create_task(run(bot_config), name="meeple-bot")
     try:
@@ -128,10 +135,10 @@ def configure_api_base(config: Config) -> None:
 
 
 async def run(config: Config) -> None:
-    from bot.client import MeepleBot
+    from bot.client import create_bot
 
     configure_api_base(config)
-    bot = MeepleBot(config)
+    bot = create_bot(config)
     # SIGTERM (a service manager or container stopping the bot) shuts down as cleanly as Ctrl+C.
     main = asyncio.current_task()
     assert main is not None, "run() is always awaited inside a task"

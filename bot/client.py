@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -93,6 +94,7 @@ class MeepleBot(commands.Bot):
         clock: Clock = system_clock,
         backoff: Backoff | None = None,
         computer_delay: float = DELAY,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no message content, no members list
@@ -102,6 +104,7 @@ class MeepleBot(commands.Bot):
             tree_cls=MeepleTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
         self.config = config
         self.clock = clock
@@ -117,6 +120,10 @@ class MeepleBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
         self.flow = Flow(self, GameService(self.db), backoff=self.backoff)
+        # Sharded, the work nobody clicks for keeps to this process's guilds (bot/shards.py).
+        self.flow.shards = self.config.shards
+        if self.config.sharded:
+            log.info("this process serves %s", self.config.shards.describe())
         self.computers = Computers()
         self.flow.computer_turns = ComputerTurns(self.flow, self.computers, self.computer_delay)
         self.scheduler = Scheduler(self.flow, self.clock, self.computers)
@@ -131,7 +138,10 @@ class MeepleBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         # Commands in each user's language (names, descriptions, choices): from the catalogues.
         await self.tree.set_translator(CatalogueTranslator())
-        await sync_if_changed(self.tree, self.db, self.application_id, guild, force=self.config.sync_commands)
+        # Commands belong to the application, not to a shard: one process syncs them, the one that
+        # owns shard 0 (there is always exactly one), so that two processes never race to.
+        if self.config.shards.owns_guild(None):
+            await sync_if_changed(self.tree, self.db, self.application_id, guild, force=self.config.sync_commands)
         # Before the gateway connects, so no player's click can race the recovery.
         # Pending boards and DMs start going out now (the REST API needs no gateway).
         count = await self.flow.resume_all()
@@ -186,3 +196,21 @@ class MeepleBot(commands.Bot):
         if self.db is not None:
             await self.db.close()
             self.db = None
+
+
+class ShardedMeepleBot(MeepleBot, commands.AutoShardedBot):
+    """The same bot over the shards of ``MEEPLE_SHARD_IDS`` (all, if only a count is set) of
+    ``MEEPLE_SHARD_COUNT``: discord.py's AutoShardedBot, one gateway connection per shard."""
+
+    def __init__(self, config: Config, **kwargs: Any) -> None:
+        assert config.shard_count is not None, "a sharded bot needs a shard count"
+        ids = list(config.shard_ids) if config.shard_ids is not None else None
+        super().__init__(config, shard_ids=ids, shard_count=config.shard_count, **kwargs)
+        # Several processes share one token: the User-Agent says which one made a request (Discord
+        # allows text after its required "DiscordBot (url, version)"; the emulator records it).
+        self.http.user_agent += f" MeeplePost ({config.shards.describe()})"
+
+
+def create_bot(config: Config, **kwargs: Any) -> MeepleBot:
+    """The bot the configuration asks for: sharded when a shard count is set, else one plain connection."""
+    return ShardedMeepleBot(config, **kwargs) if config.sharded else MeepleBot(config, **kwargs)

@@ -166,7 +166,8 @@ class ComputerTurns:
         if not levels:
             return False
         row = await service.get(game_id)
-        if row.status != "running":
+        # Another process's guild: its own process plays its computers (bot/shards.py).
+        if row.status != "running" or not self.flow.shards.owns_guild(row.guild_id):
             return False
         state = await service.state(row)
         due = [seat for seat in state.to_move() if seat in levels]

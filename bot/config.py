@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from bot.shards import Shards
+
 DEFAULT_DB = "var/meeple-post.db"
 ENV_FILE_VARIABLE = "MEEPLE_ENV_FILE"
 TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
@@ -21,12 +23,28 @@ class Config:
     api_base: str | None
     log_level: str
     sync_commands: bool = False  # sync the slash commands even when they did not change
+    # Sharding (README, "Running sharded with PostgreSQL"): None when the bot runs as one process
+    # on one connection; else this process connects ``shard_ids`` of ``shard_count`` shards.
+    shard_ids: tuple[int, ...] | None = None
+    shard_count: int | None = None
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def shards(self) -> Shards:
+        """The guilds this process serves (all of them unless sharded)."""
+        if self.shard_count is None:
+            return Shards()
+        return Shards(frozenset(self.shard_ids or range(self.shard_count)), self.shard_count)
 
     def __repr__(self) -> str:  # never show the token, even in a traceback
         shown = "set" if self.token else "missing"
         return (
             f"Config(token={shown}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
-            f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands})"
+            f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands}, "
+            f"shard_ids={self.shard_ids}, shard_count={self.shard_count})"
         )
 
 
@@ -99,6 +117,35 @@ def flag(settings: Mapping[str, str], name: str) -> bool:
     return value in TRUE_WORDS
 
 
+def parse_shards(ids_text: str, count_text: str) -> tuple[tuple[int, ...] | None, int | None]:
+    """``MEEPLE_SHARD_IDS`` (``0,1`` or a range ``0-3``) and ``MEEPLE_SHARD_COUNT``.
+
+    Neither set: one process, one connection (no sharding). A count alone: this process runs
+    every shard of that count. Ids need a count, since a guild's shard depends on it.
+    """
+    ids_text, count_text = ids_text.strip(), count_text.strip()
+    if not count_text:
+        if ids_text:
+            raise ValueError("MEEPLE_SHARD_IDS needs MEEPLE_SHARD_COUNT (the total number of shards)")
+        return None, None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= 10_000:
+        raise ValueError("MEEPLE_SHARD_COUNT must be a number of shards (1 or more)")
+    count = int(count_text)
+    if not ids_text:
+        return None, count
+    ids: list[int] = []
+    for item in ids_text.replace(" ", "").split(","):
+        low, dash, high = item.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ValueError("MEEPLE_SHARD_IDS must be shard numbers separated by commas (0,1) or a range (0-3)")
+        ids.extend(range(int(low), int(high) + 1) if dash else [int(low)])
+    if not ids or any(shard >= count for shard in ids):
+        raise ValueError(f"MEEPLE_SHARD_IDS must be between 0 and {count - 1} (MEEPLE_SHARD_COUNT is {count})")
+    if len(set(ids)) != len(ids):
+        raise ValueError("MEEPLE_SHARD_IDS names a shard twice")
+    return tuple(sorted(ids)), count
+
+
 def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Literal["find"] = "find") -> Config:
     """Build the configuration; real environment variables win over the ``.env`` file.
 
@@ -111,6 +158,7 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
     level = merged.get("MEEPLE_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         raise ValueError("MEEPLE_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR")
+    shard_ids, shard_count = parse_shards(merged.get("MEEPLE_SHARD_IDS", ""), merged.get("MEEPLE_SHARD_COUNT", ""))
     return Config(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
         database=Path(merged.get("MEEPLE_DB", "").strip() or DEFAULT_DB),
@@ -118,4 +166,6 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         api_base=merged.get("DISCORD_API_BASE", "").strip().rstrip("/") or None,
         log_level=level,
         sync_commands=flag(merged, "MEEPLE_SYNC_COMMANDS"),
+        shard_ids=shard_ids,
+        shard_count=shard_count,
     )

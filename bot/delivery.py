@@ -105,7 +105,7 @@ class Delivery:
 
     async def resume(self) -> int:
         """Start a worker for every game with something left to deliver; how many games."""
-        games = await jobs.games_with_pending(self.db)
+        games = await jobs.games_with_pending(self.db, self.flow.shards)
         for game_id in games:
             self.kick(game_id)
         return len(games)

@@ -24,6 +24,8 @@ from bot.games import adapter_for
 from bot.i18n import game_title, resolve_locale, t
 from bot.languages import language_name, table_language_of
 from bot.service import GameService, MoveResult, Refusal
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
 from bot.storage import GameRow, async_play, jobs, locales
 from bot.storage.jobs import JobSpec
 from bot.ui import ActButton, ActSelect, GameButton, HandButton, LobbyButton, OptionSelect, SnoozeButton, UndoButton
@@ -77,6 +79,8 @@ class Flow:
         # Told when a table finishes (the tournament runner settles its round); set by the bot.
         self.table_over: Callable[[int], None] | None = None
         self.computer_turns: ComputerTurns | None = None  # plays computer seats; set by the bot
+        # The guilds whose games this process carries on without a click (bot/shards.py); set by the bot.
+        self.shards: Shards = ALL_SHARDS
 
     # -- answering ------------------------------------------------------------------------
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, row: GameRow | None = None) -> None:
@@ -597,7 +601,7 @@ class Flow:
         """Carry on every running game, and deliver every board and DM a stop or crash left
         pending (the final board of a game that just finished too); how many games run."""
         count = 0
-        for row in await self.service.db.running_games():
+        for row in await self.service.db.running_games(self.shards):
             try:
                 await self.service.state(row)
             except (Refusal, ValueError) as exc:

@@ -92,7 +92,7 @@ class Scheduler:
         """Look at every running game once; never let one game's trouble stop the others."""
         async with self._lock:
             now = self.clock()
-            for row in await self.db.running_games():
+            for row in await self.db.running_games(self.flow.shards):
                 try:
                     await self.check(row, now)
                 except Exception:

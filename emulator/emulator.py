@@ -50,6 +50,7 @@ class Emulator(UserActions):
         upload_limit: int = 10 * MiB,
         host: str = "127.0.0.1",
         port: int = 0,
+        shard_count: int = 1,
     ) -> None:
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the emulator binds to loopback only")
@@ -60,6 +61,7 @@ class Emulator(UserActions):
         self.interaction_deadline = interaction_deadline
         self.interaction_token_ttl = 15 * 60.0
         self.upload_limit = upload_limit
+        self.shard_count = shard_count  # what GET /gateway/bot recommends
         self.state = State(bot_name)
         self.faults = Faults()
         self.signal = Signal()
@@ -164,10 +166,12 @@ class Emulator(UserActions):
         *,
         bot_permissions: int = perms.DEFAULT_BOT,
         everyone_permissions: int = perms.DEFAULT_EVERYONE,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A guild with the owner and the bot in it (GUILD_CREATE if the bot is connected)."""
+        """A guild with the owner and the bot in it (GUILD_CREATE if the bot is connected);
+        ``shard=(id, count)`` picks its id so that Discord would serve it on that shard."""
         guild = self.state.add_guild(
-            name, owner, everyone_permissions=everyone_permissions, bot_permissions=bot_permissions
+            name, owner, everyone_permissions=everyone_permissions, bot_permissions=bot_permissions, shard=shard
         )
         self._guild_created(guild)
         return guild

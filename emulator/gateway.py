@@ -1,4 +1,9 @@
-"""Gateway v10 over websocket: HELLO, IDENTIFY/READY, heartbeats, dispatches, RESUME with replay."""
+"""Gateway v10 over websocket: HELLO, IDENTIFY/READY, heartbeats, dispatches, RESUME with replay.
+
+Sharding as Discord does it: IDENTIFY may carry ``shard: [id, count]``; a session then hears only
+about the guilds with ``(guild_id >> 22) % count == id`` (READY's guild list, GUILD_CREATE, every
+event and interaction carrying a ``guild_id``), and whatever has no guild (DMs) goes to shard 0.
+"""
 
 from __future__ import annotations
 
@@ -30,6 +35,8 @@ GUILD_MESSAGE_REACTIONS = 1 << 10
 DIRECT_MESSAGES = 1 << 12
 DIRECT_MESSAGE_REACTIONS = 1 << 13
 MESSAGE_CONTENT = 1 << 15
+
+INVALID_SHARD = 4010
 
 REPLAY_BUFFER = 2000
 # Discord answers a heartbeat after a network round trip, never in the same instant. discord.py's
@@ -148,6 +155,27 @@ class Session:
     connection: Connection | None = None
     resumes: int = 0
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this session's shard serves the guild (None: a DM, served by shard 0)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
+
+
+def guild_of(data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to, from its ``guild_id`` (None: a DM or no guild)."""
+    raw = data.get("guild_id")
+    return int(raw) if raw is not None else None
+
+
+def valid_shard(shard: object) -> list[int] | None:
+    """``[id, count]`` as IDENTIFY gives it, checked; None when it is not a valid shard."""
+    if not isinstance(shard, list) or len(shard) != 2 or not all(type(n) is int for n in shard):
+        return None
+    shard_id, count = shard
+    return [shard_id, count] if count >= 1 and 0 <= shard_id < count else None
+
 
 class Gateway:
     """The websocket endpoint and the sessions behind it."""
@@ -181,17 +209,25 @@ class Gateway:
         *,
         intent: int | None = None,
         redact: Callable[[dict[str, Any], int], dict[str, Any]] | None = None,
-    ) -> None:
-        """Send a DISPATCH to every session subscribed to the intent (buffered for resume)."""
+    ) -> list[Session]:
+        """Send a DISPATCH to every session subscribed to the intent whose shard serves the event's
+        guild (shard 0 for one without), buffered for resume; the sessions it went to."""
+        guild_id = guild_of(data)
+        sent = []
         for session in list(self.sessions.values()):
             if intent is not None and not session.intents & intent:
                 continue
+            if not session.owns(guild_id):
+                continue
             self._send_dispatch(session, event, redact(data, session.intents) if redact else data)
+            sent.append(session)
+        return sent
 
     def guild_joined(self, guild_id: int) -> None:
-        """GUILD_CREATE to every session, members filtered by each session's intents."""
+        """GUILD_CREATE to the session of the guild's shard, members filtered by its intents."""
         for session in list(self.sessions.values()):
-            self._send_dispatch(session, "GUILD_CREATE", self.guild_create(guild_id, session.intents))
+            if session.owns(guild_id):
+                self._send_dispatch(session, "GUILD_CREATE", self.guild_create(guild_id, session.intents))
 
     async def drop(self, code: int | None = None) -> None:
         """Cut every live connection: abnormally (no close frame) or with a close code."""
@@ -303,9 +339,11 @@ class Gateway:
         if data.get("token") != self.host.bot_token:
             await conn.close(4004, b"Authentication failed.")
             return
-        session = Session(
-            id=secrets.token_hex(16), intents=int(data.get("intents", 0)), shard=data.get("shard") or [0, 1]
-        )
+        shard = valid_shard(data.get("shard", [0, 1]))
+        if shard is None:
+            await conn.close(INVALID_SHARD, b"Invalid shard.")
+            return
+        session = Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)), shard=shard)
         self.sessions[session.id] = session
         session.connection, conn.session = conn, session
         self.identify_count += 1
@@ -313,7 +351,7 @@ class Gateway:
         ready = {
             "v": 10,
             "user": {**payloads.user(state.bot), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in state.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in state.guilds.values() if session.owns(g.id)],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.host.resume_gateway_url,
@@ -330,7 +368,8 @@ class Gateway:
         }
         self._send_dispatch(session, "READY", ready)
         for guild in state.guilds.values():
-            self._send_dispatch(session, "GUILD_CREATE", self.guild_create(guild.id, session.intents))
+            if session.owns(guild.id):
+                self._send_dispatch(session, "GUILD_CREATE", self.guild_create(guild.id, session.intents))
         self.host.notify()
 
     def guild_create(self, guild_id: int, intents: int) -> dict[str, Any]:
@@ -370,7 +409,7 @@ class Gateway:
         guild_ids = data.get("guild_id")
         for gid in guild_ids if isinstance(guild_ids, list) else [] if guild_ids is None else [guild_ids]:
             guild = state.guilds.get(int(gid))
-            if guild is None:
+            if guild is None or not session.owns(guild.id):
                 continue
             members = list(guild.members.values())
             query = (data.get("query") or "").lower()

@@ -35,6 +35,7 @@ class RequestRecord:
     path: str
     status: int
     route: str | None
+    user_agent: str | None = None  # tells apart several bot processes sharing one token
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -104,7 +105,11 @@ def _middleware(emu: Emulator) -> Any:
             emu.server_errors.append(f"{request.method} {request.path}: {exc!r}")
             response = json_response({"message": f"emulator internal error: {exc!r}", "code": 0}, 500)
         if request.path.startswith("/api/"):
-            emu.requests.append(RequestRecord(request.method, api_path(request.path), response.status, route))
+            emu.requests.append(
+                RequestRecord(
+                    request.method, api_path(request.path), response.status, route, request.headers.get("User-Agent")
+                )
+            )
             if len(emu.requests) > MAX_RECORDS:
                 del emu.requests[: MAX_RECORDS // 2]
         return response
@@ -213,7 +218,8 @@ class GeneralRoutes:
     async def gateway_bot(self, request: web.Request) -> web.Response:
         """GET /gateway/bot."""
         limit = {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1}
-        return json_response({"url": self.emu.gateway_url, "shards": 1, "session_start_limit": limit})
+        shards = self.emu.shard_count  # the count Discord recommends; AutoShardedClient uses it when given none
+        return json_response({"url": self.emu.gateway_url, "shards": shards, "session_start_limit": limit})
 
     async def application(self, request: web.Request) -> web.Response:
         """GET /oauth2/applications/@me."""

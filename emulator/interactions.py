@@ -63,6 +63,7 @@ class InteractionRecord:
     message: Message | None = None
     source: InteractionRecord | None = None
     dispatched_at: float = 0.0
+    shards: list[tuple[int, int]] = field(default_factory=list)  # [id, count] of the sessions it went to
     created: float = field(default_factory=time.time)
     callback_type: int | None = None
     callback_data: dict[str, Any] = field(default_factory=dict)
@@ -254,7 +255,8 @@ class Interactions:
         if not self.host.gateway.ready:
             raise RuntimeError("the bot has no gateway session: start it and wait until it is ready")
         record.dispatched_at = asyncio.get_running_loop().time()
-        self.host.gateway.dispatch("INTERACTION_CREATE", record.payload)
+        sent = self.host.gateway.dispatch("INTERACTION_CREATE", record.payload)
+        record.shards = [(session.shard[0], session.shard[1]) for session in sent]
         self.host.notify()
         return InteractionResult(record, self.host.signal)
 

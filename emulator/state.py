@@ -44,6 +44,16 @@ class Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_in_shard(self, shard_id: int, count: int) -> int:
+        """A fresh id of a guild that Discord serves on shard ``shard_id`` of ``count``
+        (``(id >> 22) % count``): the next millisecond that falls there."""
+        if not 0 <= shard_id < count:
+            raise ValueError(f"shard {shard_id} is not one of {count}")
+        stamp = self.next() >> 22
+        stamp += (shard_id - stamp) % count
+        self._last = max(stamp << 22, self._last)
+        return self._last
+
 
 def snowflake_time(snowflake: int) -> datetime:
     """The creation time encoded in a snowflake."""
@@ -349,9 +359,18 @@ class State:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, owner: User, *, everyone_permissions: int, bot_permissions: int) -> Guild:
+    def add_guild(
+        self,
+        name: str,
+        owner: User,
+        *,
+        everyone_permissions: int,
+        bot_permissions: int,
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
         """Create a guild with @everyone, the owner and the bot (with its managed role) as members."""
-        guild = Guild(id=self.ids.next(), name=name, owner_id=owner.id)
+        guild_id = self.ids.next() if shard is None else self.ids.next_in_shard(*shard)
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles[guild.id] = Role(id=guild.id, guild_id=guild.id, name="@everyone", permissions=everyone_permissions)
         self.guilds[guild.id] = guild
         bot_role = self.add_role(guild, self.bot.username, bot_permissions)

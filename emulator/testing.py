@@ -79,10 +79,10 @@ class World:
     channel: Channel
 
 
-def make_world(emu: Emulator, guild_name: str = "Meeple Hall") -> World:
-    """Owner, alice and bob in a guild with a #games channel."""
+def make_world(emu: Emulator, guild_name: str = "Meeple Hall", shard: tuple[int, int] | None = None) -> World:
+    """Owner, alice and bob in a guild with a #games channel (the guild on ``shard=(id, count)`` if given)."""
     owner = emu.add_user("owner")
-    guild = emu.add_guild(guild_name, owner)
+    guild = emu.add_guild(guild_name, owner, shard=shard)
     alice, bob = emu.add_user("alice", global_name="Alice"), emu.add_user("bob", global_name="Bob")
     emu.add_member(guild, alice)
     emu.add_member(guild, bob)

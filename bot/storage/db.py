@@ -21,6 +21,8 @@ from typing import Any, Literal, NamedTuple
 
 import aiosqlite
 
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
 from bot.storage.jobs import JobSpec, insert_jobs
 from bot.storage.migrate import migrate
 
@@ -353,9 +355,9 @@ class Database:
         rows = await self._fetchall(_ACTIVE_IN_CHANNEL, (channel_id,))
         return GameRow.from_row(rows[0]) if rows else None
 
-    async def running_games(self) -> list[GameRow]:
-        """Return every running game, oldest first (to resume them at start-up)."""
-        rows = await self._fetchall("SELECT * FROM games WHERE status = 'running' ORDER BY id")
+    async def running_games(self, owned: Shards = ALL_SHARDS) -> list[GameRow]:
+        """Return every running game of the guilds this process owns, oldest first (to resume them at start-up)."""
+        rows = await self._fetchall(f"SELECT * FROM games WHERE status = 'running' AND {owned.sql()} ORDER BY id")
         return [GameRow.from_row(row) for row in rows]
 
     async def start_game(

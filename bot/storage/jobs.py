@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import aiosqlite
 
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
+
 if TYPE_CHECKING:
     from bot.storage.db import Database
 
@@ -101,10 +104,11 @@ async def pending(db: Database, game_id: int) -> list[Job]:
     return [Job.from_row(row) for row in rows]
 
 
-async def games_with_pending(db: Database) -> list[int]:
-    """Every game that has something left to deliver, oldest job first."""
+async def games_with_pending(db: Database, owned: Shards = ALL_SHARDS) -> list[int]:
+    """Every game of the guilds this process owns that has something left to deliver, oldest job first."""
     rows = await db.query(
-        "SELECT game_id, MIN(id) AS first FROM delivery_jobs WHERE status = 'pending' GROUP BY game_id ORDER BY first"
+        "SELECT j.game_id, MIN(j.id) AS first FROM delivery_jobs j JOIN games g ON g.id = j.game_id"
+        f" WHERE j.status = 'pending' AND {owned.sql('g.guild_id')} GROUP BY j.game_id ORDER BY first"
     )
     return [row["game_id"] for row in rows]
 

@@ -75,7 +75,7 @@ class Runner:
     # -- entry points --------------------------------------------------------------------------
     async def tick(self) -> None:
         """Advance every tournament in sign-up or running; one's trouble never stops the others."""
-        for tournament in await store.active(self.db):
+        for tournament in await store.active(self.db, self.flow.shards):
             try:
                 await self.advance(tournament.id)
             except Exception:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
 from bot.storage.async_play import parse_stamp, stamp
 
 if TYPE_CHECKING:
@@ -168,8 +170,11 @@ async def of_guild(db: Database, guild_id: int, statuses: Sequence[str] | None =
     return [t for t in found if statuses is None or t.status in statuses]
 
 
-async def active(db: Database) -> list[Tournament]:
-    rows = await db.query("SELECT * FROM tournaments WHERE status IN ('signup', 'running') ORDER BY id")
+async def active(db: Database, owned: Shards = ALL_SHARDS) -> list[Tournament]:
+    """The tournaments in sign-up or running, of the guilds this process owns."""
+    rows = await db.query(
+        f"SELECT * FROM tournaments WHERE status IN ('signup', 'running') AND {owned.sql()} ORDER BY id"
+    )
     return [Tournament.from_row(r) for r in rows]
 
 

@@ -71,10 +71,11 @@ class NameModal(discord.ui.Modal, title="Name your table"):
 class SampleBot(commands.Bot):
     """Records what happened so tests can assert on the bot's side too."""
 
-    def __init__(self) -> None:
+    def __init__(self, **options: Any) -> None:
+        """``options`` go to discord.py's client (``shard_id``/``shard_count``: one shard of several)."""
         intents = discord.Intents.default()
         intents.message_content = True
-        super().__init__(command_prefix="!", intents=intents, **CLIENT_OPTIONS)
+        super().__init__(command_prefix="!", intents=intents, **CLIENT_OPTIONS, **options)
         self.clicks: list[tuple[int, int, int]] = []
         self.errors: list[BaseException] = []
         self.resumed = 0
