@@ -116,7 +116,7 @@ class MeepleBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
-        self.flow = Flow(self, GameService(self.db), backoff=self.backoff)
+        self.flow = Flow(self, GameService(self.db, cache_size=self.config.state_cache), backoff=self.backoff)
         self.computers = Computers()
         self.flow.computer_turns = ComputerTurns(self.flow, self.computers, self.computer_delay)
         self.scheduler = Scheduler(self.flow, self.clock, self.computers)

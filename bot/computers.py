@@ -110,6 +110,15 @@ async def left_players(db: Database, game_id: int) -> dict[int, int]:
     return {r[0]: r[1] for r in rows}
 
 
+async def running_with_computers(db: Database) -> list[int]:
+    """The running games with a computer seat (start-up pokes them: one may be due to move)."""
+    rows = await db.query(
+        "SELECT DISTINCT c.game_id FROM computer_seats c JOIN games g ON g.id = c.game_id"
+        " WHERE g.status = 'running' ORDER BY c.game_id"
+    )
+    return [r[0] for r in rows]
+
+
 async def levels_of(db: Database, game_id: int) -> dict[int, str]:
     rows = await db.query("SELECT seat, level FROM computer_seats WHERE game_id = ?", (game_id,))
     return {r[0]: r[1] for r in rows}

@@ -11,6 +11,8 @@ from typing import Literal
 DEFAULT_DB = "var/meeple-post.db"
 ENV_FILE_VARIABLE = "MEEPLE_ENV_FILE"
 TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+# Games whose decoded state stays in memory (bot.service); the rest are read again when used.
+DEFAULT_STATE_CACHE = 1000
 
 
 @dataclass(frozen=True)
@@ -21,12 +23,14 @@ class Config:
     api_base: str | None
     log_level: str
     sync_commands: bool = False  # sync the slash commands even when they did not change
+    state_cache: int = DEFAULT_STATE_CACHE  # decoded game states kept in memory (an LRU)
 
     def __repr__(self) -> str:  # never show the token, even in a traceback
         shown = "set" if self.token else "missing"
         return (
             f"Config(token={shown}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
-            f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands})"
+            f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands}, "
+            f"state_cache={self.state_cache})"
         )
 
 
@@ -111,6 +115,9 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
     level = merged.get("MEEPLE_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         raise ValueError("MEEPLE_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR")
+    cache = merged.get("MEEPLE_STATE_CACHE", "").strip()
+    if cache and not (cache.isdigit() and int(cache) >= 1):
+        raise ValueError("MEEPLE_STATE_CACHE must be a whole number of games, at least 1")
     return Config(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
         database=Path(merged.get("MEEPLE_DB", "").strip() or DEFAULT_DB),
@@ -118,4 +125,5 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         api_base=merged.get("DISCORD_API_BASE", "").strip().rstrip("/") or None,
         log_level=level,
         sync_commands=flag(merged, "MEEPLE_SYNC_COMMANDS"),
+        state_cache=int(cache) if cache else DEFAULT_STATE_CACHE,
     )
