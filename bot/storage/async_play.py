@@ -140,9 +140,7 @@ async def update_guild_settings(db: Database, guild_id: int, **values: object) -
             stored = int(value) if isinstance(value, bool) else value
             await conn.execute(f"UPDATE guild_settings SET {name} = ? WHERE guild_id = ?", (stored, guild_id))
         # Shorter reminders or idle days may bring the server's games' due times closer.
-        await conn.execute(
-            "UPDATE games SET due_version = NULL WHERE guild_id = ? AND status = 'running'", (guild_id,)
-        )
+        await conn.execute("UPDATE games SET due_version = NULL WHERE guild_id = ? AND status = 'running'", (guild_id,))
     return await guild_settings(db, guild_id)
 
 

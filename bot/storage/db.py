@@ -126,7 +126,7 @@ class _JsonColumn:
 
     def __get__(self, obj: Any, objtype: type | None = None) -> Any:
         if obj is None:
-            raise AttributeError(self.name)  # no class-level default: the field stays required
+            return self
         value = obj.__dict__[self.name]
         if isinstance(value, _Json):
             value = None if value.text is None else json.loads(value.text)
@@ -147,12 +147,12 @@ class GameRow:
     guild_id: int | None
     channel_id: int
     status: GameStatus
-    options: dict[str, Any] = _JsonColumn()  # type: ignore[assignment]
+    options: dict[str, Any]
     seed: int
     creator_id: int
     version: int
-    state: dict[str, Any] | None = _JsonColumn()  # type: ignore[assignment]
-    outcome: dict[str, Any] | None = _JsonColumn()  # type: ignore[assignment]
+    state: dict[str, Any] | None
+    outcome: dict[str, Any] | None
     lobby_message_id: int | None
     board_message_id: int | None
     board_version: int | None
@@ -209,6 +209,15 @@ class GameRow:
             rated=bool(row["rated"]),
             language=row["language"],
         )
+
+
+# Installed after the dataclass is made, so that it sees plain required fields; its __init__
+# then stores through the descriptors (frozen dataclasses set fields with object.__setattr__).
+for _field in ("options", "state", "outcome"):
+    _column = _JsonColumn()
+    _column.__set_name__(GameRow, _field)
+    setattr(GameRow, _field, _column)
+del _field, _column
 
 
 @dataclass(frozen=True)

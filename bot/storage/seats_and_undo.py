@@ -19,8 +19,9 @@ async def undo_last(
     """
     async with db.transaction() as conn:
         cursor = await conn.execute(
-            "UPDATE games SET state = ?, version = ?, board_version = NULL, reminded_version = NULL, due_version = NULL,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND version = ? AND status = 'running'",
+            "UPDATE games SET state = ?, version = ?, board_version = NULL, reminded_version = NULL,"
+            " due_version = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND version = ? AND status = 'running'",
             (_json(state), version - 1, game_id, version),
         )
         if cursor.rowcount != 1:
