@@ -75,13 +75,13 @@ def automatic_action(row: GameRow, state: State, seat: int, mode: str) -> tuple[
     return chooser.choice(playable), "auto"
 
 
-def reminder_interval(row: GameRow, settings: store.GuildSettings | None) -> timedelta:
+def reminder_interval(row: GameRow | store.DueRow, settings: store.GuildSettings | None) -> timedelta:
     """The game's, else the server's, else the default interval between reminders."""
     hours = row.reminder_hours or (settings.reminder_hours if settings else None) or DEFAULT_REMINDER_HOURS
     return timedelta(hours=hours)
 
 
-def thresholds(row: GameRow, settings: store.GuildSettings | None) -> list[timedelta]:
+def thresholds(row: GameRow | store.DueRow, settings: store.GuildSettings | None) -> list[timedelta]:
     """The waits (vacations left out) at which the scheduler acts on the game's current turn:
     the time limit's warning (or the limit, once warned) and the next reminder, if any is left."""
     waits = []
@@ -95,7 +95,7 @@ def thresholds(row: GameRow, settings: store.GuildSettings | None) -> list[timed
     return waits
 
 
-def earliest_due(row: GameRow, settings: store.GuildSettings | None) -> datetime | None:
+def earliest_due(row: GameRow | store.DueRow, settings: store.GuildSettings | None) -> datetime | None:
     """The earliest the game can need the scheduler, from its row alone: nobody has waited
     longer than the time since its last change, and idle closing counts from that change too.
     None when nothing can come due at this version (no server, no limit, reminders over)."""
@@ -123,11 +123,12 @@ class Scheduler:
         the others.
 
         One query finds the games whose stored due time has come or was never worked out for
-        their current version (``store.due_games``); their servers' settings come in one more.
-        Most of those are settled from their row alone (the next due time is still ahead, seen
-        from ``updated_at``); only the rest get their seats and vacations (batched) and their
-        state. Each game looked at without acting gets its next due time, stored in one
-        transaction: a lower bound, so a tick can look too early but never too late.
+        their current version (``store.due_games``, timing columns only); their servers'
+        settings come in one more. Most of those are settled from these columns alone (the next
+        due time is still ahead, seen from ``updated_at``); only the rest get their whole row,
+        seats and vacations (batched) and their state. Each game looked at without acting gets
+        its next due time, stored in one transaction: a lower bound, so a tick can look too
+        early but never too late.
         """
         async with self._lock:
             now = self.clock()
@@ -136,13 +137,14 @@ class Scheduler:
                 return
             settings = await store.settings_of(self.db, {row.guild_id for row in rows if row.guild_id})
             dues: list[tuple[int, int, datetime | None]] = []
-            close: list[GameRow] = []
-            for row in rows:
-                earliest = earliest_due(row, settings.get(row.guild_id) if row.guild_id else None)
+            near: list[int] = []
+            for due_row in rows:
+                earliest = earliest_due(due_row, settings.get(due_row.guild_id) if due_row.guild_id else None)
                 if earliest is not None and earliest <= now:
-                    close.append(row)
+                    near.append(due_row.id)
                 else:
-                    dues.append((row.id, row.version, earliest))
+                    dues.append((due_row.id, due_row.version, earliest))
+            close = await store.running_by_id(self.db, near) if near else []
             if close:
                 seated = await store.seat_users_of(self.db, [row.id for row in close])
                 people = {user for users in seated.values() for user in users if not is_computer(user)}

@@ -190,16 +190,63 @@ def _marks(ids: Sequence[int]) -> str:
     return ", ".join("?" for _ in ids)
 
 
-async def due_games(db: Database, now: datetime) -> list[GameRow]:
+@dataclass(frozen=True)
+class DueRow:
+    """The columns of ``games`` that say when a game can next need the scheduler."""
+
+    id: int
+    guild_id: int | None
+    version: int
+    updated_at: datetime
+    reminder_hours: int | None
+    time_limit_hours: int | None
+    reminded_version: int | None
+    reminders_sent: int
+    snoozed_version: int | None
+    warned_version: int | None
+
+
+_DUE_COLUMNS = (
+    "id, guild_id, version, updated_at, reminder_hours, time_limit_hours, reminded_version, reminders_sent,"
+    " snoozed_version, warned_version"
+)
+
+
+async def due_games(db: Database, now: datetime) -> list[DueRow]:
     """The running games the scheduler must look at ``now``: due by their stored due time, or
-    never worked out for their current version. One query over the ``games_due`` index; the
-    rows' states are not decoded (``GameRow`` decodes on first read)."""
+    never worked out for their current version. One query over the ``games_due`` index, reading
+    no JSON column (``games_by_id`` reads the whole rows of the few that need them)."""
     rows = await db.query(
-        "SELECT * FROM games WHERE status = 'running'"
+        f"SELECT {_DUE_COLUMNS} FROM games WHERE status = 'running'"
         " AND (due_version IS NULL OR due_version <> version OR due_at <= ?) ORDER BY id",
         (stamp(now),),
     )
-    return [GameRow.from_row(r) for r in rows]
+    return [
+        DueRow(
+            r["id"],
+            r["guild_id"],
+            r["version"],
+            parse_stamp(r["updated_at"]),
+            r["reminder_hours"],
+            r["time_limit_hours"],
+            r["reminded_version"],
+            r["reminders_sent"],
+            r["snoozed_version"],
+            r["warned_version"],
+        )
+        for r in rows
+    ]
+
+
+async def running_by_id(db: Database, game_ids: Iterable[int]) -> list[GameRow]:
+    """The whole rows of these games that are still running, batched, in id order."""
+    found: list[GameRow] = []
+    for chunk in _chunks(game_ids):
+        rows = await db.query(
+            f"SELECT * FROM games WHERE status = 'running' AND id IN ({_marks(chunk)}) ORDER BY id", chunk
+        )
+        found.extend(GameRow.from_row(r) for r in rows)
+    return found
 
 
 async def set_due(db: Database, dues: Sequence[tuple[int, int, datetime | None]]) -> None:
