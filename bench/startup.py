@@ -14,6 +14,8 @@ in another's:
   run (the connection wrapped) and states decoded.
 - ``touch``: every running game's lock taken and state loaded once, as clicks would; RSS after
   (after ``gc.collect()``), with and without ``MALLOC_ARENA_MAX=2``.
+- ``render``: 300 boards drawn as the bot draws them (in ``asyncio.to_thread`` workers); RSS
+  after, with and without ``MALLOC_ARENA_MAX=2`` (threads are where glibc's arenas multiply).
 - ``backlog``: ``--unposted`` boards a crash left pending, in as many channels, and one table
   being played: the time from ready until a click on that table is answered and its new board
   posted, and how many backlog boards were posted by then.
@@ -331,6 +333,36 @@ async def case_touch(path: Path) -> dict:
     return result
 
 
+async def case_render(path: Path, count: int = 300) -> dict:
+    """Boards of ``count`` games drawn as the bot draws them (``asyncio.to_thread``, a few at a
+    time): the threads are where glibc's per-thread arenas can hold freed memory."""
+    import render
+    from bot.service import GameService
+    from bot.storage import Database
+
+    db = await Database.open(path)
+    service = GameService(db)
+    ids = [r[0] for r in await db.query("SELECT id FROM games WHERE status = 'running' ORDER BY id LIMIT ?", (count,))]
+    gc.collect()
+    before = rss_mb()
+    gate = asyncio.Semaphore(6)
+
+    async def draw(game_id: int) -> None:
+        async with gate:
+            row = await service.get(game_id)
+            state = await service.state(row)
+            names = [f"Player {seat + 1}" for seat in range(state.players)]
+            await asyncio.to_thread(render.render_board, row.game, state.view(None), names, "en")
+
+    start = time.perf_counter()
+    await asyncio.gather(*(draw(game_id) for game_id in ids))
+    took = time.perf_counter() - start
+    gc.collect()
+    result = {"boards": len(ids), "rss_before_mb": before, "rss_after_mb": rss_mb(), "peak_mb": peak_mb(), "s": took}
+    await db.close()
+    return result
+
+
 async def case_backlog(path: Path, unposted: int) -> dict:
     """``unposted`` tables whose boards a crash left pending, plus one being played: how soon
     is a click on that one answered after the start?"""
@@ -341,7 +373,7 @@ async def case_backlog(path: Path, unposted: int) -> dict:
     from emulator.emulator import Emulator
     from emulator.testing import FAST, make_world, running
     from tests.bot.test_discord_table import join_and_start, open_table
-    from tests.support.driver import Table, is_board
+    from tests.support.driver import Table, is_board, mentioned
 
     async with Emulator(**FAST) as emu:
         world = make_world(emu)
@@ -360,11 +392,20 @@ async def case_backlog(path: Path, unposted: int) -> dict:
         async with running(emu, MeepleBot(config), timeout=600):
             ready = time.perf_counter() - start
             table = Table(emu, world.channel, [world.alice, world.bob], random.Random(1))
+            board = table.board()
             clicked = time.perf_counter()
-            await table.play_one()
-            answered = time.perf_counter() - clicked
-            posted = sum(1 for c in channels if any(is_board(m) for m in emu.messages(c)))
-    return {"ready_s": ready, "click_answered_s": answered, "backlog_posted_by_then": posted, "backlog": unposted}
+            hand = await emu.click(table.user(mentioned(board)[0]), board, label="My hand")
+            result: dict[str, Any] = {"ready_s": ready, "backlog": unposted}
+            try:
+                await hand.response(timeout=600)  # Discord gives up after 3 s: the emulator too
+                result["acked_s"] = time.perf_counter() - clicked
+                await hand.followups(1, timeout=600)
+                result["answered_s"] = time.perf_counter() - clicked
+            except Exception as exc:  # the click failed: what the player saw
+                result["failed"] = f"{type(exc).__name__}: {str(exc)[:160]}"
+                result["failed_after_s"] = time.perf_counter() - clicked
+            result["posted_by_then"] = sum(1 for c in channels if any(is_board(m) for m in emu.messages(c)))
+    return result
 
 
 def child(case: str, path: Path, code: Path, unposted: int) -> None:
@@ -376,6 +417,7 @@ def child(case: str, path: Path, code: Path, unposted: int) -> None:
         "startup": lambda: case_startup(path),
         "tick": lambda: case_tick(path),
         "touch": lambda: case_touch(path),
+        "render": lambda: case_render(path),
         "backlog": lambda: case_backlog(path, unposted),
     }[case]
     print(json.dumps(asyncio.run(runner())))
@@ -412,7 +454,7 @@ def main() -> None:
     parser.add_argument("--games", default="0,1000,10000")
     parser.add_argument("--unposted", type=int, default=1000)
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose bot is measured")
-    parser.add_argument("--cases", default="startup,tick,touch,arena,backlog")
+    parser.add_argument("--cases", default="startup,tick,touch,arena,render,backlog")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -461,14 +503,24 @@ def main() -> None:
                         f" {r['rss_after_mb']:.0f} MB (peak {r['peak_mb']:.0f}), {r['touch_s']:.1f} s;"
                         f" {r['cached_states']} states cached, {r['locks_kept']} locks kept"
                     )
+            if "render" in cases and games and games == max(int(n) for n in args.games.split(",")):
+                for label, env in arenas:
+                    r = run_child("render", db, code, env)
+                    print(
+                        f"render {r['boards']} boards in threads ({label}): RSS {r['rss_before_mb']:.0f} ->"
+                        f" {r['rss_after_mb']:.0f} MB (peak {r['peak_mb']:.0f}), {r['s']:.1f} s"
+                    )
         if "backlog" in cases and args.unposted:
             db = Path(scratch) / "backlog.db"
             seed(db, 0, code)
             r = run_child("backlog", db, code, unposted=args.unposted)
+            if "failed" in r:
+                click = f"a 'My hand' click failed after {r['failed_after_s']:.2f} s ({r['failed']})"
+            else:
+                click = f"a 'My hand' click acknowledged in {r['acked_s']:.2f} s, answered in {r['answered_s']:.2f} s"
             print(
-                f"\n== {r['backlog']} boards left unposted: ready in {r['ready_s']:.2f} s; a click answered"
-                f" {r['click_answered_s']:.2f} s after ready;"
-                f" {r['backlog_posted_by_then']} backlog boards posted by then"
+                f"\n== {r['backlog']} boards left unposted: ready in {r['ready_s']:.2f} s; {click};"
+                f" {r['posted_by_then']} backlog boards posted by then"
             )
 
 

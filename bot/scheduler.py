@@ -5,6 +5,10 @@ change (``updated_at``, written by SQLite at every move), minus the waiting play
 vacations. Reminders go out every ``reminder_hours`` (the game's, else the server's, else 24),
 escalating, at most ``REMINDER_CAP`` per turn, unless snoozed; a time limit warns once, then
 applies its consequence. Tests replace the clock and call ``tick()`` themselves.
+
+A tick costs what is due, not what is stored: each game keeps the earliest moment it may next
+need the scheduler (``due_at`` for ``due_version``, migration 0013), and a tick reads only the
+games whose moment has come, or whose version or settings changed since it was worked out.
 """
 
 from __future__ import annotations
