@@ -142,7 +142,9 @@ class Scheduler:
             settings = await store.settings_of(self.db, {row.guild_id for row in rows if row.guild_id})
             dues: list[tuple[int, int, datetime | None]] = []
             near: list[int] = []
-            for due_row in rows:
+            for index, due_row in enumerate(rows):
+                if index and index % store.YIELD_EVERY == 0:
+                    await asyncio.sleep(0)  # a long list (the first tick after an upgrade): let clicks in
                 earliest = earliest_due(due_row, settings.get(due_row.guild_id) if due_row.guild_id else None)
                 if earliest is not None and earliest <= now:
                     near.append(due_row.id)

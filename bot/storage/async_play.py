@@ -6,6 +6,7 @@ datetimes; they are stored in the same text form SQLite writes for its own times
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -177,6 +178,8 @@ async def vacations(db: Database, user_id: int) -> list[tuple[datetime, datetime
     return [(parse_stamp(r["starts_at"]), parse_stamp(r["ends_at"])) for r in rows]
 
 
+# Rows handled between two yields to the event loop, so no long list stalls it.
+YIELD_EVERY = 500
 # Ids per ``IN (...)`` list: far below SQLite's and PostgreSQL's limits on parameters.
 IN_CHUNK = 500
 
@@ -215,27 +218,33 @@ _DUE_COLUMNS = (
 async def due_games(db: Database, now: datetime) -> list[DueRow]:
     """The running games the scheduler must look at ``now``: due by their stored due time, or
     never worked out for their current version. One query over the ``games_due`` index, reading
-    no JSON column (``games_by_id`` reads the whole rows of the few that need them)."""
+    no JSON column (``running_by_id`` reads the whole rows of the few that need them)."""
     rows = await db.query(
         f"SELECT {_DUE_COLUMNS} FROM games WHERE status = 'running'"
         " AND (due_version IS NULL OR due_version <> version OR due_at <= ?) ORDER BY id",
         (stamp(now),),
     )
-    return [
-        DueRow(
-            r["id"],
-            r["guild_id"],
-            r["version"],
-            parse_stamp(r["updated_at"]),
-            r["reminder_hours"],
-            r["time_limit_hours"],
-            r["reminded_version"],
-            r["reminders_sent"],
-            r["snoozed_version"],
-            r["warned_version"],
-        )
-        for r in rows
-    ]
+    found: list[DueRow] = []
+    for start in range(0, len(rows), YIELD_EVERY):
+        if start:
+            await asyncio.sleep(0)  # thousands of rows (the first tick after an upgrade): let clicks in
+        found.extend(_due_row(r) for r in rows[start : start + YIELD_EVERY])
+    return found
+
+
+def _due_row(r: Any) -> DueRow:
+    return DueRow(
+        r["id"],
+        r["guild_id"],
+        r["version"],
+        parse_stamp(r["updated_at"]),
+        r["reminder_hours"],
+        r["time_limit_hours"],
+        r["reminded_version"],
+        r["reminders_sent"],
+        r["snoozed_version"],
+        r["warned_version"],
+    )
 
 
 async def running_by_id(db: Database, game_ids: Iterable[int]) -> list[GameRow]:
