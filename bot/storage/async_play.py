@@ -264,10 +264,14 @@ async def set_due(db: Database, dues: Sequence[tuple[int, int, datetime | None]]
     if not dues:
         return
     async with db.transaction() as conn:
-        await conn.executemany(
-            "UPDATE games SET due_at = ?, due_version = ? WHERE id = ? AND version = ?",
-            [(None if due is None else stamp(due), version, game_id, version) for game_id, version, due in dues],
-        )
+        for start in range(0, len(dues), YIELD_EVERY):  # each slice's wait lets clicks in
+            await conn.executemany(
+                "UPDATE games SET due_at = ?, due_version = ? WHERE id = ? AND version = ?",
+                [
+                    (None if due is None else stamp(due), version, game_id, version)
+                    for game_id, version, due in dues[start : start + YIELD_EVERY]
+                ],
+            )
 
 
 async def settings_of(db: Database, guild_ids: Iterable[int]) -> dict[int, GuildSettings]:
