@@ -119,7 +119,7 @@ class MeepleBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
-        self.flow = Flow(self, GameService(self.db), backoff=self.backoff)
+        self.flow = Flow(self, GameService(self.db, cache_size=self.config.state_cache), backoff=self.backoff)
         # Sharded, the work nobody clicks for keeps to this process's guilds (bot/shards.py).
         self.flow.shards = self.config.shards
         if self.config.sharded:

@@ -21,6 +21,7 @@ warning rather than failing the whole sync.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from typing import Any
@@ -29,7 +30,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from l10n import DEFAULT_LOCALE, available_locales, catalogue, resolve_locale
+import l10n
+from l10n import DEFAULT_LOCALE, available_locales, resolve_locale
 
 log = logging.getLogger("meeple.commands")
 
@@ -78,6 +80,13 @@ def catalogue_for(locale: discord.Locale) -> str | None:
     if name.lower() != locale.value.lower() and "-" in name:
         return None
     return name
+
+
+@functools.cache
+def catalogue(name: str) -> dict[str, str]:
+    """``l10n.catalogue``, built once per catalogue: discord.py asks ``translate`` some 19,000
+    times at each start, and building the whole dict each time held the event loop a second."""
+    return l10n.catalogue(name)
 
 
 class CatalogueTranslator(app_commands.Translator):

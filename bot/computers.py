@@ -21,6 +21,8 @@ import aiosqlite
 
 from bot.i18n import t
 from bot.service import Refusal
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
 
 if TYPE_CHECKING:
     from ai.pool import Computers
@@ -108,6 +110,16 @@ async def left_players(db: Database, game_id: int) -> dict[int, int]:
         "SELECT seat, left_user FROM computer_seats WHERE game_id = ? AND left_user IS NOT NULL", (game_id,)
     )
     return {r[0]: r[1] for r in rows}
+
+
+async def running_with_computers(db: Database, owned: Shards = ALL_SHARDS) -> list[int]:
+    """The running games with a computer seat of this process's guilds (start-up pokes them: one
+    may be due to move)."""
+    rows = await db.query(
+        "SELECT DISTINCT c.game_id FROM computer_seats c JOIN games g ON g.id = c.game_id"
+        f" WHERE g.status = 'running' AND {owned.sql('g.guild_id')} ORDER BY c.game_id"
+    )
+    return [r[0] for r in rows]
 
 
 async def levels_of(db: Database, game_id: int) -> dict[int, str]:

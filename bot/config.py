@@ -13,6 +13,8 @@ from bot.shards import Shards
 DEFAULT_DB = "var/meeple-post.db"
 ENV_FILE_VARIABLE = "MEEPLE_ENV_FILE"
 TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+# Games whose decoded state stays in memory (bot.service); the rest are read again when used.
+DEFAULT_STATE_CACHE = 1000
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class Config:
     # on one connection; else this process connects ``shard_ids`` of ``shard_count`` shards.
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
+    state_cache: int = DEFAULT_STATE_CACHE  # decoded game states kept in memory (an LRU)
 
     @property
     def sharded(self) -> bool:
@@ -44,7 +47,7 @@ class Config:
         return (
             f"Config(token={shown}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
             f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands}, "
-            f"shard_ids={self.shard_ids}, shard_count={self.shard_count})"
+            f"shard_ids={self.shard_ids}, shard_count={self.shard_count}, state_cache={self.state_cache})"
         )
 
 
@@ -159,6 +162,9 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         raise ValueError("MEEPLE_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR")
     shard_ids, shard_count = parse_shards(merged.get("MEEPLE_SHARD_IDS", ""), merged.get("MEEPLE_SHARD_COUNT", ""))
+    cache = merged.get("MEEPLE_STATE_CACHE", "").strip()
+    if cache and not (cache.isdigit() and int(cache) >= 1):
+        raise ValueError("MEEPLE_STATE_CACHE must be a whole number of games, at least 1")
     return Config(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
         database=Path(merged.get("MEEPLE_DB", "").strip() or DEFAULT_DB),
@@ -168,4 +174,5 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         sync_commands=flag(merged, "MEEPLE_SYNC_COMMANDS"),
         shard_ids=shard_ids,
         shard_count=shard_count,
+        state_cache=int(cache) if cache else DEFAULT_STATE_CACHE,
     )

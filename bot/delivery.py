@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("meeple.delivery")
 
+# Games whose pending jobs are caught up at once after a start: the rest wait their turn, so
+# a backlog (1,000 boards a crash left unposted) never crowds out the clicks being answered.
+CATCH_UP = 4
+
 # Errors of the network or of Discord's side: the same request may well succeed later.
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
@@ -85,6 +89,8 @@ class Delivery:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()  # games that got a job while their worker was finishing
         self._closing = False
+        self.catch_up_limit = CATCH_UP
+        self._catch_up: asyncio.Task[None] | None = None
 
     @property
     def db(self) -> Database:
@@ -101,14 +107,38 @@ class Delivery:
             return task
         task = asyncio.create_task(self._run(game_id), name=f"meeple-delivery-{game_id}")
         self._workers[game_id] = task
+        # Forget a finished worker: a bot that delivered for 10,000 games keeps none of them.
+        task.add_done_callback(lambda done: self._forget(game_id, done))
         return task
 
+    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
+        if self._workers.get(game_id) is task:
+            del self._workers[game_id]
+
     async def resume(self) -> int:
-        """Start a worker for every game with something left to deliver; how many games."""
+        """Deliver, in the background, everything left pending for each game (oldest first, at
+        most ``catch_up_limit`` games at a time); how many games. A game someone plays meanwhile
+        is delivered at once by its own ``kick``, not in the queue's order."""
         games = await jobs.games_with_pending(self.db, self.flow.shards)
-        for game_id in games:
-            self.kick(game_id)
+        if games:
+            self._catch_up = asyncio.create_task(self._catch_up_all(games), name="meeple-delivery-catch-up")
         return len(games)
+
+    async def _catch_up_all(self, games: list[int]) -> None:
+        gate = asyncio.Semaphore(self.catch_up_limit)
+        for game_id in games:
+            await gate.acquire()
+            task = self.kick(game_id)  # a game already being delivered (a click's) holds its place
+            if task is None:  # shutting down: the jobs stay pending for the next start
+                return
+            task.add_done_callback(lambda _: gate.release())
+
+    async def caught_up(self) -> None:
+        """Wait until the start's backlog has been handed to workers and they are done (tests, bench)."""
+        if self._catch_up is not None:
+            await self._catch_up
+        while busy := [task for task in self._workers.values() if not task.done()]:
+            await asyncio.wait(busy)
 
     async def wait(self, game_id: int, timeout: float) -> bool:
         """Wait (at most ``timeout``) for the game's jobs to be delivered; True when they are.
@@ -124,6 +154,8 @@ class Delivery:
     async def shutdown(self, grace: float = 3.0) -> None:
         """Let the workers finish the job in hand for a moment, then stop them; jobs left stay pending."""
         self._closing = True
+        if self._catch_up is not None and not self._catch_up.done():
+            self._catch_up.cancel()
         running = {task for task in self._workers.values() if not task.done()}
         if not running:
             return

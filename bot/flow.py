@@ -598,24 +598,24 @@ class Flow:
 
     # -- start-up -------------------------------------------------------------------------
     async def resume_all(self) -> int:
-        """Carry on every running game, and deliver every board and DM a stop or crash left
-        pending (the final board of a game that just finished too); how many games run."""
-        count = 0
-        for row in await self.service.db.running_games(self.shards):
-            try:
-                await self.service.state(row)
-            except (Refusal, ValueError) as exc:
-                log.error("game %s cannot be loaded: %s", row.id, exc)
-                continue
-            count += 1
-            if self.computer_turns is not None:
-                self.computer_turns.poke(row.id)  # a computer whose turn a stop cut off
-            # A database from before durable delivery: the board of a move a crash kept from
-            # being posted has no job; give it one.
-            if row.board_version != row.version and not await jobs.has_board_job(self.service.db, row.id, row.version):
-                spec = JobSpec("board", row.version, payload={"notes": [t("game.resumed", self.table_locale(row))]})
-                await jobs.enqueue(self.service.db, row.id, [spec])
+        """Carry on after a stop or crash, reading only what that needs: boards a crash kept from
+        being posted get a job if they have none, computers that may be due to move are poked,
+        and every pending board and DM is caught up in the background, a few games at a time.
+        No state is loaded here (each loads on first use). How many games run."""
+        db = self.service.db
+        # A database from before durable delivery: the board of a move a crash kept from being
+        # posted has no job; give it one.
+        unposted = await jobs.unposted_without_job(db, self.shards)
+        if unposted:
+            async with db.transaction() as conn:
+                for game_id, version, language in unposted:
+                    notes = [t("game.resumed", language or self.locale)]
+                    await jobs.insert_jobs(conn, game_id, [JobSpec("board", version, payload={"notes": notes})])
+        if self.computer_turns is not None:
+            for game_id in await computers.running_with_computers(db, self.shards):
+                self.computer_turns.poke(game_id)  # a computer whose turn a stop cut off
         resumed = await self.delivery.resume()
         if resumed:
-            log.info("resuming deliveries for %d games", resumed)
-        return count
+            log.info("catching up deliveries for %d games in the background", resumed)
+        rows = await db.query(f"SELECT COUNT(*) FROM games WHERE status = 'running' AND {self.shards.sql()}")
+        return int(rows[0][0])

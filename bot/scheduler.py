@@ -5,6 +5,10 @@ change (``updated_at``, written by SQLite at every move), minus the waiting play
 vacations. Reminders go out every ``reminder_hours`` (the game's, else the server's, else 24),
 escalating, at most ``REMINDER_CAP`` per turn, unless snoozed; a time limit warns once, then
 applies its consequence. Tests replace the clock and call ``tick()`` themselves.
+
+A tick costs what is due, not what is stored: each game keeps the earliest moment it may next
+need the scheduler (``due_at`` for ``due_version``, migration 0013), and a tick reads only the
+games whose moment has come, or whose version or settings changed since it was worked out.
 """
 
 from __future__ import annotations
@@ -75,6 +79,36 @@ def automatic_action(row: GameRow, state: State, seat: int, mode: str) -> tuple[
     return chooser.choice(playable), "auto"
 
 
+def reminder_interval(row: GameRow | store.DueRow, settings: store.GuildSettings | None) -> timedelta:
+    """The game's, else the server's, else the default interval between reminders."""
+    hours = row.reminder_hours or (settings.reminder_hours if settings else None) or DEFAULT_REMINDER_HOURS
+    return timedelta(hours=hours)
+
+
+def thresholds(row: GameRow | store.DueRow, settings: store.GuildSettings | None) -> list[timedelta]:
+    """The waits (vacations left out) at which the scheduler acts on the game's current turn:
+    the time limit's warning (or the limit, once warned) and the next reminder, if any is left."""
+    waits = []
+    if row.time_limit_hours:
+        limit = timedelta(hours=row.time_limit_hours)
+        waits.append(limit if row.warned_version == row.version else limit - min(WARN_BEFORE, limit / 4))
+    if row.snoozed_version != row.version:
+        sent = row.reminders_sent if row.reminded_version == row.version else 0
+        if sent < REMINDER_CAP:
+            waits.append(reminder_interval(row, settings) * (sent + 1))
+    return waits
+
+
+def earliest_due(row: GameRow | store.DueRow, settings: store.GuildSettings | None) -> datetime | None:
+    """The earliest the game can need the scheduler, from its row alone: nobody has waited
+    longer than the time since its last change, and idle closing counts from that change too.
+    None when nothing can come due at this version (no server, no limit, reminders over)."""
+    times = [row.updated_at + wait for wait in thresholds(row, settings)]
+    if settings is not None:
+        times.append(row.updated_at + timedelta(days=settings.idle_days))
+    return min(times, default=None)
+
+
 class Scheduler:
     """Reminders, time limits and idle tables for every running game."""
 
@@ -89,36 +123,81 @@ class Scheduler:
         return self.flow.service.db
 
     async def tick(self) -> None:
-        """Look at every running game once; never let one game's trouble stop the others."""
+        """Look at the games that may be due, and at no other; never let one game's trouble stop
+        the others.
+
+        One query finds the games whose stored due time has come or was never worked out for
+        their current version (``store.due_games``, timing columns only); their servers'
+        settings come in one more. Most of those are settled from these columns alone (the next
+        due time is still ahead, seen from ``updated_at``); only the rest get their whole row,
+        seats and vacations (batched) and their state. Each game looked at without acting gets
+        its next due time, stored in one transaction: a lower bound, so a tick can look too
+        early but never too late.
+        """
         async with self._lock:
             now = self.clock()
-            for row in await self.db.running_games(self.flow.shards):
-                try:
-                    await self.check(row, now)
-                except Exception:
-                    log.exception("scheduler failed on game %s", row.id)
+            rows = await store.due_games(self.db, now, self.flow.shards)
+            if not rows:
+                return
+            settings = await store.settings_of(self.db, {row.guild_id for row in rows if row.guild_id})
+            dues: list[tuple[int, int, datetime | None]] = []
+            near: list[int] = []
+            for index, due_row in enumerate(rows):
+                if index and index % store.YIELD_EVERY == 0:
+                    await asyncio.sleep(0)  # a long list (the first tick after an upgrade): let clicks in
+                earliest = earliest_due(due_row, settings.get(due_row.guild_id) if due_row.guild_id else None)
+                if earliest is not None and earliest <= now:
+                    near.append(due_row.id)
+                else:
+                    dues.append((due_row.id, due_row.version, earliest))
+            close = await store.running_by_id(self.db, near) if near else []
+            if close:
+                seated = await store.seat_users_of(self.db, [row.id for row in close])
+                people = {user for users in seated.values() for user in users if not is_computer(user)}
+                away = await store.vacations_of(self.db, people)
+                for row in close:
+                    try:
+                        acted, due = await self.check(
+                            row, now, settings.get(row.guild_id) if row.guild_id else None, seated[row.id], away
+                        )
+                    except Exception:
+                        log.exception("scheduler failed on game %s", row.id)
+                        continue
+                    if not acted:  # a game that was acted on is looked at again next tick
+                        dues.append((row.id, row.version, due))
+            await store.set_due(self.db, dues)
 
-    async def waited(self, row: GameRow, users: list[int], now: datetime) -> dict[int, timedelta]:
+    def waited(
+        self, row: GameRow, users: list[int], now: datetime, away: dict[int, list[tuple[datetime, datetime]]]
+    ) -> dict[int, timedelta]:
         """How long each waiting user has been waited for, their vacations left out."""
         since = row.updated_at
         result = {}
         for user in users:
-            spans = await store.vacations(self.db, user)
-            result[user] = max(timedelta(), now - since - overlap(since, now, spans))
+            result[user] = max(timedelta(), now - since - overlap(since, now, away.get(user, [])))
         return result
 
-    async def check(self, row: GameRow, now: datetime) -> None:
-        settings = await store.guild_settings(self.db, row.guild_id) if row.guild_id else None
-        if settings and now - row.updated_at >= timedelta(days=settings.idle_days):
-            await self.close_idle(row, settings.idle_days)
-            return
+    async def check(
+        self,
+        row: GameRow,
+        now: datetime,
+        settings: store.GuildSettings | None,
+        users: list[int],
+        away: dict[int, list[tuple[datetime, datetime]]],
+    ) -> tuple[bool, datetime | None]:
+        """Remind, warn, play on time or close the game if due; whether it did, and else when it
+        may next be due (None: not at this version)."""
+        idle = row.updated_at + timedelta(days=settings.idle_days) if settings else None
+        if idle is not None and now >= idle:
+            await self.close_idle(row, settings.idle_days if settings else 0)
+            return True, None
         state = await self.flow.service.state(row)
-        users = await self.flow.service.seat_users(row.id)
         # Computers are never waited for (they move by themselves): no reminder, no time limit.
         seats = [s for s in state.to_move() if not is_computer(users[s])]
-        waiting = await self.waited(row, [users[s] for s in seats], now)
+        waiting = self.waited(row, [users[s] for s in seats], now, away)
         if not waiting:
-            return
+            return False, idle
+        acted = False
         # A time limit is fixed when the table is created (the server's default is copied then).
         limit_hours = row.time_limit_hours
         if limit_hours:
@@ -126,11 +205,12 @@ class Scheduler:
             late = [s for s in seats if waiting[users[s]] >= limit]
             if late:
                 await self.time_out(row, state, late[0], row.timeout_action or "auto")
-                return
+                return True, None
             warn_at = limit - min(WARN_BEFORE, limit / 4)
             due = [users[s] for s in seats if waiting[users[s]] >= warn_at]
             if due and row.warned_version != row.version:
                 if await store.mark_warned(self.db, row.id, row.version):
+                    acted = True
                     left = limit - max(waiting[u] for u in due)
                     await self.flow.remind(
                         row,
@@ -139,7 +219,13 @@ class Scheduler:
                         hours=max(1, round(left.total_seconds() / 3600)),
                         action=t(f"timeout.{row.timeout_action or 'auto'}", self.flow.table_locale(row)),
                     )
-        await self.remind(row, seats, users, waiting, settings)
+        acted = await self.remind(row, seats, users, waiting, settings) or acted
+        # Waiting grows no faster than the clock, so each threshold is at least this far away.
+        longest = max(waiting.values())
+        times = [now + (wait - longest) for wait in thresholds(row, settings)]
+        if idle is not None:
+            times.append(idle)
+        return acted, min(times, default=None)
 
     async def remind(
         self,
@@ -148,20 +234,22 @@ class Scheduler:
         users: list[int],
         waiting: dict[int, timedelta],
         settings: store.GuildSettings | None,
-    ) -> None:
+    ) -> bool:
+        """Send the next reminder if it is due; whether one was sent."""
         if row.snoozed_version == row.version:
-            return
-        hours = row.reminder_hours or (settings.reminder_hours if settings else None) or DEFAULT_REMINDER_HOURS
-        interval = timedelta(hours=hours)
+            return False
+        interval = reminder_interval(row, settings)
         sent = row.reminders_sent if row.reminded_version == row.version else 0
         if sent >= REMINDER_CAP:
-            return
+            return False
         due = [users[s] for s in seats if waiting[users[s]] >= interval * (sent + 1)]
         if not due:
-            return
+            return False
         if await store.record_reminder(self.db, row.id, row.version, sent + 1):
             waited_hours = round(max(waiting[u] for u in due).total_seconds() / 3600)
             await self.flow.remind(row, due, f"reminder.{sent + 1}", hours=waited_hours, snooze=True)
+            return True
+        return False
 
     async def time_out(self, row: GameRow, state: State, seat: int, mode: str) -> None:
         users = await self.flow.service.seat_users(row.id)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +28,9 @@ NO_OPTIONS = "none"
 # What the games table accepts (see the 0003 migration); the commands offer less.
 REMINDER_HOURS_MAX = 720
 TIME_LIMIT_MAX = 2160
+# Decoded states kept in memory, most recently used first. A state is rebuilt from its row in
+# a few milliseconds, so the cache only has to hold the games being played right now.
+STATE_CACHE_SIZE = 1000
 
 
 def option_example(game: Game) -> str | None:
@@ -124,14 +129,29 @@ def delivery_jobs(game_key: str, version: int, events: list[Event], players: int
 class GameService:
     """Create, join, start and play tables; the single path every move goes through."""
 
-    def __init__(self, db: Database, games: Mapping[str, Game] = GAMES) -> None:
+    def __init__(self, db: Database, games: Mapping[str, Game] = GAMES, cache_size: int = STATE_CACHE_SIZE) -> None:
+        if cache_size < 1:
+            raise ValueError("the state cache must hold at least one game")
         self.db = db
         self.games = games
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, State]] = {}
+        self.cache_size = cache_size
+        # A game's lock lives as long as someone holds or awaits it (they keep it referenced),
+        # then goes: a bot that served 10,000 games keeps no lock of an idle one.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: OrderedDict[int, tuple[int, State]] = OrderedDict()
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def _remember(self, game_id: int, state: State) -> None:
+        """Cache a game's current state, forgetting the least recently used beyond the limit."""
+        self._cache[game_id] = (state.version, state)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
 
     # -- tables ---------------------------------------------------------------------------
     def parse_options(self, game_key: str, text: str | None) -> dict:
@@ -312,7 +332,7 @@ class GameService:
                 )
             except WrongStatus as exc:
                 raise Refusal("error.not-in-lobby") from exc
-            self._cache[game_id] = (state.version, state)
+            self._remember(game_id, state)
             return StartResult(row, state, seats, list(events))
 
     async def abandon(self, game_id: int) -> GameRow:
@@ -329,11 +349,12 @@ class GameService:
         """The current state of a running or finished game (cached by version)."""
         cached = self._cache.get(row.id)
         if cached and cached[0] == row.version:
+            self._cache.move_to_end(row.id)
             return cached[1]
         if row.state is None:
             raise Refusal("error.not-started")
         state = self.game(row.game).load(row.state)
-        self._cache[row.id] = (row.version, state)
+        self._remember(row.id, state)
         return state
 
     async def seat_of(self, row: GameRow, user_id: int) -> int | None:
@@ -379,7 +400,7 @@ class GameService:
             board = JobSpec("board", before.version, payload={"undo": {"seat": seat, "action": last.action}})
             if not await seats_and_undo.undo_last(self.db, game_id, row.version, before.to_dict(), [board]):
                 raise Refusal("error.stale-board")
-            self._cache[game_id] = (before.version, before)
+            self._remember(game_id, before)
             return MoveResult(await self.get(game_id), before, seat, last.action, [])
 
     async def resign(self, game_id: int, user_id: int) -> MoveResult:
@@ -402,7 +423,7 @@ class GameService:
             )
             if not ok:
                 raise Refusal("error.stale-board")
-            self._cache[game_id] = (working.version, working)
+            self._remember(game_id, working)
             return MoveResult(await self.get(game_id), working, seat, "resign", events)
 
     async def hand_over(self, game_id: int, from_user: int, to_user: int, name: str | None) -> tuple[GameRow, int]:
@@ -479,6 +500,6 @@ class GameService:
             )
             if not ok:
                 raise Refusal("error.stale-board")
-            self._cache[game_id] = (working.version, working)
+            self._remember(game_id, working)
             row = await self.get(game_id)
             return MoveResult(row, working, seat, str(action), events, view_before=state.view(seat))

@@ -6,10 +6,15 @@ datetimes; they are stored in the same text form SQLite writes for its own times
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from bot import ratings
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
 from bot.storage.db import Database, GameRow
 
 TIMEOUT_ACTIONS = ("auto", "skip", "forfeit")
@@ -71,7 +76,8 @@ async def set_timing(
         raise ValueError(f"timeout_action must be one of {TIMEOUT_ACTIONS}")
     async with db.transaction() as conn:
         await conn.execute(
-            "UPDATE games SET reminder_hours = ?, time_limit_hours = ?, timeout_action = ? WHERE id = ?",
+            "UPDATE games SET reminder_hours = ?, time_limit_hours = ?, timeout_action = ?, due_version = NULL"
+            " WHERE id = ?",
             (reminder_hours, time_limit_hours, timeout_action, game_id),
         )
 
@@ -106,11 +112,12 @@ async def mark_warned(db: Database, game_id: int, version: int) -> bool:
 
 async def guild_settings(db: Database, guild_id: int) -> GuildSettings:
     rows = await db.query("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
-    if not rows:
-        return GuildSettings(guild_id)
-    row = rows[0]
+    return _settings(rows[0]) if rows else GuildSettings(guild_id)
+
+
+def _settings(row: Any) -> GuildSettings:
     return GuildSettings(
-        guild_id,
+        row["guild_id"],
         row["reminder_hours"],
         row["time_limit_hours"],
         row["timeout_action"],
@@ -135,6 +142,8 @@ async def update_guild_settings(db: Database, guild_id: int, **values: object) -
         for name, value in values.items():
             stored = int(value) if isinstance(value, bool) else value
             await conn.execute(f"UPDATE guild_settings SET {name} = ? WHERE guild_id = ?", (stored, guild_id))
+        # Shorter reminders or idle days may bring the server's games' due times closer.
+        await conn.execute("UPDATE games SET due_version = NULL WHERE guild_id = ? AND status = 'running'", (guild_id,))
     return await guild_settings(db, guild_id)
 
 
@@ -155,12 +164,157 @@ async def end_vacation(db: Database, user_id: int, now: datetime) -> bool:
             "UPDATE vacations SET ends_at = ? WHERE user_id = ? AND starts_at <= ? AND ends_at > ?",
             (stamp(now), user_id, stamp(now), stamp(now)),
         )
-        return cursor.rowcount > 0
+        if cursor.rowcount == 0:
+            return False
+        # Their clock runs again from now: their games may come due sooner than worked out.
+        await conn.execute(
+            "UPDATE games SET due_version = NULL WHERE status = 'running'"
+            " AND id IN (SELECT game_id FROM seats WHERE user_id = ?)",
+            (user_id,),
+        )
+        return True
 
 
 async def vacations(db: Database, user_id: int) -> list[tuple[datetime, datetime]]:
     rows = await db.query("SELECT starts_at, ends_at FROM vacations WHERE user_id = ? ORDER BY starts_at", (user_id,))
     return [(parse_stamp(r["starts_at"]), parse_stamp(r["ends_at"])) for r in rows]
+
+
+# Rows handled between two yields to the event loop, so no long list stalls it.
+YIELD_EVERY = 500
+# Ids per ``IN (...)`` list: far below SQLite's and PostgreSQL's limits on parameters.
+IN_CHUNK = 500
+
+
+def _chunks(ids: Iterable[int]) -> list[list[int]]:
+    unique = sorted(set(ids))
+    return [unique[i : i + IN_CHUNK] for i in range(0, len(unique), IN_CHUNK)]
+
+
+def _marks(ids: Sequence[int]) -> str:
+    return ", ".join("?" for _ in ids)
+
+
+@dataclass(frozen=True)
+class DueRow:
+    """The columns of ``games`` that say when a game can next need the scheduler."""
+
+    id: int
+    guild_id: int | None
+    version: int
+    updated_at: datetime
+    reminder_hours: int | None
+    time_limit_hours: int | None
+    reminded_version: int | None
+    reminders_sent: int
+    snoozed_version: int | None
+    warned_version: int | None
+
+
+_DUE_COLUMNS = (
+    "id, guild_id, version, updated_at, reminder_hours, time_limit_hours, reminded_version, reminders_sent,"
+    " snoozed_version, warned_version"
+)
+
+
+async def due_games(db: Database, now: datetime, owned: Shards = ALL_SHARDS) -> list[DueRow]:
+    """The running games the scheduler must look at ``now``: due by their stored due time, or
+    never worked out for their current version. One query over the ``games_due`` index, reading
+    no JSON column (``running_by_id`` reads the whole rows of the few that need them)."""
+    rows = await db.query(
+        f"SELECT {_DUE_COLUMNS} FROM games WHERE status = 'running'"
+        " AND (due_version IS NULL OR due_version <> version OR due_at <= ?)"
+        f" AND {owned.sql()} ORDER BY id",
+        (stamp(now),),
+    )
+    found: list[DueRow] = []
+    for start in range(0, len(rows), YIELD_EVERY):
+        if start:
+            await asyncio.sleep(0)  # thousands of rows (the first tick after an upgrade): let clicks in
+        found.extend(_due_row(r) for r in rows[start : start + YIELD_EVERY])
+    return found
+
+
+def _due_row(r: Any) -> DueRow:
+    return DueRow(
+        r["id"],
+        r["guild_id"],
+        r["version"],
+        parse_stamp(r["updated_at"]),
+        r["reminder_hours"],
+        r["time_limit_hours"],
+        r["reminded_version"],
+        r["reminders_sent"],
+        r["snoozed_version"],
+        r["warned_version"],
+    )
+
+
+async def running_by_id(db: Database, game_ids: Iterable[int]) -> list[GameRow]:
+    """The whole rows of these games that are still running, batched, in id order."""
+    found: list[GameRow] = []
+    for chunk in _chunks(game_ids):
+        rows = await db.query(
+            f"SELECT * FROM games WHERE status = 'running' AND id IN ({_marks(chunk)}) ORDER BY id", chunk
+        )
+        found.extend(GameRow.from_row(r) for r in rows)
+    return found
+
+
+async def set_due(db: Database, dues: Sequence[tuple[int, int, datetime | None]]) -> None:
+    """Store (game id, version, due time) for each game, in one transaction; None: nothing can
+    come due at that version. A game that moved on meanwhile keeps its own (``version`` guard)."""
+    if not dues:
+        return
+    async with db.transaction() as conn:
+        for start in range(0, len(dues), YIELD_EVERY):  # each slice's wait lets clicks in
+            await conn.executemany(
+                "UPDATE games SET due_at = ?, due_version = ? WHERE id = ? AND version = ?",
+                [
+                    (None if due is None else stamp(due), version, game_id, version)
+                    for game_id, version, due in dues[start : start + YIELD_EVERY]
+                ],
+            )
+
+
+async def settings_of(db: Database, guild_ids: Iterable[int]) -> dict[int, GuildSettings]:
+    """Each server's settings (the defaults for a server that never changed any), batched."""
+    found: dict[int, GuildSettings] = {}
+    chunks = _chunks(guild_ids)
+    for chunk in chunks:
+        rows = await db.query(f"SELECT * FROM guild_settings WHERE guild_id IN ({_marks(chunk)})", chunk)
+        found.update((r["guild_id"], _settings(r)) for r in rows)
+    return {guild: found.get(guild, GuildSettings(guild)) for chunk in chunks for guild in chunk}
+
+
+async def vacations_of(db: Database, user_ids: Iterable[int]) -> dict[int, list[tuple[datetime, datetime]]]:
+    """Each user's vacations (as ``vacations`` gives them), batched; [] for a user with none."""
+    result: dict[int, list[tuple[datetime, datetime]]] = {}
+    for chunk in _chunks(user_ids):
+        for user in chunk:
+            result[user] = []
+        rows = await db.query(
+            f"SELECT user_id, starts_at, ends_at FROM vacations WHERE user_id IN ({_marks(chunk)})"
+            " ORDER BY user_id, starts_at",
+            chunk,
+        )
+        for r in rows:
+            result[r["user_id"]].append((parse_stamp(r["starts_at"]), parse_stamp(r["ends_at"])))
+    return result
+
+
+async def seat_users_of(db: Database, game_ids: Iterable[int]) -> dict[int, list[int]]:
+    """Each game's seated user ids in seat order, batched."""
+    result: dict[int, list[int]] = {}
+    for chunk in _chunks(game_ids):
+        for game_id in chunk:
+            result[game_id] = []
+        rows = await db.query(
+            f"SELECT game_id, user_id FROM seats WHERE game_id IN ({_marks(chunk)}) ORDER BY game_id, seat", chunk
+        )
+        for r in rows:
+            result[r["game_id"]].append(r["user_id"])
+    return result
 
 
 async def record_results(db: Database, row: GameRow, results: list[tuple[int, int, int, int, bool, bool]]) -> None:

@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 import aiosqlite
 
@@ -107,9 +107,42 @@ def watch_commits() -> CommitWatch:
     return watch
 
 
+class _Json:
+    """The raw text of a JSON column, decoded by ``_JsonColumn`` on first read."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+
+class _JsonColumn:
+    """A ``GameRow`` field holding a JSON column, decoded the first time it is read.
+
+    Most readers of a row (the scheduler, start-up, a click's checks) never look at its state:
+    decoding every state of every row read was most of the cost of a tick and of start-up.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name]
+        if isinstance(value, _Json):
+            value = None if value.text is None else json.loads(value.text)
+            obj.__dict__[self.name] = value  # decoded once; the row stays immutable to its readers
+        return value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        # Only the dataclass __init__ gets here (frozen: its __setattr__ refuses everyone else).
+        obj.__dict__[self.name] = value
+
+
 @dataclass(frozen=True)
 class GameRow:
-    """One row of ``games``, JSON columns decoded."""
+    """One row of ``games``; its JSON columns (options, state, outcome) decoded on first read."""
 
     id: int
     game: str
@@ -155,12 +188,12 @@ class GameRow:
             guild_id=row["guild_id"],
             channel_id=row["channel_id"],
             status=row["status"],
-            options=json.loads(row["options"]),
+            options=cast(Any, _Json(row["options"])),
             seed=row["seed"],
             creator_id=row["creator_id"],
             version=row["version"],
-            state=_load_json(row["state"]),
-            outcome=_load_json(row["outcome"]),
+            state=cast(Any, _Json(row["state"])),
+            outcome=cast(Any, _Json(row["outcome"])),
             lobby_message_id=row["lobby_message_id"],
             board_message_id=row["board_message_id"],
             board_version=row["board_version"],
@@ -178,6 +211,15 @@ class GameRow:
             rated=bool(row["rated"]),
             language=row["language"],
         )
+
+
+# Installed after the dataclass is made, so that it sees plain required fields; its __init__
+# then stores through the descriptors (frozen dataclasses set fields with object.__setattr__).
+for _field in ("options", "state", "outcome"):
+    _column = _JsonColumn()
+    _column.__set_name__(GameRow, _field)
+    setattr(GameRow, _field, _column)
+del _field, _column
 
 
 @dataclass(frozen=True)
@@ -606,10 +648,6 @@ def _dump_json(value: dict[str, Any]) -> str:
     if not isinstance(value, dict):
         raise TypeError(f"expected a dict to store as JSON, got {type(value).__name__}")
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-def _load_json(text: str | None) -> dict[str, Any] | None:
-    return None if text is None else json.loads(text)
 
 
 def _parse_time(text: str) -> datetime:

@@ -121,6 +121,20 @@ async def has_board_job(db: Database, game_id: int, version: int) -> bool:
     return bool(rows)
 
 
+async def unposted_without_job(db: Database, owned: Shards = ALL_SHARDS) -> list[tuple[int, int, str | None]]:
+    """(game id, version, language) of each running game whose current board was never posted
+    and has no board job (a database from before durable delivery, or a job lost by hand):
+    one query over the ``games_unposted`` index, no state read."""
+    rows = await db.query(
+        "SELECT id, version, language FROM games g WHERE status = 'running'"
+        " AND (board_version IS NULL OR board_version <> version)"
+        " AND NOT EXISTS (SELECT 1 FROM delivery_jobs j"
+        " WHERE j.game_id = g.id AND j.version = g.version AND j.kind = 'board')"
+        f" AND {owned.sql('g.guild_id')} ORDER BY id"
+    )
+    return [(row["id"], row["version"], row["language"]) for row in rows]
+
+
 async def claim(db: Database, game_id: int) -> Job | None:
     """The game's oldest pending job, its attempt counted; None when nothing is left."""
     async with db.transaction() as conn:

@@ -20,7 +20,8 @@ async def undo_last(
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "UPDATE games SET state = ?, version = ?, board_version = NULL, reminded_version = NULL,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND version = ? AND status = 'running'",
+            " due_version = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND version = ? AND status = 'running'",
             (_json(state), version - 1, game_id, version),
         )
         if cursor.rowcount != 1:
@@ -55,6 +56,8 @@ async def replace_seat(db: Database, game_id: int, seat: int, user_id: int, name
             (user_id, (name or "").strip()[:100] or None, game_id, seat),
         )
         await conn.execute("DELETE FROM abandon_votes WHERE game_id = ?", (game_id,))
+        # Another player, other vacations: the scheduler works the game's due time out again.
+        await conn.execute("UPDATE games SET due_version = NULL WHERE id = ?", (game_id,))
         return cursor.rowcount == 1
 
 
