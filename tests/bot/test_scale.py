@@ -15,7 +15,9 @@ import pytest_asyncio
 
 from bot.flow import Flow
 from bot.scheduler import Scheduler
-from bot.service import GameService, Timing
+from bot.service import GameService
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Timing
 from bot.storage import Database, GameRow
 from bot.storage import async_play as store
 from engine import GAMES
@@ -119,6 +121,7 @@ class RecordingFlow:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.said: list[tuple[int, str]] = []
+        self.shards = ALL_SHARDS  # one process serves every guild
 
     def table_locale(self, row: GameRow) -> str:
         return "en"
