@@ -15,9 +15,8 @@ import pytest_asyncio
 
 from bot.flow import Flow
 from bot.scheduler import Scheduler
-from bot.service import GameService
+from bot.service import GameService, Timing
 from bot.shards import ALL as ALL_SHARDS
-from bot.shards import Timing
 from bot.storage import Database, GameRow
 from bot.storage import async_play as store
 from engine import GAMES
