@@ -666,7 +666,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             ready = await bot.start(args.start_timeout)
             try:
                 setup = await load.open_all()
-                kinds = ", ".join(f"{g} x{sum(t.game == g for t in load.tables)}" for g in sorted({t.game for t in load.tables}))
+                used = sorted({t.game for t in load.tables})
+                kinds = ", ".join(f"{g} x{sum(t.game == g for t in load.tables)}" for g in used)
                 print(f"bot ready in {ready:.1f} s; {len(load.tables)} tables opened in {setup:.1f} s ({kinds})")
                 rows = []
                 for rate in args.rate:
