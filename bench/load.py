@@ -117,6 +117,24 @@ def cpu_seconds(pids: list[int], root: int) -> float:
     return ticks / CLOCK_TICKS
 
 
+def runqueue_wait_seconds(pids: list[int]) -> float:
+    """Time the processes' threads were ready to run but waited for a core (``schedstat``): the
+    share of the machine other work took from the bot."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as fh:
+                    total += int(fh.read().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / 1e9
+
+
 class BotProcess:
     """``python -m bot`` configured by its environment, as a deployment is; its log in a file."""
 
@@ -287,6 +305,7 @@ class Phase:
     outstanding: int = 0
     cpu_bot: float = 0.0
     cpu_harness: float = 0.0
+    waited_bot: float = 0.0
     drained: float | None = None
     board_bytes: list[int] = field(default_factory=list)
 
@@ -495,6 +514,7 @@ class Load:
         phase = Phase(label, rate, self.args.duration, len(self.tables))
         self.phase = phase
         cpu_bot = cpu_seconds(descendants(bot.pid), bot.pid)
+        waited_bot = runqueue_wait_seconds(descendants(bot.pid))
         cpu_harness = time.process_time()
         phase.start = loop.time()
         phase.end = phase.start + self.args.duration
@@ -540,6 +560,7 @@ class Load:
         with contextlib.suppress(asyncio.CancelledError):
             await sampler
         phase.cpu_bot = cpu_seconds(descendants(bot.pid), bot.pid) - cpu_bot
+        phase.waited_bot = runqueue_wait_seconds(descendants(bot.pid)) - waited_bot
         phase.cpu_harness = time.process_time() - cpu_harness
         phase.board_bytes = self.watch.board_bytes[bytes_before:]
         return phase
@@ -578,6 +599,8 @@ def summary(phase: Phase) -> dict[str, Any]:
         "bot_cpu_ms_per_move": phase.cpu_bot * 1000 / phase.completed if phase.completed else float("nan"),
         "bot_cpu_cores": phase.cpu_bot / (phase.duration + (phase.drained or 0.0)),
         "harness_cpu_cores": phase.cpu_harness / (phase.duration + (phase.drained or 0.0)),
+        # Threads of the bot ready to run but kept off a core by other processes (this harness included).
+        "bot_runqueue_wait_cores": phase.waited_bot / (phase.duration + (phase.drained or 0.0)),
         "board_kb_mean": statistics.mean(phase.board_bytes) / 1024 if phase.board_bytes else float("nan"),
         "drain_s": phase.drained,
         "timeline": phase.samples,
@@ -595,10 +618,13 @@ COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [
     ("ack_p99_ms", "ack p99", lambda v: f"{v:.0f}"),
     ("expired", ">3s", str),
     ("lost", "lost", str),
+    ("no_idle_game", "no idle", str),
     ("queue_max", "queue max", str),
     ("rss_max_mb", "RSS max", lambda v: f"{v:.0f}"),
     ("bot_cpu_ms_per_move", "CPU ms/move", lambda v: f"{v:.0f}"),
     ("bot_cpu_cores", "bot cores", lambda v: f"{v:.2f}"),
+    ("harness_cpu_cores", "harness cores", lambda v: f"{v:.2f}"),
+    ("bot_runqueue_wait_cores", "bot waiting", lambda v: f"{v:.2f}"),
     ("board_kb_mean", "board KB", lambda v: f"{v:.0f}"),
 ]
 
@@ -613,7 +639,10 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     print(
         "board = click to the new board posted (ms); ack = the bot's first answer to the click (ms);\n"
         ">3s = clicks not answered within Discord's 3 s; lost = no board within --move-timeout;\n"
-        "queue = clicks sent whose board is not posted yet; RSS in MB (bot and its children)."
+        "no idle = ticks of a target rate that found every game waiting for its board;\n"
+        "queue = clicks sent whose board is not posted yet; RSS in MB (bot and its children);\n"
+        "cores = CPU seconds per second; bot waiting = its threads ready to run but without a core\n"
+        "(the machine's other load), in the same unit."
     )
 
 
