@@ -737,7 +737,12 @@ def main(argv: list[str] | None = None) -> None:
         help="moves/s per phase, comma-separated; max = every game clicks again at once (default 10,max)",
     )
     parser.add_argument("--duration", type=float, default=60.0, help="seconds per phase (default 60)")
-    parser.add_argument("--seed", type=int, default=1, help="seeds the tables' games and the users' choices")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="seeds which game each table plays and the users' choices (the bot deals its games itself)",
+    )
     parser.add_argument("--move-timeout", type=float, default=120.0, help="a board later than this is lost (s)")
     parser.add_argument("--drain", type=float, default=120.0, help="seconds to let a phase's clicks finish")
     parser.add_argument("--setup-concurrency", type=int, default=4, help="tables opened at once (default 4)")
