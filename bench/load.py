@@ -578,6 +578,9 @@ def summary(phase: Phase) -> dict[str, Any]:
         "duration_s": phase.duration,
         "clicks": phase.issued,
         "moves_per_s": phase.in_window / phase.duration,
+        # Every board of the phase's clicks over the time they took: under overload most arrive
+        # after the clicks stop.
+        "served_per_s": phase.completed / (phase.duration + (phase.drained or 0.0)),
         "boards_posted": phase.completed,
         "board_p50_ms": percentile(phase.board_ms, 50),
         "board_p99_ms": percentile(phase.board_ms, 99),
@@ -612,6 +615,7 @@ COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [
     ("games", "games", str),
     ("clicks", "clicks", str),
     ("moves_per_s", "moves/s", lambda v: f"{v:.1f}"),
+    ("served_per_s", "served/s", lambda v: f"{v:.1f}"),
     ("board_p50_ms", "board p50", lambda v: f"{v:.0f}"),
     ("board_p99_ms", "board p99", lambda v: f"{v:.0f}"),
     ("ack_p50_ms", "ack p50", lambda v: f"{v:.0f}"),
@@ -637,7 +641,8 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         if n == 0:
             print("  ".join("-" * w for w in widths))
     print(
-        "board = click to the new board posted (ms); ack = the bot's first answer to the click (ms);\n"
+        "moves/s = boards posted during the phase; served/s = all its clicks' boards over the phase and\n"
+        "its drain; board = click to the new board posted (ms); ack = the bot's first answer (ms);\n"
         ">3s = clicks not answered within Discord's 3 s; lost = no board within --move-timeout;\n"
         "no idle = ticks of a target rate that found every game waiting for its board;\n"
         "queue = clicks sent whose board is not posted yet; RSS in MB (bot and its children);\n"
