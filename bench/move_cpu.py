@@ -68,10 +68,8 @@ def cpu_ms(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, An
     return (time.process_time() - start) * 1000, value
 
 
-async def play(
-    key: str, games: int, max_moves: int, db: Database, sample_every: int, channel: int
-) -> tuple[dict, list]:
-    """Play ``games`` seeded games of ``key``; the CPU ms of every phase of every move, and a sample
+async def play(key: str, games: int, max_moves: int, db: Database, sample: int, channel: int) -> tuple[dict, list]:
+    """Play ``games`` seeded games of ``key``; the CPU ms of every phase of every move, and ``sample``
     of the board images drawn (for the encodings)."""
     game = GAMES[key]
     players = max(game.min_players, min(PLAYERS.get(key, 2), game.max_players))
@@ -80,6 +78,7 @@ async def play(
     times: dict[str, list[float]] = defaultdict(list)
     boards: list[Image.Image] = []
     moves = 0
+    picker = random.Random(len(key))
     # Untimed: the first picture of a game loads its fonts and images once per process.
     first = game.new(players, 0)
     render.render_board(key, first.view(None), names, "en")
@@ -135,8 +134,11 @@ async def play(
                 times["encode"].append(max(0.0, ms - times["draw"][-1]))
             ms, _ = cpu_ms(render.render_hand, key, state.view(seat), names, seat, "en")
             times["hand"].append(ms)
-            if moves % sample_every == 0:
+            # A uniform sample of the boards, however long the games turn out to be.
+            if len(boards) < sample:
                 boards.append(image)
+            elif (slot := picker.randrange(moves + 1)) < sample:
+                boards[slot] = image
             moves += 1
     return times, boards
 
@@ -227,10 +229,9 @@ async def main(argv: list[str] | None = None) -> None:
         db = await Database.open(Path(tmp) / "bench.db")
         try:
             for n, key in enumerate(args.game or sorted(GAMES)):
-                expected = args.games * args.max_moves
-                every = max(1, expected // args.encode_sample)
-                times, images = await play(key, args.games, args.max_moves, db, every, 10_000 * (n + 1))
-                results[key] = report(key, times, images[: args.encode_sample])
+                channel = 10_000 * (n + 1)
+                times, images = await play(key, args.games, args.max_moves, db, args.encode_sample, channel)
+                results[key] = report(key, times, images)
         finally:
             await db.close()
     with open("/proc/loadavg") as fh:
