@@ -369,7 +369,8 @@ class Load:
         lobby = lobbies[-1]
         for user in table.users[1:]:
             await (await emu.click(user, lobby, label="Join")).response(timeout=timeout)
-            await emu.wait_until(lambda u=user: f"<@{u.id}>" in lobby.content, timeout, "a player in the lobby")
+            listed = f"<@{user.id}>"
+            await emu.wait_until(lambda: listed in lobby.content, timeout, "a player in the lobby")  # noqa: B023
         board = self.watch.next_board(table.channel)
         await (await emu.click(creator, lobby, label="Start")).response(timeout=timeout)
         await asyncio.wait_for(board, timeout)
