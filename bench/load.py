@@ -648,7 +648,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         "no idle = ticks of a target rate that found every game waiting for its board;\n"
         "queue = clicks sent whose board is not posted yet; RSS in MB (bot and its children);\n"
         "cores = CPU seconds per second; bot waiting = its threads ready to run but without a core\n"
-        "(the machine's other load), in the same unit."
+        "(summed over its threads, in the same unit): high when other processes hold the cores."
     )
 
 
