@@ -1,0 +1,771 @@
+"""Load on the real bot process through the loopback Discord emulator: moves/s and latencies.
+
+The bot runs as its own process (``python -m bot``, as in ``tests/e2e``), pointed at the emulator
+with ``DISCORD_API_BASE``; this process is Discord and its users. It opens ``--games`` tables of
+the four games (mixed player counts) by slash command, then for each ``--rate`` runs a phase of
+``--duration`` seconds in which users press a legal button on their turn: a public move button on
+the board, or "My hand" and then a button or menu choice in the private answer.
+
+A numeric rate is an open loop: every 1/rate seconds a random game whose board is up gets a
+click (a click finding no such game counts as "no idle game"). ``max`` is the saturation and
+overload case: every game clicks again as soon as its new board is posted, so ``--games`` clicks
+are outstanding at once and the bot's queue is whatever it cannot serve.
+
+Measured per phase: moves/s (boards posted for clicks made in the phase, over its duration),
+click-to-new-board latency (from the click that makes the move to the first board posted after
+it in that channel), the interaction answer latency (the bot's first callback, as Discord times
+it: later than 3 s and the click fails), clicks outstanding (sent, board not yet posted: the
+queue seen from outside), the RSS and CPU time of the bot process and its children, board bytes.
+
+    .venv/bin/python bench/load.py --games 100 --rate 10,25,40,max --duration 60
+    .venv/bin/python bench/load.py --games 1000 --rate 10,max --duration 60 --json load.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from emulator.emulator import Emulator  # noqa: E402
+from emulator.interactions import InteractionFailed, InteractionResult  # noqa: E402
+from emulator.state import Channel, Message, User  # noqa: E402
+
+# (game, players) dealt round-robin to the tables after a seeded shuffle: every game, at the
+# counts people play most.
+MIX = [
+    ("fox-duet", 2),
+    ("noctiluca", 2),
+    ("vivarium", 2),
+    ("tm-dice", 2),
+    ("fox-duet", 2),
+    ("noctiluca", 3),
+    ("vivarium", 3),
+    ("tm-dice", 3),
+]
+CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
+MENTION = re.compile(r"<@!?(\d+)>")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# -- the bot process and what it costs -------------------------------------------------------------
+
+
+def descendants(root: int) -> list[int]:
+    """The process and all its children (render workers, if any), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+        except OSError:
+            continue
+    return total / 1024
+
+
+def cpu_seconds(pids: list[int], root: int) -> float:
+    """User + system CPU of the live processes, plus the children the root has already reaped."""
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+        if pid == root:
+            ticks += int(fields[13]) + int(fields[14])
+    return ticks / CLOCK_TICKS
+
+
+def runqueue_wait_seconds(pids: list[int]) -> float:
+    """Time the processes' threads were ready to run but waited for a core (``schedstat``): the
+    share of the machine other work took from the bot."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as fh:
+                    total += int(fh.read().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / 1e9
+
+
+class BotProcess:
+    """``python -m bot`` configured by its environment, as a deployment is; its log in a file."""
+
+    def __init__(self, emu: Emulator, workdir: Path, database: str | None, log_level: str) -> None:
+        self.emu = emu
+        self.database = database or str(workdir / "meeple.db")
+        self.log_path = workdir / "bot.log"
+        self.env_file = workdir / "empty.env"
+        self.env_file.write_text("", encoding="utf-8")
+        self.log_level = log_level
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    async def start(self, timeout: float) -> float:
+        """Start the bot and wait until it is connected with its commands synced; seconds taken."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MEEPLE_"))}
+        env.update(
+            DISCORD_TOKEN=self.emu.bot_token,
+            DISCORD_API_BASE=self.emu.base_url,
+            MEEPLE_DB=self.database,
+            MEEPLE_LOG_LEVEL=self.log_level,
+            MEEPLE_ENV_FILE=str(self.env_file),  # never a developer's .env: this bot talks to the emulator only
+            PYTHONUNBUFFERED="1",
+        )
+        started = time.monotonic()
+        with self.log_path.open("a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        process = self.process
+        await self.emu.wait_until(
+            lambda: process.poll() is not None or (self.emu.gateway.connected and self.emu.commands()),
+            timeout=timeout,
+            what="the bot to connect",
+        )
+        if process.poll() is not None:
+            raise RuntimeError(f"the bot exited with code {process.returncode}; see {self.log_path}")
+        return time.monotonic() - started
+
+    async def stop(self) -> None:
+        """Ctrl+C, as an operator stops it; killed if it has not exited after 15 s."""
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 15
+        while self.process.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+        self.process = None
+
+    def tracebacks(self) -> int:
+        text = self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
+        return text.count("Traceback")
+
+
+# -- watching the emulator ------------------------------------------------------------------------
+
+
+def is_board(message: Message) -> bool:
+    return message.ephemeral_to is None and any(a.filename.startswith("board.") for a in message.attachments)
+
+
+class Watch:
+    """Hooks on the emulator's message store: new boards and interaction answers wake exactly their
+    waiter (the emulator's own waits wake every waiter on every change, too dear for 1,000 games).
+
+    Attachment bytes are counted and then dropped, so a long run does not keep every image."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.boards: dict[int, Message] = {}
+        self.board_waiters: dict[int, asyncio.Future[Message]] = {}
+        self.answer_waiters: dict[int, asyncio.Future[Message]] = {}
+        self.board_bytes: list[int] = []
+        self.image_bytes = 0
+        service, interactions = emu.service, emu.interactions
+        post, edit, followup = service.post_message, service.edit_message, interactions._followup
+
+        def post_message(channel: Channel, author: User, body: Any, **kwargs: Any) -> Message:
+            message = post(channel, author, body, **kwargs)
+            if is_board(message):
+                self.boards[message.channel_id] = message
+                self.board_bytes.append(sum(a.size for a in message.attachments))
+                waiter = self.board_waiters.pop(message.channel_id, None)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(message)
+            self.strip(message)
+            return message
+
+        def edit_message(message: Message, body: Any, **kwargs: Any) -> Message:
+            edited = edit(message, body, **kwargs)
+            self.strip(edited)
+            return edited
+
+        def on_followup(record: Any, body: Any, thread_id: str | None) -> Message:
+            message = followup(record, body, thread_id)
+            waiter = self.answer_waiters.pop(record.id, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(message)
+            return message
+
+        service.post_message = post_message  # type: ignore[method-assign]
+        service.edit_message = edit_message  # type: ignore[method-assign]
+        interactions._followup = on_followup  # type: ignore[method-assign]
+
+    def strip(self, message: Message) -> None:
+        for attachment in message.attachments:
+            if attachment.content:
+                self.image_bytes += len(attachment.content)
+                attachment.content = b""
+
+    def next_board(self, channel: Channel) -> asyncio.Future[Message]:
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self.board_waiters[channel.id] = future
+        return future
+
+    def answer(self, result: InteractionResult) -> asyncio.Future[Message]:
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        if result.record.followups:
+            future.set_result(result.record.followups[0])
+        else:
+            self.answer_waiters[result.id] = future
+        return future
+
+
+# -- tables and moves ------------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    index: int
+    game: str
+    players: int
+    channel: Channel
+    users: list[User]
+    busy: bool = False
+    dead: bool = False  # a new game could not be opened here (under overload): left out from then on
+    refusals: int = 0
+    games_started: int = 0
+
+
+@dataclass
+class Phase:
+    label: str
+    rate: float | None
+    duration: float
+    games: int
+    start: float = 0.0
+    end: float = 0.0
+    issued: int = 0
+    in_window: int = 0  # boards posted before the phase ended
+    completed: int = 0
+    refused: int = 0
+    expired: int = 0  # the click got no answer within Discord's 3 s: the user saw "interaction failed"
+    lost: int = 0  # answered, but no board within --move-timeout
+    no_idle: int = 0
+    restarts: int = 0
+    restart_failed: int = 0
+    board_ms: list[float] = field(default_factory=list)
+    ack_ms: list[float] = field(default_factory=list)
+    hand_ms: list[float] = field(default_factory=list)
+    samples: list[dict[str, float]] = field(default_factory=list)
+    outstanding: int = 0
+    cpu_bot: float = 0.0
+    cpu_harness: float = 0.0
+    waited_bot: float = 0.0
+    drained: float | None = None
+    board_bytes: list[int] = field(default_factory=list)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+def action_buttons(message: Message) -> list[dict[str, Any]]:
+    return [b for b in message.buttons() if str(b.get("custom_id", "")).startswith("mp:act:")]
+
+
+def hand_button(message: Message) -> dict[str, Any] | None:
+    return next((b for b in message.buttons() if str(b.get("custom_id", "")).startswith("mp:hand:")), None)
+
+
+class Load:
+    def __init__(self, emu: Emulator, args: argparse.Namespace) -> None:
+        self.emu = emu
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.watch = Watch(emu)
+        self.tables: list[Table] = []
+        self.phase: Phase | None = None
+        self.deadline = emu.interaction_deadline
+
+    # -- the world and its tables
+    def build_world(self) -> None:
+        emu, count = self.emu, self.args.games
+        deals = [MIX[i % len(MIX)] for i in range(count)]
+        self.rng.shuffle(deals)
+        for first in range(0, count, CHANNELS_PER_GUILD):
+            owner = emu.add_user(f"owner{first}")
+            guild = emu.add_guild(f"Load {first // CHANNELS_PER_GUILD + 1}", owner)
+            size = min(CHANNELS_PER_GUILD, count - first)
+            # Each player sits at a few tables, as people do; never twice at one.
+            pool = [emu.add_user(f"p{first}_{i}", global_name=f"Player {i}") for i in range(max(4, size))]
+            for user in pool:
+                emu.add_member(guild, user)
+            for offset in range(size):
+                index = first + offset
+                game, players = deals[index]
+                users = [pool[(offset * 3 + k) % len(pool)] for k in range(players)]
+                channel = emu.add_text_channel(guild, f"table-{index}")
+                self.tables.append(Table(index, game, players, channel, users))
+
+    async def open_table(self, table: Table) -> None:
+        """/table create, the others join, the creator starts; returns once the first board is up."""
+        emu, timeout = self.emu, self.args.move_timeout
+        creator = table.users[0]
+        created = await emu.slash(creator, table.channel, "table create", {"game": table.game})
+        answer = await created.final_message(timeout=timeout)
+        if "table is open" not in answer.content:
+            raise RuntimeError(f"table {table.index}: /table create answered {answer.content!r}")
+        lobbies = [m for m in emu.messages(table.channel) if any(b.get("label") == "Join" for b in m.buttons())]
+        if not lobbies:
+            raise RuntimeError(f"table {table.index}: no lobby was posted")
+        lobby = lobbies[-1]
+        for user in table.users[1:]:
+            await (await emu.click(user, lobby, label="Join")).response(timeout=timeout)
+            listed = f"<@{user.id}>"
+            await emu.wait_until(lambda: listed in lobby.content, timeout, "a player in the lobby")  # noqa: B023
+        board = self.watch.next_board(table.channel)
+        await (await emu.click(creator, lobby, label="Start")).response(timeout=timeout)
+        await asyncio.wait_for(board, timeout)
+        table.games_started += 1
+
+    async def open_all(self) -> float:
+        started = time.monotonic()
+        limit = asyncio.Semaphore(self.args.setup_concurrency)
+
+        async def one(table: Table) -> None:
+            async with limit:
+                await self.open_table(table)
+
+        await asyncio.gather(*(one(t) for t in self.tables))
+        return time.monotonic() - started
+
+    # -- one move
+    async def await_answer(self, result: InteractionResult, answer: asyncio.Future[Message]) -> Message | None:
+        """The bot's answer to a click, or None when it was not acknowledged within Discord's deadline."""
+        loop = asyncio.get_running_loop()
+        record = result.record
+        while not answer.done():
+            if record.expired or (record.callback_type is None and loop.time() - record.dispatched_at > self.deadline):
+                self.watch.answer_waiters.pop(result.id, None)
+                return None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(answer), 0.5)
+            if loop.time() - record.dispatched_at > self.args.move_timeout:
+                self.watch.answer_waiters.pop(result.id, None)
+                return None
+        return answer.result()
+
+    async def move(self, table: Table) -> bool:
+        """One user's move on ``table``: True once its board is posted, False when the click failed."""
+        phase = self.phase
+        assert phase is not None
+        board = self.watch.boards[table.channel.id]
+        public = action_buttons(board)
+        hand = hand_button(board)
+        if not public and hand is None:  # finished: a new game at the same table
+            phase.restarts += 1
+            try:
+                await self.open_table(table)
+            except (TimeoutError, RuntimeError, InteractionFailed) as exc:
+                print(f"  table {table.index}: no new game ({exc}); left out", file=sys.stderr)
+                phase.restart_failed += 1
+                table.dead = True
+                return False
+            return True
+        seated = {u.id: u for u in table.users}
+        movers = [seated[int(m)] for m in MENTION.findall(board.content) if int(m) in seated]
+        if not movers:
+            raise RuntimeError(f"table {table.index}: the board mentions no player: {board.content[:200]!r}")
+        # The first mentioned is the one to act; after a refusal, any of them (several may be).
+        user = self.rng.choice(movers) if table.refusals else movers[0]
+        loop = asyncio.get_running_loop()
+        phase.issued += 1
+        phase.outstanding += 1
+        try:
+            if public:
+                target, custom_id = board, self.rng.choice(public)["custom_id"]
+                values: list[str] | None = None
+            else:
+                assert hand is not None
+                opened = await self.emu.click(user, board, custom_id=hand["custom_id"])
+                panel = await self.await_answer(opened, self.watch.answer(opened))
+                if panel is None:
+                    phase.expired += 1
+                    return False
+                if opened.record.callback_delay is not None:
+                    phase.hand_ms.append(opened.record.callback_delay * 1000)
+                buttons = action_buttons(panel)
+                menus = panel.selects()
+                if buttons:
+                    target, custom_id, values = panel, self.rng.choice(buttons)["custom_id"], None
+                elif menus:
+                    target, custom_id = panel, menus[0]["custom_id"]
+                    values = [self.rng.choice(menus[0]["options"])["value"]]
+                else:  # not this user's choice after all
+                    phase.refused += 1
+                    table.refusals += 1
+                    return False
+            next_board = self.watch.next_board(table.channel)
+            clicked = loop.time()
+            if values is None:
+                result = await self.emu.click(user, target, custom_id=custom_id)
+            else:
+                result = await self.emu.select(user, target, custom_id, values)
+            answer = await self.await_answer(result, self.watch.answer(result))
+            if result.record.callback_delay is not None:
+                phase.ack_ms.append(result.record.callback_delay * 1000)
+            if answer is None:
+                phase.expired += 1
+                return False
+            if not answer.content.startswith("Done"):
+                phase.refused += 1
+                table.refusals += 1
+                return False
+            table.refusals = 0
+            remaining = self.args.move_timeout - (loop.time() - clicked)
+            try:
+                await asyncio.wait_for(asyncio.shield(next_board), max(0.0, remaining))
+            except TimeoutError:
+                phase.lost += 1
+                return False
+            posted = loop.time()
+            phase.completed += 1
+            if posted <= phase.end:
+                phase.in_window += 1
+            phase.board_ms.append((posted - clicked) * 1000)
+            return True
+        finally:
+            phase.outstanding -= 1
+            self.watch.board_waiters.pop(table.channel.id, None)
+
+    async def guarded_move(self, table: Table) -> bool:
+        table.busy = True
+        try:
+            return await self.move(table)
+        finally:
+            table.busy = False
+
+    # -- one phase
+    async def sample(self, bot: BotProcess, phase: Phase) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            pids = descendants(bot.pid)
+            phase.samples.append(
+                {
+                    "t": loop.time() - phase.start,
+                    "outstanding": phase.outstanding,
+                    "completed": phase.completed,
+                    "rss_mb": rss_mb(pids),
+                    "cpu_s": cpu_seconds(pids, bot.pid),
+                }
+            )
+            await asyncio.sleep(self.args.sample)
+
+    async def run_phase(self, bot: BotProcess, rate: float | None) -> Phase:
+        loop = asyncio.get_running_loop()
+        label = "max" if rate is None else f"{rate:g}/s"
+        phase = Phase(label, rate, self.args.duration, len(self.tables))
+        self.phase = phase
+        cpu_bot = cpu_seconds(descendants(bot.pid), bot.pid)
+        waited_bot = runqueue_wait_seconds(descendants(bot.pid))
+        cpu_harness = time.process_time()
+        phase.start = loop.time()
+        phase.end = phase.start + self.args.duration
+        bytes_before = len(self.watch.board_bytes)
+        sampler = asyncio.create_task(self.sample(bot, phase))
+        moves: set[asyncio.Task[None]] = set()
+
+        def spawn(coro: Any) -> None:
+            task = asyncio.create_task(coro)
+            moves.add(task)
+            task.add_done_callback(moves.discard)
+
+        if rate is None:
+
+            async def keep_playing(table: Table) -> None:
+                while loop.time() < phase.end and not table.dead:
+                    if not await self.guarded_move(table):
+                        await asyncio.sleep(0.5)  # a failed click is tried again, as a person would
+
+            for table in self.tables:
+                spawn(keep_playing(table))
+        else:
+            interval, tick = 1.0 / rate, phase.start
+            while tick < phase.end:
+                idle = [t for t in self.tables if not t.busy and not t.dead]
+                if idle:
+                    spawn(self.guarded_move(self.rng.choice(idle)))
+                else:
+                    phase.no_idle += 1
+                tick += interval
+                await asyncio.sleep(max(0.0, tick - loop.time()))
+        await asyncio.sleep(max(0.0, phase.end - loop.time()))
+        if moves:
+            done, pending = await asyncio.wait(set(moves), timeout=self.args.drain)
+            for task in done:
+                task.result()  # a harness bug must not pass silently
+            if pending:
+                for task in pending:
+                    task.cancel()
+                await asyncio.wait(pending)
+        phase.drained = loop.time() - phase.end
+        sampler.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sampler
+        phase.cpu_bot = cpu_seconds(descendants(bot.pid), bot.pid) - cpu_bot
+        phase.waited_bot = runqueue_wait_seconds(descendants(bot.pid)) - waited_bot
+        phase.cpu_harness = time.process_time() - cpu_harness
+        phase.board_bytes = self.watch.board_bytes[bytes_before:]
+        return phase
+
+
+# -- report ---------------------------------------------------------------------------------------
+
+
+def summary(phase: Phase) -> dict[str, Any]:
+    rss = [s["rss_mb"] for s in phase.samples] or [float("nan")]
+    queue = [s["outstanding"] for s in phase.samples] or [0]
+    return {
+        "phase": phase.label,
+        "games": phase.games,
+        "duration_s": phase.duration,
+        "clicks": phase.issued,
+        "moves_per_s": phase.in_window / phase.duration,
+        # Every board of the phase's clicks over the time they took: under overload most arrive
+        # after the clicks stop.
+        "served_per_s": phase.completed / (phase.duration + (phase.drained or 0.0)),
+        "boards_posted": phase.completed,
+        "board_p50_ms": percentile(phase.board_ms, 50),
+        "board_p99_ms": percentile(phase.board_ms, 99),
+        "board_max_ms": max(phase.board_ms, default=float("nan")),
+        "ack_p50_ms": percentile(phase.ack_ms, 50),
+        "ack_p99_ms": percentile(phase.ack_ms, 99),
+        "hand_ack_p50_ms": percentile(phase.hand_ms, 50),
+        "expired": phase.expired,
+        "refused": phase.refused,
+        "lost": phase.lost,
+        "no_idle_game": phase.no_idle,
+        "new_games": phase.restarts,
+        "new_games_failed": phase.restart_failed,
+        "queue_mean": statistics.mean(queue),
+        "queue_max": max(queue),
+        "rss_start_mb": rss[0],
+        "rss_max_mb": max(rss),
+        "rss_end_mb": rss[-1],
+        "bot_cpu_ms_per_move": phase.cpu_bot * 1000 / phase.completed if phase.completed else float("nan"),
+        "bot_cpu_cores": phase.cpu_bot / (phase.duration + (phase.drained or 0.0)),
+        "harness_cpu_cores": phase.cpu_harness / (phase.duration + (phase.drained or 0.0)),
+        # Threads of the bot ready to run but kept off a core by other processes (this harness included).
+        "bot_runqueue_wait_cores": phase.waited_bot / (phase.duration + (phase.drained or 0.0)),
+        "board_kb_mean": statistics.mean(phase.board_bytes) / 1024 if phase.board_bytes else float("nan"),
+        "drain_s": phase.drained,
+        "timeline": phase.samples,
+    }
+
+
+COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [
+    ("phase", "rate", str),
+    ("games", "games", str),
+    ("clicks", "clicks", str),
+    ("moves_per_s", "moves/s", lambda v: f"{v:.1f}"),
+    ("served_per_s", "served/s", lambda v: f"{v:.1f}"),
+    ("board_p50_ms", "board p50", lambda v: f"{v:.0f}"),
+    ("board_p99_ms", "board p99", lambda v: f"{v:.0f}"),
+    ("ack_p50_ms", "ack p50", lambda v: f"{v:.0f}"),
+    ("ack_p99_ms", "ack p99", lambda v: f"{v:.0f}"),
+    ("expired", ">3s", str),
+    ("lost", "lost", str),
+    ("no_idle_game", "no idle", str),
+    ("queue_max", "queue max", str),
+    ("rss_max_mb", "RSS max", lambda v: f"{v:.0f}"),
+    ("bot_cpu_ms_per_move", "CPU ms/move", lambda v: f"{v:.0f}"),
+    ("bot_cpu_cores", "bot cores", lambda v: f"{v:.2f}"),
+    ("harness_cpu_cores", "harness cores", lambda v: f"{v:.2f}"),
+    ("bot_runqueue_wait_cores", "bot waiting", lambda v: f"{v:.2f}"),
+    ("board_kb_mean", "board KB", lambda v: f"{v:.0f}"),
+]
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    cells = [[head for _, head, _ in COLUMNS]] + [[fmt(row[key]) for key, _, fmt in COLUMNS] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(COLUMNS))]
+    for n, row in enumerate(cells):
+        print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    print(
+        "moves/s = boards posted during the phase; served/s = all its clicks' boards over the phase and\n"
+        "its drain; board = click to the new board posted (ms); ack = the bot's first answer (ms);\n"
+        ">3s = clicks not answered within Discord's 3 s; lost = no board within --move-timeout;\n"
+        "no idle = ticks of a target rate that found every game waiting for its board;\n"
+        "queue = clicks sent whose board is not posted yet; RSS in MB (bot and its children);\n"
+        "cores = CPU seconds per second; bot waiting = its threads ready to run but without a core\n"
+        "(summed over its threads, in the same unit): high when other processes hold the cores."
+    )
+
+
+def print_timeline(row: dict[str, Any], every: float) -> None:
+    samples = row["timeline"]
+    if not samples:
+        return
+    print(f"  timeline of {row['phase']} (t s: boards posted, queue, RSS MB):")
+    shown, last, line = -every, 0.0, []
+    for sample in samples:
+        if sample["t"] - shown < every:
+            continue
+        shown = sample["t"]
+        line.append(
+            f"{sample['t']:.0f}: {sample['completed'] - last:.0f}, {sample['outstanding']:.0f}, {sample['rss_mb']:.0f}"
+        )
+        last = sample["completed"]
+    for start in range(0, len(line), 6):
+        print("    " + " | ".join(line[start : start + 6]))
+
+
+def parse_rates(text: str) -> list[float | None]:
+    rates: list[float | None] = []
+    for word in text.split(","):
+        word = word.strip().lower()
+        if word == "max":
+            rates.append(None)
+            continue
+        value = float(word)
+        if value <= 0:
+            raise argparse.ArgumentTypeError("a rate is a positive number of moves per second, or max")
+        rates.append(value)
+    return rates
+
+
+def uptime() -> str:
+    with open("/proc/loadavg") as fh:
+        return "load average " + " ".join(fh.read().split()[:3])
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    print(f"before: {uptime()} on {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory(prefix="meeple-load-") as tmp:
+        workdir = Path(args.keep) if args.keep else Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        async with Emulator(interaction_deadline=3.0) as emu:
+            load = Load(emu, args)
+            load.build_world()
+            bot = BotProcess(emu, workdir, args.database, args.log_level)
+            ready = await bot.start(args.start_timeout)
+            try:
+                setup = await load.open_all()
+                used = sorted({t.game for t in load.tables})
+                kinds = ", ".join(f"{g} x{sum(t.game == g for t in load.tables)}" for g in used)
+                print(f"bot ready in {ready:.1f} s; {len(load.tables)} tables opened in {setup:.1f} s ({kinds})")
+                rows = []
+                for rate in args.rate:
+                    phase = await load.run_phase(bot, rate)
+                    rows.append(summary(phase))
+                    print(f"  {phase.label}: done (drained in {phase.drained:.1f} s), {uptime()}", flush=True)
+            finally:
+                await bot.stop()
+            tracebacks = bot.tracebacks()
+        print()
+        print_table(rows)
+        for row in rows:
+            print_timeline(row, args.timeline)
+        print(f"bot log: {tracebacks} tracebacks; after: {uptime()}")
+        if args.keep:
+            print(f"kept the bot's log and database in {workdir}")
+        return {
+            "args": {k: v for k, v in vars(args).items() if k != "rate"},
+            "rates": args.rate,
+            "bot_ready_s": ready,
+            "setup_s": setup,
+            "tracebacks": tracebacks,
+            "phases": rows,
+        }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
+    parser.add_argument("--games", type=int, default=100, help="active tables (default 100)")
+    parser.add_argument(
+        "--rate",
+        type=parse_rates,
+        default=parse_rates("10,max"),
+        help="moves/s per phase, comma-separated; max = every game clicks again at once (default 10,max)",
+    )
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds per phase (default 60)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="seeds which game each table plays and the users' choices (the bot deals its games itself)",
+    )
+    parser.add_argument("--move-timeout", type=float, default=120.0, help="a board later than this is lost (s)")
+    parser.add_argument("--drain", type=float, default=120.0, help="seconds to let a phase's clicks finish")
+    parser.add_argument("--setup-concurrency", type=int, default=4, help="tables opened at once (default 4)")
+    parser.add_argument("--start-timeout", type=float, default=120.0, help="seconds for the bot to connect")
+    parser.add_argument("--sample", type=float, default=1.0, help="seconds between samples of RSS and queue")
+    parser.add_argument("--timeline", type=float, default=10.0, help="seconds between timeline entries printed")
+    parser.add_argument("--database", help="MEEPLE_DB for the bot (default: a new SQLite file)")
+    parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument("--keep", metavar="DIR", help="keep the bot's log and database in DIR")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.duration <= 0:
+        parser.error("--games and --duration must be positive")
+    result = asyncio.run(run(args))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

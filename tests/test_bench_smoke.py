@@ -1,0 +1,61 @@
+"""The load and CPU benchmarks run on a tiny configuration, so they never rot.
+
+Only what they did is checked (tables opened, moves played, every click accounted for, the
+encodings compared), never how fast: speed is read from the scripts' own output.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(script: str, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, f"bench/{script}", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_every_bench_script_explains_itself() -> None:
+    for script in ("load.py", "move_cpu.py"):
+        shown = run(script, "--help", timeout=60)
+        assert shown.returncode == 0, shown.stderr
+        assert "usage:" in shown.stdout and "--json" in shown.stdout
+
+
+def test_load_plays_moves_through_the_bot_process_at_a_rate_and_at_saturation(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    done = run("load.py", "--games", "3", "--rate", "4,max", "--duration", "5", "--drain", "120", "--json", str(out))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert result["tracebacks"] == 0, "the bot logged an error under load"
+    assert [p["phase"] for p in result["phases"]] == ["4/s", "max"]
+    for phase in result["phases"]:
+        assert phase["games"] == 3
+        settled = phase["boards_posted"] + phase["refused"] + phase["expired"] + phase["lost"]
+        assert settled == phase["clicks"], f"a click of {phase['phase']} was never settled: {phase}"
+        assert phase["boards_posted"] >= 1, phase
+        assert not math.isnan(phase["board_p50_ms"]) and phase["rss_max_mb"] > 0 and phase["queue_max"] >= 1
+        assert phase["timeline"], "RSS and queue were never sampled"
+    assert "moves/s" in done.stdout and "board p99" in done.stdout  # the table was printed
+
+
+def test_move_cpu_times_every_phase_of_every_game_and_compares_encodings(tmp_path: Path) -> None:
+    out = tmp_path / "cpu.json"
+    done = run("move_cpu.py", "--games", "1", "--max-moves", "3", "--encode-sample", "1", "--json", str(out))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert sorted(result) == sorted(GAMES)
+    for key, game in result.items():
+        assert game["moves"] == 3, key
+        assert {"apply", "commit", "draw", "encode", "board", "hand"} <= set(game["phases"])
+        names = [e["encoder"] for e in game["encodings"]]
+        assert names[0] == "PNG truecolour zlib 6 (today)" and any("256 colours" in n for n in names)
+        assert all(e["bytes_mean"] > 0 for e in game["encodings"])
