@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
 from openskill.models import PlackettLuce
+
+from bot.storage.connection import Connection
 
 if TYPE_CHECKING:
     from bot.storage import Database
@@ -67,7 +68,7 @@ class Rating:
 
 
 async def rate_game(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game_id: int,
     guild_id: int,
     game: str,
@@ -123,7 +124,7 @@ ORDER BY finished_at, g.id
 """
 
 
-async def rebuild(conn: aiosqlite.Connection) -> int:
+async def rebuild(conn: Connection) -> int:
     """Recompute every rating from the stored results alone, inside the caller's transaction.
 
     Returns how many games were rated. Gives exactly what the incremental updates gave, since
@@ -216,9 +217,7 @@ async def _score_games(db: Database, guild_id: int, game: str) -> list[tuple[str
     return found
 
 
-async def seeding_ratings(
-    conn: aiosqlite.Connection, guild_id: int, game: str, user_ids: Sequence[int]
-) -> dict[int, float]:
+async def seeding_ratings(conn: Connection, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, float]:
     """Ordinals (mu - 3 sigma) of these players, for seeding tournaments; unrated players absent."""
     if not user_ids:
         return {}
