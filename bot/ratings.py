@@ -229,7 +229,7 @@ async def seeding_ratings(conn: Connection, guild_id: int, game: str, user_ids: 
         return {row[0]: row[1] - 3 * row[2] for row in await cursor.fetchall()}
 
 
-async def _rebuild_file(path: Path) -> int:
+async def _rebuild_file(path: Path | str) -> int:
     from bot.storage import Database
 
     db = await Database.open(path)
@@ -244,18 +244,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ratings", description="Skill ratings of Meeple Post.")
     commands = parser.add_subparsers(dest="command", required=True)
     again = commands.add_parser("rebuild", help="recompute every rating from the stored results")
-    again.add_argument("--db", type=Path, help="the database file (default: MEEPLE_DB, as the bot uses)")
+    again.add_argument("--db", help="the database file or postgresql:// URL (default: MEEPLE_DB, as the bot uses)")
     args = parser.parse_args(argv)
-    path: Path | None = args.db
-    if path is None:
-        from bot.config import load_config
+    from bot.config import database_setting, load_config, redact_url
 
-        path = load_config().database
-    if not path.exists():
+    path = database_setting(args.db) if args.db else load_config().database
+    if isinstance(path, Path) and not path.exists():
         print(f"No database at {path}.", file=sys.stderr)
         return 1
     games = asyncio.run(_rebuild_file(path))
-    print(f"Ratings rebuilt from {games} rated game(s) in {path}.")
+    print(f"Ratings rebuilt from {games} rated game(s) in {redact_url(str(path))}.")
     return 0
 
 
