@@ -113,8 +113,8 @@ def migration_to_postgres(sql: str, *, variant: bool = False) -> str:
     collation); a variant writes PostgreSQL-only types in lower case.
     """
     if not variant:
-        code = "".join(t[0] for t in _TOKENS.finditer(sql) if not (t["skip"] and t[0].startswith(("--", "/*"))))
-        found = _NOT_PORTABLE.search(code.replace(SQLITE_NOW, ""))
+        code = " ".join(t[0] for t in _TOKENS.finditer(sql.replace(SQLITE_NOW, "")) if not t["skip"])
+        found = _NOT_PORTABLE.search(code)
         if found is not None:
             raise NotPortable(f"{found[0]} is SQLite-only: this migration needs a PostgreSQL variant file")
     sql = _TABLE_OPTIONS.sub(");", sql.replace(SQLITE_NOW, POSTGRES_NOW))
