@@ -163,7 +163,8 @@ def test_sqlite_only_sql_in_a_portable_migration_is_refused() -> None:
 def test_portable_migration_translation() -> None:
     text = migration_to_postgres(
         "CREATE TABLE t (n INTEGER NOT NULL, r REAL, s TEXT CHECK (s GLOB '??-*'),"
-        " w TEXT CHECK (w NOT GLOB '*[^a-z]*'), at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))) STRICT, WITHOUT ROWID;"
+        " w TEXT CHECK (w NOT GLOB '*[^a-z]*'),"
+        " at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))) STRICT, WITHOUT ROWID;"
     )
     assert "n BIGINT NOT NULL" in text and "r DOUBLE PRECISION" in text and 's TEXT COLLATE "C"' in text
     assert "s ~ '^..-.*$'" in text and "w !~ '^.*[^a-z].*$'" in text
