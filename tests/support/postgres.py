@@ -32,8 +32,20 @@ def find_binaries() -> tuple[Path | None, str]:
         candidates.append(Path(on_path).resolve().parent)
     for directory in candidates:
         if (directory / "initdb").is_file() and (directory / "pg_ctl").is_file():
+            if os.geteuid() == 0 and not _user_exists("postgres"):
+                return None, "running as root and there is no postgres user to run PostgreSQL as"
             return directory, ""
     return None, "PostgreSQL is not installed (no initdb/pg_ctl; scripts/test installs Debian's postgresql)"
+
+
+def _user_exists(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
 
 
 def _version(name: str) -> int:
