@@ -10,6 +10,15 @@ import pytest_asyncio
 from tests.support.postgres import PostgresServer, find_binaries
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--bot-database",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="where the emulator tests' bot keeps its games unless a test chooses (tests/bot/conftest.py)",
+    )
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """One PostgreSQL server per test process (each xdist worker has its own); skips when not installed."""

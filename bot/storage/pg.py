@@ -27,6 +27,7 @@ from bot.storage.migrate import migrate_postgres
 # keeps the two key spaces apart). 0x4D455550 is "MEEP".
 _WRITE_LOCK = (0x4D455550, 0)
 POOL_SIZE = 10
+_CACHE_LIMIT = 4096  # translated statements kept (the bot has a few hundred distinct texts)
 RawConnection = asyncpg.Connection | PoolConnectionProxy  # a pooled connection is a proxy
 
 
@@ -191,6 +192,8 @@ class PgBackend:
     def translate(self, sql: str) -> Statement:
         statement = self._cache.get(sql)
         if statement is None:
+            if len(self._cache) >= _CACHE_LIMIT:  # texts built with f-strings vary; keep memory bounded
+                self._cache.clear()
             statement = self._cache[sql] = to_postgres(sql, self._id_tables)
         return statement
 

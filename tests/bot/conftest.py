@@ -14,8 +14,9 @@ from emulator.testing import emu, world  # noqa: F401  (pytest fixtures)
 @pytest.fixture
 def bot_database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """The bot's database: a SQLite file, or with ``@pytest.mark.parametrize("bot_database",
-    ["sqlite", "postgres"], indirect=True)`` also a fresh database on the tests' PostgreSQL server."""
-    if getattr(request, "param", "sqlite") == "postgres":
+    ["sqlite", "postgres"], indirect=True)`` also a fresh database on the tests' PostgreSQL server
+    (``pytest --bot-database=postgres`` makes PostgreSQL the default of every emulator test)."""
+    if getattr(request, "param", request.config.getoption("--bot-database")) == "postgres":
         return str(request.getfixturevalue("postgres_url"))
     return tmp_path / "meeple.db"
 
