@@ -11,7 +11,7 @@ SQLite's ``BEGIN IMMEDIATE`` does. Reads run outside transactions and see commit
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from typing import Any
@@ -109,7 +109,7 @@ class PgCursor:
 class _Result:
     """Awaitable and an async context manager, like aiosqlite's ``conn.execute(...)``."""
 
-    def __init__(self, pending: asyncio.Future[PgCursor] | Any) -> None:
+    def __init__(self, pending: Coroutine[Any, Any, PgCursor]) -> None:
         self._pending = pending
 
     def __await__(self) -> Generator[Any, None, PgCursor]:
