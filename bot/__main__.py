@@ -14,7 +14,7 @@ import sys
 import discord
 import yarl
 
-from bot.config import Config, load_config, read_settings
+from bot.config import Config, load_config, read_settings, redact_url
 
 NO_TOKEN = """\
 Meeple Post needs a Discord bot token to connect to Discord.
@@ -102,7 +102,7 @@ async def run_sandbox(config: Config, port: int) -> int:
             return 1
         ready.result()
         url = sandbox.start_web()
-        print(SANDBOX_READY.format(url=url, database=config.database, no_token=NO_TOKEN), flush=True)
+        print(SANDBOX_READY.format(url=url, database=redact_url(str(config.database)), no_token=NO_TOKEN), flush=True)
         await bot
         return 0
     finally:

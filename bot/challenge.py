@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-import aiosqlite
+from bot.storage.connection import Connection
 
 if TYPE_CHECKING:
     from bot.storage import Database
@@ -77,7 +77,7 @@ def recorder(guild_id: int, week: str, mode: str, user_ids: list[int]):
     The primary key refuses a second attempt by the same player even when two commands race.
     """
 
-    async def record(conn: aiosqlite.Connection, game_id: int) -> None:
+    async def record(conn: Connection, game_id: int) -> None:
         await conn.executemany(
             "INSERT INTO challenge_attempts (guild_id, week, mode, user_id, game_id) VALUES (?, ?, ?, ?, ?)",
             [(guild_id, week, mode, user, game_id) for user in user_ids],

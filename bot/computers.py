@@ -17,12 +17,11 @@ import hashlib
 import logging
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 from bot.i18n import t
 from bot.service import Refusal
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
+from bot.storage.connection import Connection
 
 if TYPE_CHECKING:
     from ai.pool import Computers
@@ -65,7 +64,7 @@ def recorder(levels: dict[int, str], takeover: bool = False):
     """What Database.create_game runs in its transaction: the computer seats and the takeover
     option with the table."""
 
-    async def record(conn: aiosqlite.Connection, game_id: int) -> None:
+    async def record(conn: Connection, game_id: int) -> None:
         await conn.executemany(
             "INSERT INTO computer_seats (game_id, seat, level) VALUES (?, ?, ?)",
             [(game_id, seat, level) for seat, level in levels.items()],

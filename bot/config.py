@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ DEFAULT_STATE_CACHE = 1000
 @dataclass(frozen=True)
 class Config:
     token: str | None
-    database: Path
+    database: Path | str  # a SQLite file, or a PostgreSQL server's postgresql:// URL
     dev_guild: int | None
     api_base: str | None
     log_level: str
@@ -45,10 +46,23 @@ class Config:
     def __repr__(self) -> str:  # never show the token, even in a traceback
         shown = "set" if self.token else "missing"
         return (
-            f"Config(token={shown}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
+            f"Config(token={shown}, database={redact_url(str(self.database))!r}, dev_guild={self.dev_guild}, "
             f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands}, "
             f"shard_ids={self.shard_ids}, shard_count={self.shard_count}, state_cache={self.state_cache})"
         )
+
+
+def database_setting(value: str) -> Path | str:
+    """``MEEPLE_DB``: a ``postgresql://`` (or ``postgres://``) URL as it is, else a SQLite file's path."""
+    value = value.strip() or DEFAULT_DB
+    if value.lower().startswith(("postgresql://", "postgres://")):
+        return value
+    return Path(value)
+
+
+def redact_url(value: str) -> str:
+    """The database setting as it may be shown (logs, reprs): a URL's password replaced by ***."""
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^/?#]*@", r"\1***@", value, flags=re.IGNORECASE)
 
 
 def parse_env_file(text: str) -> dict[str, str]:
@@ -167,7 +181,7 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         raise ValueError("MEEPLE_STATE_CACHE must be a whole number of games, at least 1")
     return Config(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
-        database=Path(merged.get("MEEPLE_DB", "").strip() or DEFAULT_DB),
+        database=database_setting(merged.get("MEEPLE_DB", "")),
         dev_guild=int(guild) if guild else None,
         api_base=merged.get("DISCORD_API_BASE", "").strip().rstrip("/") or None,
         log_level=level,

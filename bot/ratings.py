@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
 from openskill.models import PlackettLuce
+
+from bot.storage.connection import Connection
 
 if TYPE_CHECKING:
     from bot.storage import Database
@@ -67,7 +68,7 @@ class Rating:
 
 
 async def rate_game(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game_id: int,
     guild_id: int,
     game: str,
@@ -123,7 +124,7 @@ ORDER BY finished_at, g.id
 """
 
 
-async def rebuild(conn: aiosqlite.Connection) -> int:
+async def rebuild(conn: Connection) -> int:
     """Recompute every rating from the stored results alone, inside the caller's transaction.
 
     Returns how many games were rated. Gives exactly what the incremental updates gave, since
@@ -216,9 +217,7 @@ async def _score_games(db: Database, guild_id: int, game: str) -> list[tuple[str
     return found
 
 
-async def seeding_ratings(
-    conn: aiosqlite.Connection, guild_id: int, game: str, user_ids: Sequence[int]
-) -> dict[int, float]:
+async def seeding_ratings(conn: Connection, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, float]:
     """Ordinals (mu - 3 sigma) of these players, for seeding tournaments; unrated players absent."""
     if not user_ids:
         return {}
@@ -230,7 +229,7 @@ async def seeding_ratings(
         return {row[0]: row[1] - 3 * row[2] for row in await cursor.fetchall()}
 
 
-async def _rebuild_file(path: Path) -> int:
+async def _rebuild_file(path: Path | str) -> int:
     from bot.storage import Database
 
     db = await Database.open(path)
@@ -245,18 +244,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ratings", description="Skill ratings of Meeple Post.")
     commands = parser.add_subparsers(dest="command", required=True)
     again = commands.add_parser("rebuild", help="recompute every rating from the stored results")
-    again.add_argument("--db", type=Path, help="the database file (default: MEEPLE_DB, as the bot uses)")
+    again.add_argument("--db", help="the database file or postgresql:// URL (default: MEEPLE_DB, as the bot uses)")
     args = parser.parse_args(argv)
-    path: Path | None = args.db
-    if path is None:
-        from bot.config import load_config
+    from bot.config import database_setting, load_config, redact_url
 
-        path = load_config().database
-    if not path.exists():
+    path = database_setting(args.db) if args.db else load_config().database
+    if isinstance(path, Path) and not path.exists():
         print(f"No database at {path}.", file=sys.stderr)
         return 1
     games = asyncio.run(_rebuild_file(path))
-    print(f"Ratings rebuilt from {games} rated game(s) in {path}.")
+    print(f"Ratings rebuilt from {games} rated game(s) in {redact_url(str(path))}.")
     return 0
 
 

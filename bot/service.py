@@ -14,12 +14,11 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-import aiosqlite
-
 from bot import history
 from bot.games import adapter_for
 from bot.i18n import Phrase, title_term
 from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play, seats_and_undo
+from bot.storage.connection import Connection
 from bot.storage.jobs import JobSpec, plain
 from engine import GAMES, Event, Game, IllegalAction, State
 
@@ -195,7 +194,7 @@ class GameService:
         others: Sequence[tuple[int, str | None]] = (),
         rated: bool = True,
         seed: int | None = None,
-        link: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None,
+        link: Callable[[Connection, int], Awaitable[None]] | None = None,
         language: str | None = None,
     ) -> GameRow:
         """Open a table: the table, its timing and any ``others`` seated are stored in one transaction.

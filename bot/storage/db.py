@@ -1,9 +1,10 @@
-"""The bot's only database: games, seats, the action log and snapshots, in one SQLite file.
+"""The bot's database: games, seats, the action log and snapshots, in SQLite or PostgreSQL.
 
-One aiosqlite connection per process, in WAL mode so other readers (a backup, the sqlite3
-shell) never block the bot. Every write runs in an explicit ``BEGIN IMMEDIATE`` transaction,
-and an asyncio.Lock keeps two coroutines from interleaving statements on the one connection.
-Reads take the same lock, so they never see another coroutine's uncommitted writes.
+SQLite (the default): one aiosqlite connection per process, in WAL mode so other readers (a
+backup, the sqlite3 shell) never block the bot. Every write runs in an explicit ``BEGIN
+IMMEDIATE`` transaction, and an asyncio.Lock keeps two coroutines from interleaving statements
+on the one connection. Reads take the same lock, so they never see another coroutine's
+uncommitted writes. PostgreSQL (a ``postgresql://`` URL): a pool, see bot.storage.pg.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,8 +24,10 @@ import aiosqlite
 
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
+from bot.storage.connection import Connection, Row
 from bot.storage.jobs import JobSpec, insert_jobs
 from bot.storage.migrate import migrate
+from bot.storage.pg import PgBackend, is_postgres_url
 
 GameStatus = Literal["lobby", "running", "finished", "abandoned"]
 MessageKind = Literal["lobby", "board"]
@@ -180,7 +183,7 @@ class GameRow:
         return self.status in ("lobby", "running")
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> GameRow:
+    def from_row(cls, row: Row) -> GameRow:
         """Build from a ``SELECT * FROM games`` row."""
         return cls(
             id=row["id"],
@@ -233,7 +236,7 @@ class SeatRow:
     display_name: str | None = None
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> SeatRow:
+    def from_row(cls, row: Row) -> SeatRow:
         """Build from a ``SELECT * FROM seats`` row."""
         return cls(row["game_id"], row["seat"], row["user_id"], _parse_time(row["joined_at"]), row["display_name"])
 
@@ -246,19 +249,18 @@ class ActionRow(NamedTuple):
     action: str
 
 
-class Database:
-    """The bot's database; open it with ``await Database.open(path)``."""
+class SqliteBackend:
+    """One aiosqlite connection (WAL mode) and the lock that serialises its users."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[Any] | None = None
-        self.path = path
 
     @classmethod
-    async def open(cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Database:
-        """Open (creating if needed) the database file, configure it and migrate it."""
-        path = Path(path)
+    async def open(cls, path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> SqliteBackend:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
@@ -275,21 +277,14 @@ class Database:
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, path)
+        return cls(conn)
 
     async def close(self) -> None:
-        """Wait for the transaction in progress, if any, then close the connection."""
-        async with self._locked():
-            await self._conn.close()
-
-    async def __aenter__(self) -> Database:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
+        async with self.reading() as conn:
+            await conn.close()
 
     @asynccontextmanager
-    async def _locked(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             # asyncio.Lock is not reentrant: say so rather than hang forever.
@@ -302,34 +297,83 @@ class Database:
                 self._holder = None
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run the block as one ``BEGIN IMMEDIATE`` transaction: COMMIT on success, else ROLLBACK.
-
-        Use only the yielded connection inside the block; calling another Database method
-        there raises RuntimeError.
-        """
-        async with self._locked() as conn:
+    async def transaction(self, game_id: int | None = None) -> AsyncIterator[aiosqlite.Connection]:
+        async with self.reading() as conn:
             try:
                 # Inside the try: if we are cancelled while BEGIN waits for another process's
                 # lock, the BEGIN still runs in aiosqlite's thread and must be rolled back.
                 await conn.execute("BEGIN IMMEDIATE")
                 yield conn
                 await conn.execute("COMMIT")
-                if (watch := _COMMIT_WATCH.get()) is not None:
-                    watch.committed = True
             except BaseException:
                 # Shielded so that a second cancellation cannot leave the transaction open;
                 # rollback() is a no-op if COMMIT went through before we were cancelled.
                 await asyncio.shield(conn.rollback())
                 raise
 
-    async def query(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        async with self.reading() as conn:
+            return list(await conn.execute_fetchall(sql, tuple(params)))
+
+
+class Database:
+    """The bot's database; open it with ``await Database.open(path or postgresql:// URL)``.
+
+    Both backends (SQLite, the embedded default, and PostgreSQL) take the bot's one SQL dialect
+    (SQLite's: bot.storage.dialect translates it for PostgreSQL) and give the same guarantees:
+    a transaction is all or nothing and never interleaves with another writer's.
+    """
+
+    def __init__(self, backend: SqliteBackend | PgBackend, path: Path | None, url: str | None = None) -> None:
+        self._backend = backend
+        self.path = path  # the SQLite file; None on PostgreSQL
+        self.url = url  # the PostgreSQL server's URL; None on SQLite
+        self.dialect: Literal["sqlite", "postgresql"] = "sqlite" if path is not None else "postgresql"
+
+    @classmethod
+    async def open(cls, target: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Database:
+        """Open and migrate the database: a ``postgresql://`` URL, else a SQLite file (created if needed)."""
+        if is_postgres_url(target):
+            url = str(target).strip()
+            return cls(await PgBackend.open(url), None, url)
+        path = Path(target)
+        return cls(await SqliteBackend.open(path, busy_timeout_ms=busy_timeout_ms), path)
+
+    async def close(self) -> None:
+        """Wait for the transaction in progress, if any, then close the connection."""
+        await self._backend.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def _locked(self) -> AbstractAsyncContextManager[Connection]:
+        return self._backend.reading()
+
+    @asynccontextmanager
+    async def transaction(self, game_id: int | None = None) -> AsyncIterator[Connection]:
+        """Run the block as one transaction: COMMIT on success, else ROLLBACK.
+
+        On SQLite it is ``BEGIN IMMEDIATE``, serialised with every other writer. On PostgreSQL
+        too, unless ``game_id`` says the block touches only that game's rows (a move): it is then
+        serialised with the other transactions of that game and with every unkeyed one.
+
+        Use only the yielded connection inside the block; calling another Database method
+        there raises RuntimeError.
+        """
+        async with self._backend.transaction(game_id) as conn:
+            yield conn
+        if (watch := _COMMIT_WATCH.get()) is not None:
+            watch.committed = True
+
+    async def query(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """Run a read-only query and return its rows (for modules that add their own tables)."""
         return await self._fetchall(sql, params)
 
-    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        async with self._locked() as conn:
-            return list(await conn.execute_fetchall(sql, tuple(params)))
+    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        return await self._backend.fetchall(sql, params)
 
     # -- games --------------------------------------------------------------------------------
 
@@ -348,7 +392,7 @@ class Database:
         timeout_action: str | None = None,
         others: Sequence[tuple[int, str | None]] = (),
         rated: bool = True,
-        link: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None,
+        link: Callable[[Connection, int], Awaitable[None]] | None = None,
         language: str | None = None,
     ) -> GameRow:
         """Open a lobby in the channel with the creator in seat 0; raise ChannelBusy if taken.
@@ -463,7 +507,7 @@ class Database:
             params.append(_dump_json(outcome))
         params += [game_id, expected_version]
         try:
-            async with self.transaction() as conn:
+            async with self.transaction(game_id=game_id) as conn:
                 # The guarded UPDATE goes first: a stale version then simply matches no row,
                 # rather than colliding with the newer move's row in the actions log.
                 cursor = await conn.execute(
@@ -595,37 +639,37 @@ class Database:
         return (rows[0]["version"], json.loads(rows[0]["state"])) if rows else None
 
 
-async def _fetchone(conn: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+async def _fetchone(conn: Connection, sql: str, params: Iterable[Any] = ()) -> Any:
     async with conn.execute(sql, tuple(params)) as cursor:
         return await cursor.fetchone()
 
 
-async def _game(conn: aiosqlite.Connection, game_id: int) -> GameRow:
+async def _game(conn: Connection, game_id: int) -> GameRow:
     row = await _fetchone(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(f"There is no game {game_id}.")
     return GameRow.from_row(row)
 
 
-async def _status(conn: aiosqlite.Connection, game_id: int) -> str:
+async def _status(conn: Connection, game_id: int) -> str:
     row = await _fetchone(conn, "SELECT status FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(f"There is no game {game_id}.")
     return row["status"]
 
 
-async def _require_status(conn: aiosqlite.Connection, game_id: int, needed: GameStatus) -> None:
+async def _require_status(conn: Connection, game_id: int, needed: GameStatus) -> None:
     status = await _status(conn, game_id)
     if status != needed:
         raise WrongStatus(game_id, status, needed)
 
 
-async def _seats(conn: aiosqlite.Connection, game_id: int) -> list[SeatRow]:
+async def _seats(conn: Connection, game_id: int) -> list[SeatRow]:
     rows = await conn.execute_fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
     return [SeatRow.from_row(row) for row in rows]
 
 
-async def _reseat(conn: aiosqlite.Connection, game_id: int, user_ids: list[int]) -> None:
+async def _reseat(conn: Connection, game_id: int, user_ids: list[int]) -> None:
     """Give ``user_ids`` seats 0..n-1 in that order, keeping each player's joined_at."""
     row = await _fetchone(conn, "SELECT MAX(seat) FROM seats WHERE game_id = ?", (game_id,))
     if row is None or row[0] is None:

@@ -9,15 +9,13 @@ failed for good, or skipped (a board that a newer board replaced before it could
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-import aiosqlite
-
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
+from bot.storage.connection import Connection, Row
 
 if TYPE_CHECKING:
     from bot.storage.db import Database
@@ -54,7 +52,7 @@ class Job:
     last_error: str | None
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Job:
+    def from_row(cls, row: Row) -> Job:
         return cls(
             row["id"],
             row["game_id"],
@@ -77,7 +75,7 @@ def _dump(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-async def insert_jobs(conn: aiosqlite.Connection, game_id: int, specs: Iterable[JobSpec]) -> None:
+async def insert_jobs(conn: Connection, game_id: int, specs: Iterable[JobSpec]) -> None:
     """Add jobs inside the caller's open transaction (rolled back with it)."""
     await conn.executemany(
         "INSERT INTO delivery_jobs (game_id, version, kind, seat, payload) VALUES (?, ?, ?, ?, ?)",

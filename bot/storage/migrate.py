@@ -1,9 +1,15 @@
-"""Numbered ``.sql`` migrations, applied in order and tracked by ``PRAGMA user_version``.
+"""Numbered ``.sql`` migrations, applied in order and tracked by ``PRAGMA user_version``
+(on PostgreSQL, by the one row of the table ``schema_version``).
 
 A file named ``NNNN_name.sql`` brings the schema from version NNNN-1 to NNNN. Each file runs in
 its own ``BEGIN IMMEDIATE`` transaction together with the new ``user_version``, so a failing
 file leaves the database exactly as it was. Files must not contain transaction control
 (BEGIN, COMMIT, ROLLBACK, SAVEPOINT): the runner owns the transaction.
+
+The same numbered files make the same schema on PostgreSQL. A portable file (plain CREATE
+TABLE / INDEX, ALTER TABLE ADD COLUMN) runs there translated (bot.storage.dialect); a file that
+uses SQLite-only SQL (GLOB, json_valid, triggers, rowid ids) has a PostgreSQL variant of the same
+name in ``migrations/postgresql/``. tests/storage/test_schema_parity.py compares the two schemas.
 """
 
 from __future__ import annotations
@@ -12,10 +18,21 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiosqlite
 
+from bot.storage.dialect import migration_to_postgres
+
+if TYPE_CHECKING:
+    import asyncpg
+    from asyncpg.pool import PoolConnectionProxy
+
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+POSTGRES_VARIANTS = "postgresql"  # the folder, inside the migrations folder, of PostgreSQL variants
+# Migrations take this advisory lock (two-int4 key, "MEEP", 1): two processes starting at once
+# never both apply one.
+_MIGRATE_LOCK = (0x4D455550, 1)
 
 _FILE_NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
 _TRANSACTION_CONTROL = re.compile(r"(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE)
@@ -119,3 +136,53 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
     except BaseException:
         await conn.rollback()
         raise
+
+
+def postgres_sql(migration: Migration, directory: Path = MIGRATIONS_DIR) -> str:
+    """The migration's text for PostgreSQL: its variant file if it has one, else the translated file."""
+    variant = directory / POSTGRES_VARIANTS / f"{migration.number:04d}_{migration.name}.sql"
+    if variant.is_file():
+        return migration_to_postgres(variant.read_text(encoding="utf-8"), variant=True)
+    return migration_to_postgres(migration.sql)
+
+
+def orphan_variants(directory: Path = MIGRATIONS_DIR) -> list[str]:
+    """PostgreSQL variant files that have no migration of the same name (a typo never runs silently)."""
+    names = {path.name for path in directory.glob("*.sql")}
+    return sorted(path.name for path in (directory / POSTGRES_VARIANTS).glob("*.sql") if path.name not in names)
+
+
+async def postgres_version(conn: asyncpg.Connection | PoolConnectionProxy) -> int:
+    """The schema version recorded in a PostgreSQL database (0 before the first migration)."""
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
+
+
+async def migrate_postgres(conn: asyncpg.Connection | PoolConnectionProxy, directory: Path = MIGRATIONS_DIR) -> int:
+    """Apply every migration newer than the PostgreSQL database, one transaction each; return the version."""
+    migrations = load_migrations(directory)
+    orphans = orphan_variants(directory)
+    if orphans:
+        raise MigrationError(f"PostgreSQL variants without a migration of the same name: {', '.join(orphans)}")
+    known = len(migrations)
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *_MIGRATE_LOCK)
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        current = await postgres_version(conn)
+    if current > known:
+        raise DatabaseTooNew(
+            f"the database is at schema version {current}, but this code only knows versions "
+            f"up to {known}: run a newer version of the bot, or restore a matching backup"
+        )
+    for migration in migrations[current:]:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *_MIGRATE_LOCK)
+            # Another process may have migrated between our check and our lock.
+            if await postgres_version(conn) >= migration.number:
+                continue
+            await conn.execute(postgres_sql(migration, directory))
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", migration.number)
+    return await postgres_version(conn)

@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage.async_play import parse_stamp, stamp
+from bot.storage.connection import Connection
 
 if TYPE_CHECKING:
     from bot.storage import Database
@@ -151,7 +150,7 @@ async def create(db: Database, **values: Any) -> Tournament:
         return await tournament_in(conn, tournament_id)
 
 
-async def tournament_in(conn: aiosqlite.Connection, tournament_id: int) -> Tournament:
+async def tournament_in(conn: Connection, tournament_id: int) -> Tournament:
     async with conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cursor:
         row = await cursor.fetchone()
     if row is None:
@@ -193,7 +192,7 @@ async def entrants(db: Database, tournament_id: int) -> list[Entrant]:
     return [_entrant(r) for r in await db.query(_ENTRANTS, (tournament_id,))]
 
 
-async def entrants_in(conn: aiosqlite.Connection, tournament_id: int) -> list[Entrant]:
+async def entrants_in(conn: Connection, tournament_id: int) -> list[Entrant]:
     """``entrants`` inside the caller's transaction."""
     return [_entrant(r) for r in await conn.execute_fetchall(_ENTRANTS, (tournament_id,))]
 
@@ -278,7 +277,7 @@ async def pairings(db: Database, tournament_id: int, round_number: int | None = 
     return [_pairing(r) for r in rows]
 
 
-async def pairings_in(conn: aiosqlite.Connection, tournament_id: int) -> list[Pairing]:
+async def pairings_in(conn: Connection, tournament_id: int) -> list[Pairing]:
     """Every pairing of the tournament, inside the caller's transaction."""
     return [_pairing(r) for r in await conn.execute_fetchall(_PAIRINGS, (tournament_id,))]
 
@@ -289,7 +288,7 @@ async def pairing_of_game(db: Database, game_id: int) -> tuple[int, Pairing] | N
 
 
 async def insert_round(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     tournament_id: int,
     number: int,
     seed: int,
@@ -335,7 +334,7 @@ def linker(tournament_id: int, round_number: int, slot: int):
     insert of the game is rolled back with it.
     """
 
-    async def link(conn: aiosqlite.Connection, game_id: int) -> None:
+    async def link(conn: Connection, game_id: int) -> None:
         cursor = await conn.execute(
             "UPDATE pairings SET game_id = ? WHERE tournament_id = ? AND round = ? AND slot = ? AND game_id IS NULL",
             (game_id, tournament_id, round_number, slot),
@@ -369,7 +368,7 @@ async def set_round(db: Database, tournament_id: int, number: int, **values: Any
 
 
 async def audit(
-    conn: aiosqlite.Connection, tournament_id: int, actor_id: int, action: str, detail: str, reason: str = ""
+    conn: Connection, tournament_id: int, actor_id: int, action: str, detail: str, reason: str = ""
 ) -> None:
     await conn.execute(
         "INSERT INTO tournament_audit (tournament_id, actor_id, action, detail, reason) VALUES (?, ?, ?, ?, ?)",

@@ -113,3 +113,14 @@ def test_the_sandbox_port_comes_from_the_same_env_file(
     monkeypatch.delenv("MEEPLE_SANDBOX_PORT", raising=False)
     assert main([]) == 2
     assert "MEEPLE_SANDBOX_PORT" in capsys.readouterr().err
+
+
+def test_a_postgresql_url_is_kept_as_a_url_and_its_password_never_shown(tmp_path: Path) -> None:
+    url = "postgresql://meeple:s3cr@t@db.example:5432/meeple"
+    config = load_config(env={"MEEPLE_DB": f" {url} ", "DISCORD_TOKEN": "x"}, env_file=None)
+    assert config.database == url
+    assert "s3cr" not in repr(config) and "postgresql://meeple:***@db.example:5432/meeple" in repr(config)
+    assert load_config(env={"MEEPLE_DB": "postgres://m@/db?host=/run/pg"}, env_file=None).database == (
+        "postgres://m@/db?host=/run/pg"
+    )
+    assert load_config(env={"MEEPLE_DB": "var/postgresql.db"}, env_file=None).database == Path("var/postgresql.db")

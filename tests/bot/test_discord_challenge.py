@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,12 +11,7 @@ from bot import challenge
 from bot.client import MeepleBot
 from emulator.testing import running
 from tests.support.driver import is_board
-
-
-def stored(path, sql: str, params=()) -> list[sqlite3.Row]:
-    with sqlite3.connect(path) as conn:
-        conn.row_factory = sqlite3.Row
-        return list(conn.execute(sql, params))
+from tests.support.stored import stored
 
 
 def thread_of(answer) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 
 import pytest
 
@@ -12,6 +11,7 @@ from bot.client import MeepleBot
 from bot.computers import is_computer
 from emulator.testing import running
 from tests.support.driver import Table, is_board, mentioned
+from tests.support.stored import stored
 
 FAST = 0.01  # seconds a computer waits before moving, in tests
 
@@ -24,12 +24,6 @@ def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
         return None
 
     monkeypatch.setattr("bot.history_ui.attach_replay", skip)
-
-
-def stored(path, sql: str, params=()) -> list[sqlite3.Row]:
-    with sqlite3.connect(path) as conn:
-        conn.row_factory = sqlite3.Row
-        return list(conn.execute(sql, params))
 
 
 async def open_with_computers(emu, world, game: str, computers: int, level: str):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import os
-import sqlite3
 from pathlib import Path
 
 from openskill.models import PlackettLuce
@@ -18,6 +17,7 @@ from bot import ratings
 from bot.client import MeepleBot
 from emulator.testing import running
 from tests.support.driver import Table, is_board, mentioned
+from tests.support.stored import stored
 
 # Set to a folder to keep the pictures for a look (they are checked for size here, judged by eye).
 SAVE_IMAGES = Path(os.environ["MEEPLE_SAVE_IMAGES"]) if os.environ.get("MEEPLE_SAVE_IMAGES") else None
@@ -53,12 +53,6 @@ async def play_and_resign(emu, world, bot, game: str, users: list, resigner, opt
     assert done.ephemeral
     assert await bot.db.query("SELECT 1 FROM results WHERE game_id = ?", (game_id,)), "results stored"
     return game_id
-
-
-def stored(path, sql: str, params=()) -> list[sqlite3.Row]:
-    with sqlite3.connect(path) as conn:
-        conn.row_factory = sqlite3.Row
-        return list(conn.execute(sql, params))
 
 
 def expected_after(path, guild_id: int) -> dict[tuple[str, int], tuple[float, float]]:
@@ -163,8 +157,7 @@ async def test_rebuild_gives_exactly_the_incremental_ratings_and_only_for_the_ow
         assert refused.ephemeral and "Only the bot's owner" in refused.content
 
         # Wipe the ratings by hand, then rebuild from the results alone: the same numbers, exactly.
-        with sqlite3.connect(config.database) as conn:
-            conn.execute("UPDATE ratings SET mu = 0, sigma = 1")
+        stored(config.database, "UPDATE ratings SET mu = 0, sigma = 1")
         done = await (await emu.slash(owner, world.channel, "meeple rebuild-ratings")).final_message()
         assert done.ephemeral and "3 rated games" in done.content
         rebuilt = stored(config.database, "SELECT * FROM ratings ORDER BY game, user_id")

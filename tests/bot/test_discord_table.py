@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from bot.client import MeepleBot
@@ -67,6 +68,7 @@ async def test_bad_options_are_refused_privately_and_create_nothing(emu, world, 
         assert emu.messages(world.channel) == []
 
 
+@pytest.mark.parametrize("bot_database", ["sqlite", "postgres"], indirect=True)
 async def test_whole_game_with_a_restart_in_the_middle(emu, world, config_for) -> None:
     """Two users play a complete game by pressing buttons; the bot restarts halfway."""
     config = config_for(emu, world.guild.id)

@@ -24,6 +24,7 @@ from bot.client import MeepleBot
 from bot.scheduler import GIVE_UP_KINDS
 from bot.tournaments import runner as runner_module
 from emulator.testing import running
+from tests.support.stored import stored
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -37,12 +38,6 @@ def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
         return None
 
     monkeypatch.setattr("bot.history_ui.attach_replay", skip)
-
-
-def stored(path: Path, sql: str, params=()) -> list[sqlite3.Row]:
-    with sqlite3.connect(path) as conn:
-        conn.row_factory = sqlite3.Row
-        return list(conn.execute(sql, params))
 
 
 def players(emu, world, count: int) -> list:

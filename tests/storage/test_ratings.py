@@ -24,8 +24,8 @@ async def finished_game(db: Database, game: str, guild: int | None, users: list[
         return game_id
 
 
-async def test_ties_share_a_rank_exactly_as_openskill_rates_them(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "m.db")
+async def test_ties_share_a_rank_exactly_as_openskill_rates_them(db_target: str | Path) -> None:
+    db = await Database.open(db_target)
     try:
         game_id = await finished_game(db, "vivarium", 7, [1, 2, 3])
         async with db.transaction() as conn:
@@ -46,8 +46,8 @@ async def test_ties_share_a_rank_exactly_as_openskill_rates_them(tmp_path: Path)
         await db.close()
 
 
-async def test_cooperative_solo_and_five_seat_games_never_move_a_rating(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "m.db")
+async def test_cooperative_solo_and_five_seat_games_never_move_a_rating(db_target: str | Path) -> None:
+    db = await Database.open(db_target)
     try:
         async with db.transaction() as conn:
             for game, placed in (("fox-duet", [(1, 1), (2, 1)]), ("noctiluca", [(1, 1)]), ("tm-dice", [(1, 1)])):
@@ -64,8 +64,8 @@ async def test_cooperative_solo_and_five_seat_games_never_move_a_rating(tmp_path
         await db.close()
 
 
-async def test_rebuild_skips_casual_abandoned_and_guildless_games(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "m.db")
+async def test_rebuild_skips_casual_abandoned_and_guildless_games(db_target: str | Path) -> None:
+    db = await Database.open(db_target)
     try:
         rated = await finished_game(db, "vivarium", 7, [1, 2])
         casual = await finished_game(db, "vivarium", 7, [1, 2], rated=False)
@@ -93,12 +93,12 @@ async def test_rebuild_skips_casual_abandoned_and_guildless_games(tmp_path: Path
         await db.close()
 
 
-def test_the_rebuild_script_works_on_a_database_file(tmp_path: Path, capsys) -> None:
+def test_the_rebuild_script_works_on_a_database_file(db_target: str | Path, tmp_path: Path, capsys) -> None:
     import asyncio
     import subprocess
     import sys
 
-    path = tmp_path / "m.db"
+    path = db_target
 
     async def prepare() -> None:
         db = await Database.open(path)
@@ -118,7 +118,7 @@ def test_the_rebuild_script_works_on_a_database_file(tmp_path: Path, capsys) -> 
         [sys.executable, "-m", "bot.ratings", "rebuild", "--db", str(path)], capture_output=True, text=True, check=True
     )
     assert "1 rated game(s)" in done.stdout
-    missing = subprocess.run(
+    missing = subprocess.run(  # a missing SQLite file is reported, never created
         [sys.executable, "-m", "bot.ratings", "rebuild", "--db", str(tmp_path / "none.db")], capture_output=True
     )
     assert missing.returncode == 1 and not (tmp_path / "none.db").exists()

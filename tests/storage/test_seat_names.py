@@ -8,12 +8,12 @@ from bot.storage import Database
 from tests.storage.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 
-async def test_names_are_stored_at_create_and_join_and_survive_a_restart(db_path: Path) -> None:
-    db = await Database.open(db_path)
+async def test_names_are_stored_at_create_and_join_and_survive_a_restart(db_target: str | Path) -> None:
+    db = await Database.open(db_target)
     row = await db.create_game("fox-duet", GUILD, CHANNEL, ALICE, {}, seed=1, creator_name="Alice")
     await db.join(row.id, BOB, display_name="  Bob  ")
     await db.close()
-    db = await Database.open(db_path)
+    db = await Database.open(db_target)
     try:
         assert [s.display_name for s in await db.seats(row.id)] == ["Alice", "Bob"]
     finally:
