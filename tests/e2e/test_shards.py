@@ -6,8 +6,8 @@ guild plays a whole Fox Duet; a stop and a restart in the middle check that star
 up only the process's own game. Which process did what is read from the emulator: the shard an
 interaction went to, and the User-Agent of every request (the sharded bot names its shards there).
 
-The database is given as ``MEEPLE_DB`` by the ``database_url`` fixture: a shared SQLite file (WAL)
-now; a ``postgresql://`` URL is one more parameter of that fixture once the PostgreSQL backend is in.
+The database is given as ``MEEPLE_DB`` by the ``database_url`` fixture: a shared SQLite file (WAL),
+and a ``postgresql://`` URL of a fresh database on the server the storage tests start.
 """
 
 from __future__ import annotations
@@ -32,16 +32,13 @@ SHARDS = 2
 RESUMED = re.compile(r"(\d+) running games carry on")
 
 
-@pytest.fixture(params=["sqlite"])
+@pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The one database both processes use (``MEEPLE_DB``), per backend parameter.
-
-    PostgreSQL joins as a ``"postgresql"`` parameter returning the ``postgresql://`` URL of a fresh
-    database on the server the storage tests start; nothing else in this module reads the database.
-    """
+    """The one database both processes use (``MEEPLE_DB``), per backend parameter: a SQLite file, or
+    the ``postgresql://`` URL of a fresh database (tests/conftest.py); nothing else here reads it."""
     if request.param == "sqlite":
         return str(tmp_path / "shared" / "meeple.db")
-    raise ValueError(f"no database backend {request.param!r}")
+    return str(request.getfixturevalue("postgres_url"))
 
 
 class ShardProcess(BotProcess):
