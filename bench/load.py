@@ -117,6 +117,11 @@ def cpu_seconds(pids: list[int], root: int) -> float:
     return ticks / CLOCK_TICKS
 
 
+def bots_cpu(bots: list[BotProcess]) -> float:
+    """CPU seconds of every bot process and its children."""
+    return sum(cpu_seconds(descendants(bot.pid), bot.pid) for bot in bots)
+
+
 def runqueue_wait_seconds(pids: list[int]) -> float:
     """Time the processes' threads were ready to run but waited for a core (``schedstat``): the
     share of the machine other work took from the bot."""
@@ -138,10 +143,18 @@ def runqueue_wait_seconds(pids: list[int]) -> float:
 class BotProcess:
     """``python -m bot`` configured by its environment, as a deployment is; its log in a file."""
 
-    def __init__(self, emu: Emulator, workdir: Path, database: str | None, log_level: str) -> None:
+    def __init__(
+        self,
+        emu: Emulator,
+        workdir: Path,
+        database: str | None,
+        log_level: str,
+        shard: tuple[int, int] | None = None,
+    ) -> None:
         self.emu = emu
         self.database = database or str(workdir / "meeple.db")
-        self.log_path = workdir / "bot.log"
+        self.shard = shard  # (this process's shard id, the shard count): several processes share the load
+        self.log_path = workdir / ("bot.log" if shard is None else f"bot-shard-{shard[0]}.log")
         self.env_file = workdir / "empty.env"
         self.env_file.write_text("", encoding="utf-8")
         self.log_level = log_level
@@ -163,14 +176,24 @@ class BotProcess:
             MEEPLE_ENV_FILE=str(self.env_file),  # never a developer's .env: this bot talks to the emulator only
             PYTHONUNBUFFERED="1",
         )
+        if self.shard is not None:
+            env.update(MEEPLE_SHARD_IDS=str(self.shard[0]), MEEPLE_SHARD_COUNT=str(self.shard[1]))
         started = time.monotonic()
         with self.log_path.open("a") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
             )
         process = self.process
+        shard = self.shard
         await self.emu.wait_until(
-            lambda: process.poll() is not None or (self.emu.gateway.connected and self.emu.commands()),
+            lambda: (
+                process.poll() is not None
+                or (
+                    self.emu.gateway.connected
+                    and self.emu.commands()
+                    and (shard is None or any(s.shard[0] == shard[0] for s in self.emu.gateway.sessions.values()))
+                )
+            ),
             timeout=timeout,
             what="the bot to connect",
         )
@@ -342,7 +365,9 @@ class Load:
         self.rng.shuffle(deals)
         for first in range(0, count, CHANNELS_PER_GUILD):
             owner = emu.add_user(f"owner{first}")
-            guild = emu.add_guild(f"Load {first // CHANNELS_PER_GUILD + 1}", owner)
+            number = first // CHANNELS_PER_GUILD
+            shards = self.args.shards
+            guild = emu.add_guild(f"Load {number + 1}", owner, shard=(number % shards, shards) if shards > 1 else None)
             size = min(CHANNELS_PER_GUILD, count - first)
             # Each player sits at a few tables, as people do; never twice at one.
             pool = [emu.add_user(f"p{first}_{i}", global_name=f"Player {i}") for i in range(max(4, size))]
@@ -494,33 +519,32 @@ class Load:
             table.busy = False
 
     # -- one phase
-    async def sample(self, bot: BotProcess, phase: Phase) -> None:
+    async def sample(self, bots: list[BotProcess], phase: Phase) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            pids = descendants(bot.pid)
             phase.samples.append(
                 {
                     "t": loop.time() - phase.start,
                     "outstanding": phase.outstanding,
                     "completed": phase.completed,
-                    "rss_mb": rss_mb(pids),
-                    "cpu_s": cpu_seconds(pids, bot.pid),
+                    "rss_mb": sum(rss_mb(descendants(bot.pid)) for bot in bots),
+                    "cpu_s": bots_cpu(bots),
                 }
             )
             await asyncio.sleep(self.args.sample)
 
-    async def run_phase(self, bot: BotProcess, rate: float | None) -> Phase:
+    async def run_phase(self, bots: list[BotProcess], rate: float | None) -> Phase:
         loop = asyncio.get_running_loop()
         label = "max" if rate is None else f"{rate:g}/s"
         phase = Phase(label, rate, self.args.duration, len(self.tables))
         self.phase = phase
-        cpu_bot = cpu_seconds(descendants(bot.pid), bot.pid)
-        waited_bot = runqueue_wait_seconds(descendants(bot.pid))
+        cpu_bot = bots_cpu(bots)
+        waited_bot = sum(runqueue_wait_seconds(descendants(bot.pid)) for bot in bots)
         cpu_harness = time.process_time()
         phase.start = loop.time()
         phase.end = phase.start + self.args.duration
         bytes_before = len(self.watch.board_bytes)
-        sampler = asyncio.create_task(self.sample(bot, phase))
+        sampler = asyncio.create_task(self.sample(bots, phase))
         moves: set[asyncio.Task[None]] = set()
 
         def spawn(coro: Any) -> None:
@@ -560,8 +584,8 @@ class Load:
         sampler.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sampler
-        phase.cpu_bot = cpu_seconds(descendants(bot.pid), bot.pid) - cpu_bot
-        phase.waited_bot = runqueue_wait_seconds(descendants(bot.pid)) - waited_bot
+        phase.cpu_bot = bots_cpu(bots) - cpu_bot
+        phase.waited_bot = sum(runqueue_wait_seconds(descendants(bot.pid)) for bot in bots) - waited_bot
         phase.cpu_harness = time.process_time() - cpu_harness
         phase.board_bytes = self.watch.board_bytes[bytes_before:]
         return phase
@@ -694,11 +718,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="meeple-load-") as tmp:
         workdir = Path(args.keep) if args.keep else Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        async with Emulator(interaction_deadline=3.0) as emu:
+        async with Emulator(interaction_deadline=3.0, shard_count=args.shards) as emu:
             load = Load(emu, args)
             load.build_world()
-            bot = BotProcess(emu, workdir, args.database, args.log_level)
-            ready = await bot.start(args.start_timeout)
+            if args.shards > 1:
+                bots = [
+                    BotProcess(emu, workdir, args.database, args.log_level, (i, args.shards))
+                    for i in range(args.shards)
+                ]
+            else:
+                bots = [BotProcess(emu, workdir, args.database, args.log_level)]
+            ready = 0.0
+            for bot in bots:
+                ready += await bot.start(args.start_timeout)
             try:
                 setup = await load.open_all()
                 used = sorted({t.game for t in load.tables})
@@ -706,12 +738,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 print(f"bot ready in {ready:.1f} s; {len(load.tables)} tables opened in {setup:.1f} s ({kinds})")
                 rows = []
                 for rate in args.rate:
-                    phase = await load.run_phase(bot, rate)
+                    phase = await load.run_phase(bots, rate)
                     rows.append(summary(phase))
                     print(f"  {phase.label}: done (drained in {phase.drained:.1f} s), {uptime()}", flush=True)
             finally:
-                await bot.stop()
-            tracebacks = bot.tracebacks()
+                for bot in bots:
+                    await bot.stop()
+            tracebacks = sum(bot.tracebacks() for bot in bots)
         print()
         print_table(rows)
         for row in rows:
@@ -755,14 +788,36 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--start-timeout", type=float, default=120.0, help="seconds for the bot to connect")
     parser.add_argument("--sample", type=float, default=1.0, help="seconds between samples of RSS and queue")
     parser.add_argument("--timeline", type=float, default=10.0, help="seconds between timeline entries printed")
-    parser.add_argument("--database", help="MEEPLE_DB for the bot (default: a new SQLite file)")
+    parser.add_argument(
+        "--database",
+        help="MEEPLE_DB for the bot (default: a new SQLite file; 'postgres': a throw-away PostgreSQL server)",
+    )
+    parser.add_argument(
+        "--shards",
+        type=int,
+        default=1,
+        help="bot processes, each owning one shard of this many (their guilds alternate); share --database",
+    )
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--keep", metavar="DIR", help="keep the bot's log and database in DIR")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
     if args.games < 1 or args.duration <= 0:
         parser.error("--games and --duration must be positive")
-    result = asyncio.run(run(args))
+    if args.database == "postgres":  # a throw-away server, as the tests start one (Debian's postgresql)
+        from tests.support.postgres import PostgresServer, find_binaries
+
+        bin_dir, reason = find_binaries()
+        if bin_dir is None:
+            parser.error(f"--database postgres: {reason}")
+        server = PostgresServer.start(bin_dir)
+        try:
+            args.database = server.url(asyncio.run(server.create_database(migrated=False)))
+            result = asyncio.run(run(args))
+        finally:
+            server.stop()
+    else:
+        result = asyncio.run(run(args))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
 
