@@ -109,4 +109,5 @@ def test_fox_duet_positions_nobody_can_score_yet_are_valued_by_the_gems_collecte
     if state.view(None)["public"]["gems_collected"] and state.outcome() is None:
         later = evaluate(state)
         assert later is not None and later[0] != start[0]
-    assert evaluate(GAMES["vivarium"].new(2, 1, {})) is None, "other games are scored by the engine"
+    standing = evaluate(GAMES["vivarium"].new(2, 1, {}))
+    assert standing is not None and len(standing) == 2, "other games are valued by the engine's standing"
