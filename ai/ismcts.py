@@ -104,11 +104,12 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
     rng = random.Random(seed)
     players = _players(state)
     root = Node(seat=-1)
+    cost = knowledge.determinize_steps(state)
     spent = 0
     iterations = 0
     while spent < budget.steps or iterations < budget.min_iterations:
         iterations += 1
-        spent += 1  # the determinization itself costs about a step
+        spent += cost  # the determinization itself
         world = state.determinize(seat, rng.getrandbits(63))
         node = root
         path: list[Node] = []

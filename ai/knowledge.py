@@ -24,7 +24,11 @@ from engine import Action, Outcome, State
 from engine.noctiluca.state import NoctilucaState
 
 # Rollout length per game, as a share of the level's (the default is the level's own).
-ROLLOUT_SHARE = {"fox-duet": 0.3}
+ROLLOUT_SHARE = {"fox-duet": 0.3, "noctiluca": 0.5}
+# What one determinization costs, in engine steps of the budget: where it copies a large state
+# (Noctiluca's 84 dice, TM dice's decks) it takes several moves' time, and near the end of a
+# game, where rollouts are short, determinizing is most of a decision's work.
+DETERMINIZE_STEPS = {"noctiluca": 6, "tm-dice": 4}
 # Rollout moves of TM dice taken at random instead of by the goal-seeking player.
 TM_EXPLORE = 0.15
 
@@ -84,6 +88,10 @@ def policy(state: State, seat: int, actions: list[Action], rng: random.Random) -
         text = tm_dice.choose(state, seat, [a.text for a in actions], rng)
         return next(a for a in actions if a.text == text)
     return rng.choice(actions)
+
+
+def determinize_steps(state: State) -> int:
+    return DETERMINIZE_STEPS.get(state.game.id, 1)
 
 
 def rollout_steps(state: State, steps: int) -> int:

@@ -10,8 +10,9 @@ team) two hard computers at levels 1, 2 and 3, then two normal and two easy comp
 processes, the first level in one seat and the second in the others, the seats rotating game by
 game so no level always starts. It prints the first level's win rate (a shared win counts as a
 fraction) with a 95 % Wilson interval, each seat position's win rate, the game length, and the
-decision times of each computer level met in those games (p50, p99, max: measured while the
-other jobs run, so on a loaded machine they are upper bounds). ``--decisions N`` also times N
+decision times of each computer level met in those games (p50, p99, max), both the CPU time
+of the deciding process (what a decision costs, whatever else the machine runs) and the
+elapsed time (which grows with the machine's load: other jobs, other programs). ``--decisions N`` also times N
 decisions per level alone, on positions from random games.
 """
 
@@ -55,9 +56,10 @@ def play(
         elif level == "greedy":
             action = greedy(game, state, seat, rng)
         else:
-            started = time.perf_counter()
+            cpu, wall = time.process_time(), time.perf_counter()
             action = decide(state, seat, level, rng.getrandbits(63))
-            times.setdefault(level, []).append(time.perf_counter() - started)
+            times.setdefault(level, []).append(time.process_time() - cpu)
+            times.setdefault(f"{level} wall", []).append(time.perf_counter() - wall)
         state.apply(seat, action)
         steps += 1
     outcome = state.outcome()
@@ -81,6 +83,10 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, math.ceil(len(ordered) * share) - 1))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
 
 
 def rate(wins: float, n: int) -> str:
@@ -123,11 +129,12 @@ def match(game: str, players: int, first: str, other: str, games: int, jobs: int
         f" {time.perf_counter() - started:.0f} s",
         flush=True,
     )
-    for level in sorted(times, key=lambda name: LEVELS[name].steps):
-        spent = times[level]
+    for level in sorted((name for name in times if name in LEVELS), key=lambda name: LEVELS[name].steps):
+        cpu, wall = times[level], times[f"{level} wall"]
         print(
-            f"    {level} decisions: p50 {percentile(spent, 0.5) * 1000:.0f} ms,"
-            f" p99 {percentile(spent, 0.99) * 1000:.0f} ms, max {max(spent) * 1000:.0f} ms ({len(spent)} decisions)",
+            f"    {level} decisions ({len(cpu)}): CPU p50 {ms(percentile(cpu, 0.5))}, p99 {ms(percentile(cpu, 0.99))},"
+            f" max {ms(max(cpu))}; elapsed p50 {ms(percentile(wall, 0.5))}, p99 {ms(percentile(wall, 0.99))},"
+            f" max {ms(max(wall))}",
             flush=True,
         )
     return {"wins": wins, "games": games, "seat_wins": seat_wins, "lengths": lengths, "times": times}
@@ -144,10 +151,11 @@ def matrix(game: str, players: int) -> list[tuple[str, str, dict]]:
     return found + [("hard", "normal", {}), ("normal", "easy", {})]
 
 
-def _time_decisions(args: tuple[str, int, str, int]) -> list[float]:
+def _time_decisions(args: tuple[str, int, str, int]) -> list[tuple[float, float]]:
+    """CPU and elapsed seconds of ``count`` decisions on positions of random games."""
     game, players, level, count = args
     rng = random.Random(7)
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     seed = 0
     while len(times) < count:
         seed += 1
@@ -161,18 +169,20 @@ def _time_decisions(args: tuple[str, int, str, int]) -> list[float]:
         if state.outcome() is not None:
             continue
         seat = state.to_move()[0]
-        started = time.perf_counter()
+        cpu, wall = time.process_time(), time.perf_counter()
         decide(state, seat, level, seed)
-        times.append(time.perf_counter() - started)
+        times.append((time.process_time() - cpu, time.perf_counter() - wall))
     return times
 
 
 def decision_times(game: str, players: int, count: int) -> None:
     for level in LEVELS:
         times = _time_decisions((game, players, level, count))
+        cpu, wall = [c for c, _ in times], [w for _, w in times]
         print(
-            f"{game} {players}p {level} alone: decision p50 {percentile(times, 0.5) * 1000:.0f} ms,"
-            f" p99 {percentile(times, 0.99) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms ({len(times)} decisions)",
+            f"{game} {players}p {level} alone ({count} decisions): CPU p50 {ms(percentile(cpu, 0.5))},"
+            f" p99 {ms(percentile(cpu, 0.99))}, max {ms(max(cpu))}; elapsed p50 {ms(percentile(wall, 0.5))},"
+            f" p99 {ms(percentile(wall, 0.99))}, max {ms(max(wall))}",
             flush=True,
         )
 
