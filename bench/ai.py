@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> None:
         matches = [(*spec.split(":", 1), options) for spec in args.match]
     else:
         matches = [(first, other, {**extra, **options}) for first, other, extra in matrix(args.game, args.players)]
-    for first, other, chosen in matches:
+    for first, other, chosen in matches if args.games else []:  # --games 0: the decision times alone
         match(args.game, args.players, first, other, args.games, args.jobs, chosen)
 
 

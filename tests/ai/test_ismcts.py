@@ -11,7 +11,16 @@ from ai.ismcts import LEVELS, Level, choose, decide, playable
 from engine import GAMES, State
 
 QUICK = Level("test", steps=400, rollout_steps=20)
-SETUPS = [("fox-duet", 2), ("vivarium", 2), ("vivarium", 4), ("noctiluca", 1), ("noctiluca", 3), ("tm-dice", 2)]
+SETUPS = [
+    ("fox-duet", 2),
+    ("vivarium", 2),
+    ("vivarium", 4),
+    ("noctiluca", 1),
+    ("noctiluca", 2),
+    ("noctiluca", 3),
+    ("tm-dice", 1),
+    ("tm-dice", 2),
+]
 
 
 def position(game: str, players: int, seed: int, steps: int) -> State:
