@@ -89,6 +89,8 @@ def dive_values(
 
 
 def policy(state: NoctilucaState, seat: int, actions: list[Action], rng: random.Random) -> Action:
+    """The rollout's move: each step of a dive picks the best whole dive still open; store in
+    the jar nearest full; anything else (jars to keep, piles, deliveries) at random."""
     if rng.random() < EXPLORE:
         return rng.choice(actions)
     phase = state.phase
