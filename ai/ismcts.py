@@ -4,15 +4,16 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): every iteration dr
 determinization of the position from the computer's own seat (``State.determinize``: the
 hidden things drawn again, consistently with what the seat has seen), walks down one tree
 shared by all iterations, choosing among the actions legal in this determinization by UCB1
-with availability counts, adds one node, plays the rest out with a light rollout policy, and
-backs the result up. The move played is the root's most visited action.
+with availability counts, adds one node, plays on with the game's rollout policy, values where
+the rollout stopped, and backs the result up. The move played is the root's most visited action.
 
 Honest by construction: the search only ever reads determinizations, which depend on the
 seat's view and the seed alone (tests/engine/test_determinize.py, tests/ai/). Deterministic
 given a seed, so tests reproduce a game. Levels differ by the search budget alone.
 
 Pure Python over the engine contract: ``standing`` evaluates a position when a rollout is cut
-short; ai/knowledge.py adds what a game cannot say through the contract (Fox Duet).
+short; ai/knowledge.py adds what a game cannot say through the contract (rollout policies and
+evaluations of Fox Duet, Noctiluca and TM dice).
 """
 
 from __future__ import annotations
@@ -70,26 +71,17 @@ def playable(state: State, seat: int) -> list[Action]:
 
 
 def rewards(state: State, players: int) -> list[float]:
-    """Each seat's result in [0, 1]: winning counts most, the score's place in the field breaks
-    ties between outcomes (a close loss beats a rout). Co-operative games: the team's result."""
-    outcome: Outcome | None = state.outcome() or state.standing()
+    """Each seat's result in [0, 1] (``knowledge.outcome_rewards``): a finished game by its
+    outcome, an unfinished one by the game's evaluation (``knowledge.evaluate``)."""
+    outcome: Outcome | None = state.outcome()
     if outcome is None:
         return knowledge.evaluate(state) or [0.5] * players
-    scores = list(outcome.scores)
-    low, high = min(scores), max(scores)
-    spread = high - low
-    out = []
-    for seat in range(players):
-        won = 1.0 / len(outcome.winners) if seat in outcome.winners and len(outcome.winners) < players else 0.0
-        if outcome.winners and len(outcome.winners) == players:
-            won = 1.0  # a co-operative win, or everyone tied
-        place = (scores[seat] - low) / spread if spread else 0.5
-        out.append(0.75 * won + 0.25 * place)
-    return out
+    return knowledge.outcome_rewards(list(map(float, outcome.scores)), list(outcome.winners), players)
 
 
 def rollout(state: State, rng: random.Random, steps: int) -> int:
-    """Random legal moves (never giving up) for at most ``steps`` steps; the steps played."""
+    """The game's rollout policy (``knowledge.policy``, never giving up) for at most ``steps``
+    steps; the steps played."""
     for played in range(steps):
         if state.outcome() is not None:
             return played
@@ -97,7 +89,7 @@ def rollout(state: State, rng: random.Random, steps: int) -> int:
         if not movers:
             return played
         seat = movers[0] if len(movers) == 1 else rng.choice(movers)
-        state.apply(seat, rng.choice(playable(state, seat)))
+        state.apply(seat, knowledge.policy(state, seat, playable(state, seat), rng))
     return steps
 
 
@@ -112,11 +104,12 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
     rng = random.Random(seed)
     players = _players(state)
     root = Node(seat=-1)
+    cost = knowledge.determinize_steps(state)
     spent = 0
     iterations = 0
     while spent < budget.steps or iterations < budget.min_iterations:
         iterations += 1
-        spent += 1  # the determinization itself costs about a step
+        spent += cost  # the determinization itself
         world = state.determinize(seat, rng.getrandbits(63))
         node = root
         path: list[Node] = []

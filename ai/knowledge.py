@@ -1,33 +1,97 @@
 """Per-game knowledge for the search, where the engine contract alone gives too little signal.
 
-Fox Duet is co-operative and cannot be scored half played (``State.standing`` is None), and
-random play loses almost every game, so a rollout played to the end says nothing about the
-moves that led there. Its evaluation of an unfinished position reads the public view: the
-share of the gems collected, and the forest tokens still left (each one a later chance).
-Rollouts there are kept short, so the evaluation reflects the moves searched, not the random
-tail.
+Two hooks, both reading only the state they are given (in the search, a determinization):
+
+- ``policy``: the rollout's move. Random by default; Noctiluca dives where its jars fill
+  (ai/noctiluca.py) and Terraforming Mars: The Dice Game plays the goal-seeking player
+  (ai/tm_dice.py), each with a share of random moves so rollouts stay varied.
+- ``evaluate``: each seat's reward for a position a rollout stopped in. The default is the
+  engine's ``standing``. Noctiluca adds the expected worth of half-filled jars. Fox Duet is
+  co-operative and cannot be scored half played (``standing`` is None), and random play loses
+  almost every game, so a rollout played to the end says nothing about the moves that led there:
+  its evaluation reads the public view, the share of the gems collected and the forest tokens
+  still left (each one a later chance), and its rollouts are kept short, so the evaluation
+  reflects the moves searched, not the random tail.
 """
 
 from __future__ import annotations
 
-from engine import State
+import random
+from typing import cast
+
+from ai import noctiluca, tm_dice
+from engine import Action, Outcome, State
+from engine.noctiluca.state import NoctilucaState
 
 # Rollout length per game, as a share of the level's (the default is the level's own).
-ROLLOUT_SHARE = {"fox-duet": 0.3}
+ROLLOUT_SHARE = {"fox-duet": 0.3, "noctiluca": 0.5}
+# What one determinization costs, in engine steps of the budget: where it copies a large state
+# (Noctiluca's 84 dice, TM dice's decks) it takes several moves' time, and near the end of a
+# game, where rollouts are short, determinizing is most of a decision's work.
+DETERMINIZE_STEPS = {"noctiluca": 6, "tm-dice": 4}
+# Rollout moves of TM dice taken at random instead of by the goal-seeking player.
+TM_EXPLORE = 0.15
+
+
+def outcome_rewards(scores: list[float], winners: list[int], players: int) -> list[float]:
+    """Each seat's result in [0, 1]: winning counts most, the score's place in the field breaks
+    ties between outcomes (a close loss beats a rout). Co-operative games: the team's result.
+    Solo, the place is the score itself, squeezed into [0, 1] (a near miss beats a rout)."""
+    low, high = min(scores), max(scores)
+    spread = high - low
+    out = []
+    for seat in range(players):
+        won = 1.0 / len(winners) if seat in winners and len(winners) < players else 0.0
+        if winners and len(winners) == players:
+            won = 1.0  # a co-operative win, or everyone tied
+        if players == 1:
+            place = min(1.0, max(0.0, (scores[seat] + 20) / 60))
+        else:
+            place = (scores[seat] - low) / spread if spread else 0.5
+        out.append(0.75 * won + 0.25 * place)
+    return out
 
 
 def evaluate(state: State) -> list[float] | None:
-    """Each seat's value in [0, 0.6] of a position nobody can score yet; None if unknown."""
-    if state.game.id != "fox-duet":
+    """Each seat's reward for an unfinished position; None if the game says nothing."""
+    game = state.game.id
+    if game == "fox-duet":
+        public = state.view(None)["public"]
+        collected = public["gems_collected"]
+        on_board = public["gems_on_board"]
+        progress = collected / (collected + on_board) if collected + on_board else 1.0
+        total = public["forest_tokens_total"] or 1
+        forest = public["forest_tokens_left"] / total
+        value = 0.45 * progress + 0.15 * forest
+        return [value, value]
+    if game == "noctiluca":
+        values = noctiluca.scores(cast(NoctilucaState, state))
+        if values is None:
+            return None
+        players = len(values)
+        if players == 1:
+            return outcome_rewards(values, [0] if values[0] >= 1 else [], 1)
+        best = max(values)
+        return outcome_rewards(values, [s for s in range(players) if values[s] == best], players)
+    standing: Outcome | None = state.standing()
+    if standing is None:
         return None
-    public = state.view(None)["public"]
-    collected = public["gems_collected"]
-    on_board = public["gems_on_board"]
-    progress = collected / (collected + on_board) if collected + on_board else 1.0
-    total = public["forest_tokens_total"] or 1
-    forest = public["forest_tokens_left"] / total
-    value = 0.45 * progress + 0.15 * forest
-    return [value, value]
+    return outcome_rewards(list(map(float, standing.scores)), list(standing.winners), len(standing.scores))
+
+
+def policy(state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+    """The rollout's move for ``seat``, one of ``actions`` (never giving up: the caller's list)."""
+    game = state.game.id
+    if game == "noctiluca":
+        return noctiluca.policy(cast(NoctilucaState, state), seat, actions, rng)
+    if game == "tm-dice" and rng.random() >= TM_EXPLORE:
+        text = tm_dice.choose(state, seat, [a.text for a in actions], rng)
+        return next(a for a in actions if a.text == text)
+    return rng.choice(actions)
+
+
+def determinize_steps(state: State) -> int:
+    return DETERMINIZE_STEPS.get(state.game.id, 1)
 
 
 def rollout_steps(state: State, steps: int) -> int:

@@ -1,19 +1,26 @@
-"""Measure the computer players (issue 14): win rates between levels, decision times, balance.
+"""Measure the computer players (issue 14): win rates between levels, decision times, game length.
 
-Run: .venv/bin/python bench/ai.py [--games 20] [--game vivarium] [--players 2] [--match hard:random]
-     [--decisions 40] [--workers 2]
+Run: .venv/bin/python bench/ai.py --game noctiluca [--players 2] [--games 200] [--jobs 2]
+     [--match hard:random ...] [--options "level=2"] [--decisions 40]
 
-Each match plays seeded games with the first level in one seat and the second in the others,
-the seats rotating game by game so no level always starts; it prints the first level's win rate
-(a shared win counts as a fraction) with a 95 % Wilson interval, the mean game length and the
-win rate of each seat position. ``--decisions`` times that many decisions of every level on
-positions from random games (p50, p99, max). Games run in parallel worker processes.
+Without ``--match``, the matrix: hard vs random, hard vs greedy (where bench/greedy.py has a
+greedy player), hard vs normal, normal vs easy; for Fox Duet (co-operative: both seats are one
+team) two hard computers at levels 1, 2 and 3, then two normal and two easy computers at level
+1. Each match plays ``--games`` seeded games (game i has seed 1000 + i) in ``--jobs`` worker
+processes, the first level in one seat and the second in the others, the seats rotating game by
+game so no level always starts. It prints the first level's win rate (a shared win counts as a
+fraction) with a 95 % Wilson interval, each seat position's win rate, the game length, and the
+decision times of each computer level met in those games (p50, p99, max), both the CPU time
+of the deciding process (what a decision costs, whatever else the machine runs) and the
+elapsed time (which grows with the machine's load: other jobs, other programs). ``--decisions N`` also times N
+decisions per level alone, on positions from random games.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import statistics
 import sys
@@ -24,30 +31,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.ismcts import LEVELS, decide, playable  # noqa: E402
+from bench.greedy import GREEDY_GAMES, greedy  # noqa: E402
 from engine import GAMES  # noqa: E402
 
 MAX_STEPS = 6000
 
 
-def greedy(game: str, state, seat: int, rng: random.Random):
-    """The test suite's greedy players (where the suite has one): Noctiluca's diver, TM dice's
-    goal-seeking player."""
-    if game == "noctiluca":
-        from tests.engine.test_noctiluca_simulation import greedy as diver
-
-        return diver(state, seat, rng)
-    if game == "tm-dice":
-        from tests.support.tm_dice_policy import choose as goal_seeker
-
-        return goal_seeker(state, seat, [a.text for a in state.legal_actions(seat)], rng)
-    raise SystemExit(f"the test suite has no greedy player for {game}")
-
-
-def play(game: str, players: int, levels: list[str], seed: int, options: dict | None = None) -> tuple[list[float], int]:
-    """One game, ``levels[s]`` in seat s: each seat's share of the win, and the steps taken."""
+def play(
+    game: str, players: int, levels: list[str], seed: int, options: dict | None = None
+) -> tuple[list[float], int, dict[str, list[float]], int]:
+    """One game, ``levels[s]`` in seat s: each seat's share of the win, the steps taken, the
+    seconds each computer level took per decision, and the seat that played first."""
     state = GAMES[game].new(players, seed, options or {})
+    first = int(getattr(state, "first", 0))  # games without a first player drawn start with seat 0
     rng = random.Random(seed)
     steps = 0
+    times: dict[str, list[float]] = {}
     while state.outcome() is None and steps < MAX_STEPS:
         movers = state.to_move()
         seat = movers[0] if len(movers) == 1 else rng.choice(movers)
@@ -57,15 +56,18 @@ def play(game: str, players: int, levels: list[str], seed: int, options: dict | 
         elif level == "greedy":
             action = greedy(game, state, seat, rng)
         else:
+            cpu, wall = time.process_time(), time.perf_counter()
             action = decide(state, seat, level, rng.getrandbits(63))
+            times.setdefault(level, []).append(time.process_time() - cpu)
+            times.setdefault(f"{level} wall", []).append(time.perf_counter() - wall)
         state.apply(seat, action)
         steps += 1
     outcome = state.outcome()
     if outcome is None:
-        return [0.0] * players, steps
+        return [0.0] * players, steps, times, first
     # A co-operative win (or everyone tied) is everyone's whole win.
     share = 1.0 if len(outcome.winners) == players else 1.0 / len(outcome.winners) if outcome.winners else 0.0
-    return [share if s in outcome.winners else 0.0 for s in range(players)], steps
+    return [share if s in outcome.winners else 0.0 for s in range(players)], steps, times, first
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -78,37 +80,82 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _match_game(args: tuple[str, int, str, str, int, dict]) -> tuple[float, int, list[float], int]:
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(len(ordered) * share) - 1))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def rate(wins: float, n: int) -> str:
+    low, high = wilson(wins, n)
+    return f"{wins:g}/{n} = {wins / n:.0%} (95 % {low:.0%}-{high:.0%})" if n else "no games"
+
+
+def _match_game(args: tuple[str, int, str, str, int, dict]) -> tuple[float, int, list[float], dict[str, list[float]]]:
     game, players, first, other, index, options = args
     seat = index % players  # the measured level's seat rotates
     levels = [other] * players
     levels[seat] = first
-    shares, steps = play(game, players, levels, seed=1000 + index, options=options)
-    return shares[seat], steps, shares, seat
+    shares, steps, times, _ = play(game, players, levels, seed=1000 + index, options=options)
+    return shares[seat], steps, shares, times
 
 
-def match(game: str, players: int, first: str, other: str, games: int, workers: int, options: dict) -> None:
-    """In a co-operative game a win is the team's: the rate is the team's win rate."""
+def run_games(task, arguments: list, jobs: int) -> list:
+    if jobs <= 1:
+        return [task(a) for a in arguments]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(task, arguments))
+
+
+def match(game: str, players: int, first: str, other: str, games: int, jobs: int, options: dict) -> dict:
+    """Play the match and print its line; the numbers, for callers that tabulate."""
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(_match_game, [(game, players, first, other, i, options) for i in range(games)]))
+    results = run_games(_match_game, [(game, players, first, other, i, options) for i in range(games)], jobs)
     wins = sum(r[0] for r in results)
-    low, high = wilson(wins, games)
-    seat_wins = [0.0] * players
-    for _, _, shares, _ in results:
-        for s in range(players):
-            seat_wins[s] += shares[s]
+    seat_wins = [sum(r[2][s] for r in results) for s in range(players)]
+    times: dict[str, list[float]] = {}
+    for result in results:
+        for level, spent in result[3].items():
+            times.setdefault(level, []).extend(spent)
+    lengths = [r[1] for r in results]
+    setup = " ".join([f"{game} {players}p", *(f"{k}={v}" for k, v in options.items())])
     print(
-        f"{game} {players}p {options or ''} {first} vs {other}: {first} wins {wins:.1f}/{games} = {wins / games:.0%}"
-        f" (95 % {low:.0%}-{high:.0%}); mean length {statistics.mean(r[1] for r in results):.0f} steps;"
-        f" wins by seat {', '.join(f'{w / games:.0%}' for w in seat_wins)}; {time.perf_counter() - started:.0f} s"
+        f"{setup} {first} vs {other}: {first} wins {rate(wins, games)};"
+        f" wins by seat {', '.join(f'{w / games:.0%}' for w in seat_wins)};"
+        f" length mean {statistics.mean(lengths):.0f} steps (range {min(lengths)}-{max(lengths)});"
+        f" {time.perf_counter() - started:.0f} s",
+        flush=True,
     )
+    for level in sorted((name for name in times if name in LEVELS), key=lambda name: LEVELS[name].steps):
+        cpu, wall = times[level], times[f"{level} wall"]
+        print(
+            f"    {level} decisions ({len(cpu)}): CPU p50 {ms(percentile(cpu, 0.5))}, p99 {ms(percentile(cpu, 0.99))},"
+            f" max {ms(max(cpu))}; elapsed p50 {ms(percentile(wall, 0.5))}, p99 {ms(percentile(wall, 0.99))},"
+            f" max {ms(max(wall))}",
+            flush=True,
+        )
+    return {"wins": wins, "games": games, "seat_wins": seat_wins, "lengths": lengths, "times": times}
 
 
-def _time_decisions(args: tuple[str, int, str, int]) -> list[float]:
+def matrix(game: str, players: int) -> list[tuple[str, str, dict]]:
+    """The standard matches of a game and player count (first level, second level, options)."""
+    if game == "fox-duet":
+        teams = [("hard", "hard", {"level": n}) for n in (1, 2, 3)]
+        return teams + [("normal", "normal", {"level": 1}), ("easy", "easy", {"level": 1})]
+    found = [("hard", "random", {})]
+    if game in GREEDY_GAMES:
+        found.append(("hard", "greedy", {}))
+    return found + [("hard", "normal", {}), ("normal", "easy", {})]
+
+
+def _time_decisions(args: tuple[str, int, str, int]) -> list[tuple[float, float]]:
+    """CPU and elapsed seconds of ``count`` decisions on positions of random games."""
     game, players, level, count = args
     rng = random.Random(7)
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     seed = 0
     while len(times) < count:
         seed += 1
@@ -122,39 +169,50 @@ def _time_decisions(args: tuple[str, int, str, int]) -> list[float]:
         if state.outcome() is not None:
             continue
         seat = state.to_move()[0]
-        started = time.perf_counter()
+        cpu, wall = time.process_time(), time.perf_counter()
         decide(state, seat, level, seed)
-        times.append(time.perf_counter() - started)
+        times.append((time.process_time() - cpu, time.perf_counter() - wall))
     return times
 
 
 def decision_times(game: str, players: int, count: int) -> None:
     for level in LEVELS:
-        times = sorted(_time_decisions((game, players, level, count)))
-        p50 = times[len(times) // 2]
-        p99 = times[min(len(times) - 1, math.ceil(len(times) * 0.99) - 1)]
+        times = _time_decisions((game, players, level, count))
+        cpu, wall = [c for c, _ in times], [w for _, w in times]
         print(
-            f"{game} {players}p {level}: decision p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms,"
-            f" max {times[-1] * 1000:.0f} ms ({len(times)} decisions)"
+            f"{game} {players}p {level} alone ({count} decisions): CPU p50 {ms(percentile(cpu, 0.5))},"
+            f" p99 {ms(percentile(cpu, 0.99))}, max {ms(max(cpu))}; elapsed p50 {ms(percentile(wall, 0.5))},"
+            f" p99 {ms(percentile(wall, 0.99))}, max {ms(max(wall))}",
+            flush=True,
         )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_options(text: str) -> dict:
+    return {k: int(v) if v.isdigit() else v for k, v in (o.split("=") for o in text.split() if o)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", default="vivarium", choices=sorted(GAMES))
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--match", action="append", help="first:other, e.g. hard:random (repeatable)")
-    parser.add_argument("--decisions", type=int, default=0, help="time this many decisions per level")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--decisions", type=int, default=0, help="also time this many decisions per level alone")
+    parser.add_argument("--jobs", "--workers", type=int, default=os.cpu_count() or 1, dest="jobs")
     parser.add_argument("--options", default="", help="game options, e.g. level=2")
-    args = parser.parse_args()
-    options = {k: int(v) if v.isdigit() else v for k, v in (o.split("=") for o in args.options.split() if o)}
+    args = parser.parse_args(argv)
+    options = parse_options(args.options)
+    print(
+        f"bench/ai.py: {args.game}, {args.players} players, {args.games} games per match, {args.jobs} jobs", flush=True
+    )
     if args.decisions:
         decision_times(args.game, args.players, args.decisions)
-    for spec in args.match or []:
-        first, other = spec.split(":")
-        match(args.game, args.players, first, other, args.games, args.workers, options)
+    if args.match:
+        matches = [(*spec.split(":", 1), options) for spec in args.match]
+    else:
+        matches = [(first, other, {**extra, **options}) for first, other, extra in matrix(args.game, args.players)]
+    for first, other, chosen in matches if args.games else []:  # --games 0: the decision times alone
+        match(args.game, args.players, first, other, args.games, args.jobs, chosen)
 
 
 if __name__ == "__main__":

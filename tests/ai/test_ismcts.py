@@ -11,7 +11,16 @@ from ai.ismcts import LEVELS, Level, choose, decide, playable
 from engine import GAMES, State
 
 QUICK = Level("test", steps=400, rollout_steps=20)
-SETUPS = [("fox-duet", 2), ("vivarium", 2), ("vivarium", 4), ("noctiluca", 1), ("noctiluca", 3), ("tm-dice", 2)]
+SETUPS = [
+    ("fox-duet", 2),
+    ("vivarium", 2),
+    ("vivarium", 4),
+    ("noctiluca", 1),
+    ("noctiluca", 2),
+    ("noctiluca", 3),
+    ("tm-dice", 1),
+    ("tm-dice", 2),
+]
 
 
 def position(game: str, players: int, seed: int, steps: int) -> State:
@@ -109,4 +118,5 @@ def test_fox_duet_positions_nobody_can_score_yet_are_valued_by_the_gems_collecte
     if state.view(None)["public"]["gems_collected"] and state.outcome() is None:
         later = evaluate(state)
         assert later is not None and later[0] != start[0]
-    assert evaluate(GAMES["vivarium"].new(2, 1, {})) is None, "other games are scored by the engine"
+    standing = evaluate(GAMES["vivarium"].new(2, 1, {}))
+    assert standing is not None and len(standing) == 2, "other games are valued by the engine's standing"

@@ -1,0 +1,131 @@
+"""Noctiluca knowledge for the search: a diver's rollout policy and the worth of half-filled jars.
+
+Random rollouts dive anywhere and name any number, so they rarely fill a jar: every position
+then looks alike, and storing (the game's whole point) is undervalued. The rollout policy dives
+where the taken dice fill the most of the diver's own free slots (the nearly full jars first),
+counts dice handed to the next player against a dive, and stores each die in the jar closest to
+full; a receiver always stores when it can. The evaluation of a position cut short adds to the
+engine's standing the expected worth of each undelivered jar, growing with how full it is (the
+standing counts only a point per two dice on them).
+
+Reads only the state it is given: in the search, a determinization.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import Action
+from engine.noctiluca.content import COLOUR_LETTER, JARS, SHORES
+from engine.noctiluca.state import NoctilucaState
+
+# A delivered jar's usual worth beyond its printed points: a token (values 2 to 8, the early
+# ones low) and a share of the majorities.
+TOKEN_WORTH = 4.0
+# A die that only the next player can store is worth this much of one of the diver's own.
+GIFT = 0.5
+# Rollout moves taken at random instead of by the policy: keeps rollouts varied.
+EXPLORE = 0.1
+
+
+def free_slots(state: NoctilucaState, seat: int) -> dict[str, list[int]]:
+    """Per die letter (colour), the free slots of each of the seat's jars that take it, fullest
+    jar first."""
+    out: dict[str, list[int]] = {}
+    for jar in state.jars[seat]:
+        free: dict[str, int] = {}
+        for colour, die in zip(JARS[jar["id"]].slots, jar["dice"], strict=True):
+            if die is None:
+                letter = COLOUR_LETTER[colour]
+                free[letter] = free.get(letter, 0) + 1
+        for letter, n in free.items():
+            out.setdefault(letter, []).append(n)
+    for room in out.values():
+        room.sort()
+    return out
+
+
+def storable(free: dict[str, list[int]], taken: dict[str, int]) -> tuple[float, dict[str, int]]:
+    """How many taken dice the seat stores, each weighted up when it completes its jar (the
+    fullest jar filled first, as the policy stores); and the dice left over, by letter."""
+    value = 0.0
+    rest: dict[str, int] = {}
+    for letter, n in taken.items():
+        for slots in free.get(letter, ()):
+            used = n if n < slots else slots
+            value += used * (1.5 if used == slots else 1.0)
+            n -= used
+            if not n:
+                break
+        if n:
+            rest[letter] = n
+    return value, rest
+
+
+def dive_values(
+    state: NoctilucaState, seat: int, shores: list[int], paths: tuple[str, ...]
+) -> dict[tuple[int, str, int], float]:
+    """The worth of each dive (shore, path, number): own dice stored, less those the next
+    player could store from what is passed on."""
+    own = free_slots(state, seat)
+    nxt = free_slots(state, state.after(seat)) if state.players > 1 else {}
+    spaces = state.spaces
+    values = {}
+    for shore in shores:
+        for kind in paths:
+            by_face: dict[str, dict[str, int]] = {}
+            for sid in SHORES[shore - 1].paths[kind]:
+                for die in spaces[sid]:  # a die is its colour letter and its face: "b3"
+                    taken = by_face.setdefault(die[1], {})
+                    taken[die[0]] = taken.get(die[0], 0) + 1
+            for number in range(1, 7):
+                taken = by_face.get(str(number), {})
+                if not taken:
+                    values[(shore, kind, number)] = 0.0
+                    continue
+                mine, rest = storable(own, taken)
+                values[(shore, kind, number)] = mine - GIFT * storable(nxt, rest)[0] if rest else mine
+    return values
+
+
+def policy(state: NoctilucaState, seat: int, actions: list[Action], rng: random.Random) -> Action:
+    """The rollout's move: each step of a dive picks the best whole dive still open; store in
+    the jar nearest full; anything else (jars to keep, piles, deliveries) at random."""
+    if rng.random() < EXPLORE:
+        return rng.choice(actions)
+    phase = state.phase
+    pending = state.pending
+    if phase in ("shore", "path", "number"):
+        shores = [int(a.args[0]) for a in actions] if phase == "shore" else [pending["shore"]]
+        paths = ("short", "long") if phase != "number" else (pending["path"],)
+        values = dive_values(state, seat, shores, paths)
+        best = max(values, key=lambda key: (values[key], rng.random()))
+        word = {"shore": str(best[0]), "path": best[1], "number": str(best[2])}[phase]
+        return next(a for a in actions if a.args[0] == word)
+    if phase in ("store", "pass"):
+        stores = [a for a in actions if a.args[0] != "none"]
+        if stores:
+            return min(stores, key=lambda a: (state.jar(seat, a.args[1])["dice"].count(None), rng.random()))
+    return rng.choice(actions)
+
+
+def jar_worth(jar: dict, favourite: str) -> float:
+    """An undelivered jar's expected worth: what delivering it brings, times how full it is
+    (squared: the last dice are the hardest to find), beyond the leftovers already counted."""
+    spec = JARS[jar["id"]]
+    filled = sum(1 for d in jar["dice"] if d is not None)
+    share = filled / len(spec.slots)
+    delivered = TOKEN_WORTH + spec.points + sum(1.0 for c in spec.slots if c == favourite)
+    return share * share * delivered - filled // 2
+
+
+def scores(state: NoctilucaState) -> list[float] | None:
+    """Each seat's score as it stands plus the expected worth of its jars in progress."""
+    standing = state.standing()
+    if standing is None:
+        return None
+    out = list(map(float, standing.scores))
+    for seat in range(state.players):
+        favourite = state.favourites[seat]
+        out[seat] += sum(jar_worth(j, favourite) for j in state.jars[seat])
+    return out

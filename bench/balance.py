@@ -1,0 +1,90 @@
+"""Balance under computer play (issue 14): the same computer level in every seat.
+
+Run: .venv/bin/python bench/balance.py [--game noctiluca ...] [--players 2 ...] [--games 200]
+     [--level hard] [--jobs 2]
+
+For every game and player count asked (by default all of them), ``--games`` seeded games
+(game i has seed 5000 + i) with ``--level`` computers in every seat: the win rate of each seat
+position in turn order (position 1 is the first player, whichever seat the set-up drew), with
+95 % Wilson intervals, and the game length in steps. Solo modes (Noctiluca, Terraforming Mars: The Dice
+Game) give the computer's win rate; Fox Duet (co-operative) gives the team's win rate at each of
+its levels 1, 2 and 3. Prints one table, with N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.ai import play, run_games, wilson  # noqa: E402
+from engine import GAMES  # noqa: E402
+
+
+def setups(games: list[str], counts: list[int] | None) -> list[tuple[str, int, dict]]:
+    out = []
+    for game in games:
+        spec = GAMES[game]
+        for players in range(spec.min_players, spec.max_players + 1):
+            if counts and players not in counts:
+                continue
+            if game == "fox-duet":
+                out += [(game, players, {"level": level}) for level in (1, 2, 3)]
+            else:
+                out.append((game, players, {}))
+    return out
+
+
+def _one(args: tuple[str, int, dict, str, int]) -> tuple[list[float], int]:
+    """One game: the win shares by turn position (first player first), and its length."""
+    game, players, options, level, index = args
+    shares, steps, _, first = play(game, players, [level] * players, seed=5000 + index, options=options)
+    return [shares[(first + k) % players] for k in range(players)], steps
+
+
+def interval(wins: float, n: int) -> str:
+    low, high = wilson(wins, n)
+    return f"{wins / n:.0%} ({low:.0%}-{high:.0%})"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="repeatable; default every game")
+    parser.add_argument("--players", type=int, action="append", help="repeatable; default every count")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--level", default="hard", choices=("random", "easy", "normal", "hard"))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    chosen = setups(args.game or sorted(GAMES), args.players)
+    print(f"bench/balance.py: {args.level} computers in every seat, N = {args.games} games per row, {args.jobs} jobs")
+    print(
+        f"{'game':<10} {'players':>7}  {'options':<8} {'length (steps)':<16} win rate by turn position, 95 % interval"
+    )
+    for game, players, options in chosen:
+        started = time.perf_counter()
+        tasks = [(game, players, options, args.level, i) for i in range(args.games)]
+        results = run_games(_one, tasks, args.jobs)
+        lengths = [steps for _, steps in results]
+        length = f"{statistics.mean(lengths):.0f} ({min(lengths)}-{max(lengths)})"
+        option_text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
+        if players == 1 or game == "fox-duet":
+            wins = sum(shares[0] for shares, _ in results)
+            seats = f"{'solo' if players == 1 else 'team'} wins {wins:g}/{args.games} = {interval(wins, args.games)}"
+        else:
+            seats = ", ".join(
+                f"position {s + 1} {interval(sum(shares[s] for shares, _ in results), args.games)}"
+                for s in range(players)
+            )
+        print(
+            f"{game:<10} {players:>7}  {option_text:<8} {length:<16} {seats}  [{time.perf_counter() - started:.0f} s]",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

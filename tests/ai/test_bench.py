@@ -1,0 +1,52 @@
+"""The bench scripts run end to end (bench/ai.py, bench/balance.py, bench/greedy.py): two games
+each, easy computers, one job, so the closing notes' commands are known to work."""
+
+from __future__ import annotations
+
+import random
+
+from ai.ismcts import playable
+from bench import ai as bench_ai
+from bench import balance
+from bench.greedy import greedy
+from engine import GAMES
+
+
+def test_the_match_bench_prints_win_rates_with_their_n_decision_times_and_game_length(capsys) -> None:
+    bench_ai.main(["--game", "vivarium", "--games", "2", "--jobs", "1", "--match", "easy:random"])
+    out = capsys.readouterr().out
+    assert "2 games per match" in out
+    assert "easy vs random: easy wins" in out and "/2 = " in out and "95 %" in out
+    assert "easy decisions (" in out and "CPU p50" in out and "p99" in out
+    assert "length mean" in out
+
+
+def test_the_fox_duet_matrix_is_the_team_at_each_level() -> None:
+    assert bench_ai.matrix("fox-duet", 2)[:3] == [("hard", "hard", {"level": n}) for n in (1, 2, 3)]
+    assert [m[:2] for m in bench_ai.matrix("noctiluca", 2)] == [
+        ("hard", "random"),
+        ("hard", "greedy"),
+        ("hard", "normal"),
+        ("normal", "easy"),
+    ]
+
+
+def test_the_balance_bench_prints_each_turn_position_and_the_solo_win_rate(capsys) -> None:
+    balance.main(["--game", "vivarium", "--players", "2", "--games", "2", "--level", "easy", "--jobs", "1"])
+    balance.main(["--game", "noctiluca", "--players", "1", "--games", "2", "--level", "random", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert "N = 2 games per row" in out
+    assert "position 1" in out and "position 2" in out
+    assert "solo wins" in out
+
+
+def test_the_vivarium_greedy_player_moves_legally_through_a_whole_game() -> None:
+    state = GAMES["vivarium"].new(2, 8, {})
+    rng = random.Random(8)
+    for _ in range(60):
+        if state.outcome() is not None:
+            break
+        seat = state.to_move()[0]
+        action = greedy("vivarium", state, seat, rng)
+        assert action in playable(state, seat)
+        state.apply(seat, action)

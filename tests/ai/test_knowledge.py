@@ -1,0 +1,97 @@
+"""Per-game knowledge of the computer players (ai/knowledge.py, ai/noctiluca.py, ai/tm_dice.py):
+rollout policies that are legal and reproducible, and evaluations that read only the state
+they are given."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ai import knowledge
+from ai.ismcts import playable
+from ai.noctiluca import jar_worth
+from engine import GAMES, State
+
+SETUPS = [("noctiluca", 1), ("noctiluca", 2), ("noctiluca", 4), ("tm-dice", 1), ("tm-dice", 2), ("vivarium", 2)]
+
+
+def positions(game: str, players: int, seed: int, count: int) -> list[State]:
+    """Positions along one game played by the rollout policy itself (so every phase comes up)."""
+    rng = random.Random(seed)
+    state = GAMES[game].new(players, seed, {})
+    found = []
+    for step in range(count * 7):
+        if state.outcome() is not None:
+            break
+        seat = rng.choice(state.to_move())
+        if step % 7 == 0:
+            found.append(GAMES[game].load(state.to_dict()))
+        state.apply(seat, knowledge.policy(state, seat, playable(state, seat), rng))
+    return found
+
+
+@pytest.mark.parametrize(("game", "players"), SETUPS)
+def test_a_rollout_move_is_legal_leaves_the_state_alone_and_is_the_same_for_the_same_seed(game, players) -> None:
+    for index, state in enumerate(positions(game, players, 11, 25)):
+        seat = state.to_move()[0]
+        actions = playable(state, seat)
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        move = knowledge.policy(state, seat, actions, random.Random(index))
+        assert move in actions
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+        assert knowledge.policy(state, seat, actions, random.Random(index)) == move
+
+
+@pytest.mark.parametrize(("game", "players"), SETUPS)
+def test_a_rollout_played_by_the_policy_reaches_the_end_of_the_game(game, players) -> None:
+    rng = random.Random(3)
+    state = GAMES[game].new(players, 3, {})
+    for _ in range(5000):
+        if state.outcome() is not None:
+            break
+        seat = rng.choice(state.to_move())
+        state.apply(seat, knowledge.policy(state, seat, playable(state, seat), rng))
+    assert state.outcome() is not None
+
+
+@pytest.mark.parametrize(("game", "players"), SETUPS)
+def test_an_unfinished_position_is_valued_alike_whatever_the_hidden_things_of_the_same_view(game, players) -> None:
+    """The evaluation reads the determinized copy it is given: two copies drawn with the same
+    seed from states that differ only in what the seat cannot see are valued the same."""
+    for state in positions(game, players, 21, 6)[1:]:
+        seat = state.to_move()[0]
+        other = GAMES[game].load(state.determinize(seat, 77).to_dict())
+        assert other.view(seat) == state.view(seat)
+        mine, theirs = state.determinize(seat, 5), other.determinize(seat, 5)
+        assert knowledge.evaluate(mine) == knowledge.evaluate(theirs)
+        value = knowledge.evaluate(mine)
+        assert value is not None and len(value) == players and all(0.0 <= v <= 1.0 for v in value)
+
+
+def test_a_noctiluca_jar_is_worth_more_the_fuller_it_is() -> None:
+    """Random rollouts undervalued storing; the evaluation credits each die stored, the last
+    ones most (the standing counts a point per two dice only)."""
+    state = GAMES["noctiluca"].new(2, 5, {})
+    rng = random.Random(5)
+    while state.phase == "keep":
+        seat = state.to_move()[0]
+        state.apply(seat, rng.choice(playable(state, seat)))
+    jar = dict(state.jars[0][0], dice=[None] * len(state.jars[0][0]["dice"]))
+    worths = []
+    for filled in range(len(jar["dice"]) + 1):
+        dice = ["o1"] * filled + [None] * (len(jar["dice"]) - filled)
+        worths.append(jar_worth(dict(jar, dice=dice), state.favourites[0]) + filled // 2)
+    assert worths == sorted(worths) and worths[0] == 0 < worths[-1]
+    steps = [b - a for a, b in zip(worths, worths[1:], strict=False)]
+    assert steps[-1] > steps[0], "the last die counts more than the first"
+
+
+def test_solo_rewards_grow_with_the_score_and_a_win_outweighs_any_score() -> None:
+    lost = knowledge.outcome_rewards([-5.0], [], 1)[0]
+    closer = knowledge.outcome_rewards([0.0], [], 1)[0]
+    won = knowledge.outcome_rewards([1.0], [0], 1)[0]
+    assert lost < closer < won
+    assert knowledge.outcome_rewards([40.0], [], 1)[0] < won
+    assert knowledge.outcome_rewards([10.0, 3.0], [0], 2) == [1.0, 0.0]
