@@ -104,8 +104,7 @@ def test_new_games_play_the_calibrated_jars() -> None:
     for seat in range(3):
         for j in s.jars[seat]:
             assert len(j["dice"]) == 5
-    view = s.view(None)
-    for panel in view.get("public", view)["seats"]:
+    for panel in s.view(None)["public"]["seats"]:
         for jar in panel["jars"]:
             assert jar["slots"] == list(content.jar_set(2)[jar["id"]].slots)
             assert sorted(jar["slots"].count(c) for c in set(jar["slots"])) in ([2, 3], [1, 4])
