@@ -67,6 +67,7 @@ def fingerprint(players: int, seed: int, rules_version: int) -> str:
 
 def test_the_current_version_is_2_and_version_1_is_still_played() -> None:
     assert G.rules_version == 2 and G.rules_versions == (1, 2)
+    assert sorted(content.JAR_FILES) == list(G.rules_versions), "every playable version has its jars"
     assert G.new(2, 5).rules_version == 2
     assert G.new(2, 5, rules_version=1).rules_version == 1
     with pytest.raises(ValueError, match="no rules version 3"):
