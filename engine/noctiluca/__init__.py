@@ -1,6 +1,6 @@
 """Noctiluca: dive for glowing dice and fill jars, for 2 to 4 players, or alone against the storm.
 
-Rules as implemented: docs/rules/noctiluca.md. Content: data/noctiluca/.
+Rules as implemented: docs/rules/noctiluca.md. Content: data/noctiluca/ (the jars by rules version).
 """
 
 from __future__ import annotations
@@ -16,6 +16,11 @@ class Noctiluca(Game):
     title = "Noctiluca"
     min_players = 1
     max_players = 4
+    # Version 2 (issue 14) plays the calibrated jars (data/noctiluca/jars-v2.json); version 1 the
+    # first ones (jars.json). The rules are the same: only the jar cards differ, read through
+    # ``NoctilucaState.jar_cards``, so a game started under version 1 keeps its jars.
+    rules_version = 2
+    rules_versions = (1, 2)
     # Undo (docs/ENGINE-EXTENSIONS.md) refuses an action that caused any of these: a random
     # outcome (dice rolled onto the board, the first player, a shuffle, the solo storm's roll),
     # a card that was hidden (dealt jars and favourites, the secret choice of jars and its

@@ -4,6 +4,11 @@ Every file is checked against a schema, then the geometry is checked against the
 rules rely on (18 spaces around an island, 12 shores each seeing one 3-long and one 4-long
 straight path that misses the island, 3 solo sections numbered 1 to 6), so a bad edit fails
 at import time with a precise message instead of in the middle of a game.
+
+The jars depend on the rules version (``JAR_FILES``): version 1 plays ``jars.json``, version 2
+the calibrated ``jars-v2.json`` (docs/rules/noctiluca.md, "Calibration"). A game keeps the jars
+of the version it started with, so rule code reads them through ``jar_set(rules_version)``
+(``NoctilucaState.jar_cards``), never from a module-level table.
 """
 
 from __future__ import annotations
@@ -47,6 +52,9 @@ BOARD_SCHEMA = {
 
 JARS_SCHEMA = {"jars": [{"id": str, "colour": str, "slots": [str], "points": Range(0, 2)}]}
 TOKENS_SCHEMA = {"back_value": Range(1, 1), "stacks": {"gold": [int], "brown": [int], "red": [int]}}
+# The jar cards of each rules version (relative to data/noctiluca/): version 1 is the first design,
+# kept unchanged for the games started under it; version 2 is the calibration of issue 14.
+JAR_FILES = {1: "jars.json", 2: "jars-v2.json"}
 FAVOURITES_SCHEMA = {"favourites": [{"id": str, "colour": str, "name": str}]}
 
 
@@ -147,8 +155,32 @@ def _ray(start: tuple[int, int], coords: dict[tuple[int, int], int]) -> set[tupl
     return rays
 
 
+def _load_jars(relative: str) -> dict[str, Jar]:
+    """One rules version's 30 jar cards, checked: 10 per jar colour, 3 to 6 slots, 0 to 2 points."""
+    where_file = f"noctiluca/{relative}"
+    jars: dict[str, Jar] = {}
+    for i, j in enumerate(load(where_file, JARS_SCHEMA)["jars"]):
+        where = f"{where_file}[{i}]"
+        if j["id"] in jars or ":" in j["id"] or " " in j["id"]:
+            raise ContentError(f"{where}: jar ids must be unique words, not {j['id']!r}")
+        if j["colour"] not in JAR_COLOURS:
+            raise ContentError(f"{where}: unknown jar colour {j['colour']!r}")
+        if not 3 <= len(j["slots"]) <= 6 or any(c not in DICE_COLOURS for c in j["slots"]):
+            raise ContentError(f"{where}: a jar has 3 to 6 slots of noctiluca colours")
+        jars[j["id"]] = Jar(j["id"], j["colour"], tuple(j["slots"]), j["points"])
+    for colour in JAR_COLOURS:
+        if sum(1 for j in jars.values() if j.colour == colour) != 10:
+            raise ContentError(f"{where_file}: there must be 10 {colour} jars")
+    return jars
+
+
+def jar_set(rules_version: int) -> dict[str, Jar]:
+    """The jar cards a game of this rules version is played with (id -> card)."""
+    return JAR_SETS[rules_version]
+
+
 def _load() -> None:
-    global COMPONENTS, DICE_COLOURS, JAR_COLOURS, SPACES, SHORES, SECTIONS, JARS, JAR_IDS
+    global COMPONENTS, DICE_COLOURS, JAR_COLOURS, SPACES, SHORES, SECTIONS, JAR_SETS, JAR_IDS
     global STACKS, BACK_VALUE, FAVOURITES, FAVOURITE_BY_COLOUR
     COMPONENTS = load("noctiluca/components.json", COMPONENTS_SCHEMA)
     DICE_COLOURS = tuple(COMPONENTS["dice_colours"])
@@ -161,21 +193,13 @@ def _load() -> None:
     on_board = sum(s.capacity for s in SPACES)
     if on_board > len(DICE_COLOURS) * COMPONENTS["dice_per_colour"]:
         raise ContentError("noctiluca: more dice on the board than in the box")
-    jars = load("noctiluca/jars.json", JARS_SCHEMA)["jars"]
-    JARS = {}
-    for i, j in enumerate(jars):
-        where = f"noctiluca/jars.json[{i}]"
-        if j["id"] in JARS or ":" in j["id"] or " " in j["id"]:
-            raise ContentError(f"{where}: jar ids must be unique words, not {j['id']!r}")
-        if j["colour"] not in JAR_COLOURS:
-            raise ContentError(f"{where}: unknown jar colour {j['colour']!r}")
-        if not 3 <= len(j["slots"]) <= 6 or any(c not in DICE_COLOURS for c in j["slots"]):
-            raise ContentError(f"{where}: a jar has 3 to 6 slots of noctiluca colours")
-        JARS[j["id"]] = Jar(j["id"], j["colour"], tuple(j["slots"]), j["points"])
-    for colour in JAR_COLOURS:
-        if sum(1 for j in JARS.values() if j.colour == colour) != 10:
-            raise ContentError(f"noctiluca/jars.json: there must be 10 {colour} jars")
-    JAR_IDS = tuple(JARS)
+    JAR_SETS = {version: _load_jars(relative) for version, relative in JAR_FILES.items()}
+    first = sorted(JAR_SETS[min(JAR_SETS)])
+    for version, jars in JAR_SETS.items():
+        # Jar names and translations are keyed by id: every version has the same 30 cards.
+        if sorted(jars) != first:
+            raise ContentError(f"noctiluca/{JAR_FILES[version]}: the jar ids must be those of every other version")
+    JAR_IDS = tuple(JAR_SETS[min(JAR_SETS)])
     tokens = load("noctiluca/tokens.json", TOKENS_SCHEMA)
     BACK_VALUE = tokens["back_value"]
     STACKS = {}
@@ -197,7 +221,7 @@ JAR_COLOURS: tuple[str, ...]
 SPACES: tuple[Space, ...]
 SHORES: tuple[Shore, ...]
 SECTIONS: tuple[str, ...]
-JARS: dict[str, Jar]
+JAR_SETS: dict[int, dict[str, Jar]]
 JAR_IDS: tuple[str, ...]
 STACKS: dict[str, tuple[int, ...]]
 BACK_VALUE: int

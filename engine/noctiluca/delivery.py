@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core import Event, event
-from engine.noctiluca import content
 from engine.noctiluca.content import COMPONENTS
 
 if TYPE_CHECKING:
@@ -46,7 +45,7 @@ def deliver(s: NoctilucaState, seat: int, jar_id: str) -> list[Event]:
     jar = s.jar(seat, jar_id)
     s.jars[seat].remove(jar)
     to_lid(s, jar["dice"])
-    colour = content.JARS[jar_id].colour
+    colour = s.jar_cards[jar_id].colour
     stack = s.stacks[colour]
     token = None
     if stack:
@@ -78,7 +77,7 @@ def new_jar(s: NoctilucaState, seat: int) -> list[Event]:
 
 
 def take(s: NoctilucaState, seat: int, jar_id: str, pile: int | None) -> Event:
-    s.jars[seat].append({"id": jar_id, "dice": [None] * len(content.JARS[jar_id].slots)})
+    s.jars[seat].append({"id": jar_id, "dice": [None] * len(s.jar_cards[jar_id].slots)})
     data = {"seat": seat, "jar": jar_id}
     if pile is not None:
         data |= {"pile": pile + 1, "top": s.piles[pile][0] if s.piles[pile] else None}

@@ -67,7 +67,7 @@ def ambiguous_colours(s: NoctilucaState, seat: int, hand: list[str]) -> list[str
 
 
 def store_die(s: NoctilucaState, seat: int, die: str, jar: dict) -> None:
-    slots = content.JARS[jar["id"]].slots
+    slots = s.jar_cards[jar["id"]].slots
     colour = content.die_colour(die)
     for i, (c, d) in enumerate(zip(slots, jar["dice"], strict=True)):
         if c == colour and d is None:

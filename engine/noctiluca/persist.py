@@ -14,7 +14,7 @@ from typing import Any
 from engine.content import bounded_int as _int
 from engine.content import check_keys, resigned_seat, saved_rng
 from engine.noctiluca import content
-from engine.noctiluca.content import COMPONENTS, DICE_COLOURS, JAR_IDS, JARS, SPACES, STACKS
+from engine.noctiluca.content import COMPONENTS, DICE_COLOURS, JAR_IDS, SPACES, STACKS, Jar
 from engine.noctiluca.state import PATHS, PHASES, NoctilucaState
 
 KEYS = (
@@ -64,7 +64,7 @@ def _dice(value: Any, where: str) -> list[str]:
 
 
 def _jar_ids(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(j, str) and j in JARS for j in value):
+    if not isinstance(value, list) or not all(isinstance(j, str) and j in JAR_IDS for j in value):
         raise ValueError(f"{where} must be a list of jar ids")
     return list(value)
 
@@ -78,12 +78,12 @@ def _tokens(value: Any, where: str) -> list[list]:
     return [list(t) for t in value]
 
 
-def _jars_in_play(value: Any, where: str) -> list[dict]:
+def _jars_in_play(value: Any, where: str, cards: dict[str, Jar]) -> list[dict]:
     out = []
     for i, j in enumerate(_list(value, where)):
-        if not isinstance(j, dict) or set(j) != {"id", "dice"} or j["id"] not in JARS:
+        if not isinstance(j, dict) or set(j) != {"id", "dice"} or j["id"] not in cards:
             raise ValueError(f"{where}[{i}] must be {{'id', 'dice'}} with a known jar id")
-        slots = JARS[j["id"]].slots
+        slots = cards[j["id"]].slots
         cells = _list(j["dice"], f"{where}[{i}].dice", len(slots))
         for c, d in zip(slots, cells, strict=True):
             if d is not None and (not content.is_die(d) or content.die_colour(d) != c):
@@ -96,6 +96,9 @@ def state_from_dict(game, data: dict) -> NoctilucaState:
     check_keys(data, KEYS, OPTIONAL)
     n = data["players"]
     s = NoctilucaState(game, n)
+    # The jars (their slots) are those of the game's rules version; a save from before versions
+    # is version 1. Game.load sets it again afterwards, to the same value.
+    s.rules_version = game.check_rules_version(data.get("rules_version", 1))
     s.version = data["version"]
     s.rng = saved_rng(data["rng"])
     spaces = _list(data["spaces"], "'spaces'", len(SPACES))
@@ -120,7 +123,7 @@ def state_from_dict(game, data: dict) -> NoctilucaState:
     if not all(f in DICE_COLOURS for f in favourites) or len(set(favourites)) != n:
         raise ValueError("'favourites' must be a different noctiluca colour per seat")
     s.favourites = list(favourites)
-    s.jars = [_jars_in_play(j, f"'jars'[{i}]") for i, j in enumerate(_list(data["jars"], "'jars'", n))]
+    s.jars = [_jars_in_play(j, f"'jars'[{i}]", s.jar_cards) for i, j in enumerate(_list(data["jars"], "'jars'", n))]
     s.delivered = [_jar_ids(d, f"'delivered'[{i}]") for i, d in enumerate(_list(data["delivered"], "'delivered'", n))]
     s.tokens = [_tokens(t, f"'tokens'[{i}]") for i, t in enumerate(_list(data["tokens"], "'tokens'", n))]
     stacks = data["stacks"]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import Event, Outcome, event
 from engine.noctiluca import content
-from engine.noctiluca.content import BACK_VALUE, JAR_COLOURS, JARS
+from engine.noctiluca.content import BACK_VALUE, JAR_COLOURS
 
 if TYPE_CHECKING:
     from engine.noctiluca.state import NoctilucaState
@@ -50,8 +50,9 @@ def score(s: NoctilucaState) -> dict:
     scores = []
     for seat in range(s.players):
         tokens = sum(v for _, v in s.tokens[seat])
-        jars = sum(JARS[j].points for j in s.delivered[seat])
-        favourite = sum(1 for j in s.delivered[seat] for c in JARS[j].slots if c == s.favourites[seat])
+        cards = s.jar_cards
+        jars = sum(cards[j].points for j in s.delivered[seat])
+        favourite = sum(1 for j in s.delivered[seat] for c in cards[j].slots if c == s.favourites[seat])
         leftovers = sum(1 for j in s.jars[seat] for d in j["dice"] if d is not None) // 2
         parts = {
             "majorities": extra[seat],

@@ -56,7 +56,7 @@ def keep(s: NoctilucaState, seat: int, jar_ids: list[str]) -> list[Event]:
     set_aside = []
     for who in range(s.players):
         kept = s.pending["kept"][who]
-        s.jars[who] = [{"id": j, "dice": [None] * len(content.JARS[j].slots)} for j in kept]
+        s.jars[who] = [{"id": j, "dice": [None] * len(s.jar_cards[j].slots)} for j in kept]
         set_aside += [j for j in s.pending["dealt"][who] if j not in kept]
     events.append(event("jars revealed", None, kept=[list(k) for k in s.pending["kept"]]))
     deck = s.deck + set_aside

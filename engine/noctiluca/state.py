@@ -22,7 +22,7 @@ import itertools
 
 from engine.core import Action, Event, IllegalAction, Outcome, State, Term, illegal
 from engine.noctiluca import content
-from engine.noctiluca.content import DICE_COLOURS, JARS
+from engine.noctiluca.content import DICE_COLOURS, Jar
 from engine.rng import Rng
 
 PHASES = ("keep", "shore", "path", "number", "store", "pass", "deliver", "pile", "draw", "over")
@@ -88,15 +88,19 @@ class NoctilucaState(State):
         return [self.after(seat, k) for k in range(self.players)]
 
     # -- jars ----------------------------------------------------------------------------------
+    @property
+    def jar_cards(self) -> dict[str, Jar]:
+        """The jar cards of this game's rules version: a game keeps the jars it started with."""
+        return content.jar_set(self.rules_version)
+
     def jar(self, seat: int, jar_id: str) -> dict:
         for j in self.jars[seat]:
             if j["id"] == jar_id:
                 return j
         raise illegal("noctiluca.illegal.no-jar", "You have no jar {jar}.", jar=jar_id[:20])
 
-    @staticmethod
-    def free_slots(j: dict, colour: str) -> int:
-        slots = JARS[j["id"]].slots
+    def free_slots(self, j: dict, colour: str) -> int:
+        slots = self.jar_cards[j["id"]].slots
         return sum(1 for c, d in zip(slots, j["dice"], strict=True) if c == colour and d is None)
 
     @staticmethod

@@ -41,7 +41,7 @@ def storm(s: NoctilucaState) -> list[Event]:
     token = None
     if card is not None:
         s.discard.append(card)
-        colour = content.JARS[card].colour
+        colour = s.jar_cards[card].colour
         if s.stacks[colour]:
             token = {"colour": colour, "value": s.stacks[colour].pop(0)}
             st["tokens"].append([colour, token["value"]])

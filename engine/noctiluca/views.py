@@ -5,19 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.noctiluca import content
-from engine.noctiluca.content import JARS, SHORES, SPACES
+from engine.noctiluca.content import SHORES, SPACES
 
 if TYPE_CHECKING:
     from engine.noctiluca.state import NoctilucaState
 
 
-def jar_card(jar_id: str) -> dict:
-    jar = JARS[jar_id]
+def jar_card(s: NoctilucaState, jar_id: str) -> dict:
+    jar = s.jar_cards[jar_id]
     return {"id": jar.id, "colour": jar.colour, "slots": list(jar.slots), "points": jar.points}
 
 
-def jar_in_play(j: dict) -> dict:
-    return {**jar_card(j["id"]), "dice": [None if d is None else content.die_view(d) for d in j["dice"]]}
+def jar_in_play(s: NoctilucaState, j: dict) -> dict:
+    return {**jar_card(s, j["id"]), "dice": [None if d is None else content.die_view(d) for d in j["dice"]]}
 
 
 def dice(ds: list[str]) -> list[dict]:
@@ -79,13 +79,13 @@ def public_view(s: NoctilucaState) -> dict:
         "lid": dict(s.lid),
         "lid_total": sum(s.lid.values()),
         "stacks": {c: list(v) for c, v in s.stacks.items()},
-        "piles": [{"size": len(p), "top": jar_card(p[0]) if p else None} for p in s.piles],
+        "piles": [{"size": len(p), "top": jar_card(s, p[0]) if p else None} for p in s.piles],
         "deck_size": len(s.deck) if (s.solo or s.phase == "keep") else 0,
         "seats": [
             {
                 "pawns": s.pawns[seat],
-                "jars": [jar_in_play(j) for j in s.jars[seat]],
-                "delivered": [jar_card(j) for j in s.delivered[seat]],
+                "jars": [jar_in_play(s, j) for j in s.jars[seat]],
+                "delivered": [jar_card(s, j) for j in s.delivered[seat]],
                 "tokens": [{"colour": c, "value": v} for c, v in s.tokens[seat]],
                 "favourite": s.favourites[seat] if over else None,
             }
@@ -120,9 +120,9 @@ def private_view(s: NoctilucaState, seat: int) -> dict:
     private: dict = {"seat": seat, "favourite": dict(fav), "hand": []}
     if s.phase == "keep":
         kept = s.pending["kept"][seat]
-        private["hand"] = [jar_card(j) for j in s.pending["dealt"][seat]]
+        private["hand"] = [jar_card(s, j) for j in s.pending["dealt"][seat]]
         private["kept"] = None if kept is None else list(kept)
     if s.phase == "draw" and s.pending["queue"][0] == seat:
-        private["hand"] = [jar_card(j) for j in s.pending["offer"]]
+        private["hand"] = [jar_card(s, j) for j in s.pending["offer"]]
         private["offer"] = list(s.pending["offer"])
     return private

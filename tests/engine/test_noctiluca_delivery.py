@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.noctiluca import content
-from engine.noctiluca.content import JARS, SHORES, SPACES
-from tests.engine.test_noctiluca_content import checked, clear_board, give_jars, jars_of, put, started
+from engine.noctiluca.content import SHORES, SPACES
+from tests.engine.test_noctiluca_content import (
+    checked,
+    clear_board,
+    each_rules_version,  # noqa: F401  (the fixture)
+    give_jars,
+    jars_of,
+    put,
+    started,
+)
 from tests.engine.test_noctiluca_dive import dive
 
 SHORT = SHORES[0].paths["short"]
 
+# The rules are the same under every rules version: each test runs under each (only the jars differ).
+pytestmark = pytest.mark.usefixtures("each_rules_version")
 
-def nearly_full(jar_id: str, missing: str) -> list[str]:
+
+def nearly_full(s, jar_id: str, missing: str) -> list[str]:
     """Dice filling every slot of the jar but one of colour ``missing``."""
-    slots = list(JARS[jar_id].slots)
+    slots = list(s.jar_cards[jar_id].slots)
     slots.remove(missing)
     return [content.die(c, 1) for c in slots]
 
@@ -23,17 +36,17 @@ def test_a_full_jar_is_delivered_for_the_top_token_of_its_colour() -> None:
     s = started(2)
     me = s.current
     clear_board(s)
-    jar = jars_of("orange")
-    give_jars(s, me, [jar], {jar: nearly_full(jar, "orange")})
+    jar = jars_of(s, "orange")
+    give_jars(s, me, [jar], {jar: nearly_full(s, jar, "orange")})
     put(s, SHORT[0], ["o6"])
-    colour = JARS[jar].colour
+    colour = s.jar_cards[jar].colour
     lid = s.lid["orange"]
     events = dive(s, me, 1, "short", 6)
     delivered = next(e for e in events if e["type"] == "delivered")
     assert delivered["token"] == {"colour": colour, "value": 2}
     assert s.tokens[me] == [[colour, 2]] and s.stacks[colour][0] == 2 and len(s.stacks[colour]) == 9
     assert jar in s.delivered[me] and jar not in [j["id"] for j in s.jars[me]]
-    assert s.lid["orange"] == lid + len(JARS[jar].slots)
+    assert s.lid["orange"] == lid + len(s.jar_cards[jar].slots)
     checked(s)
 
 
@@ -42,8 +55,8 @@ def test_a_new_jar_comes_from_the_pile_of_the_owners_choice() -> None:
     s = started(2)
     me = s.current
     clear_board(s)
-    jar = jars_of("orange")
-    give_jars(s, me, [jar], {jar: nearly_full(jar, "orange")})
+    jar = jars_of(s, "orange")
+    give_jars(s, me, [jar], {jar: nearly_full(s, jar, "orange")})
     put(s, SHORT[0], ["o6"])
     dive(s, me, 1, "short", 6)
     assert s.phase == "pile" and s.to_move() == [me]
@@ -58,8 +71,8 @@ def test_an_empty_pile_is_not_refilled() -> None:
     s = started(2)
     me = s.current
     clear_board(s)
-    jar = jars_of("orange")
-    give_jars(s, me, [jar], {jar: nearly_full(jar, "orange")})
+    jar = jars_of(s, "orange")
+    give_jars(s, me, [jar], {jar: nearly_full(s, jar, "orange")})
     s.deck += s.piles[1]
     s.piles[1] = []
     s.discard, s.deck = s.deck, []
@@ -73,8 +86,8 @@ def test_several_full_jars_are_delivered_one_at_a_time_in_the_owners_order() -> 
     s = started(2)
     me = s.current
     clear_board(s)
-    a, b = jars_of("orange"), jars_of("purple")
-    give_jars(s, me, [a, b], {a: nearly_full(a, "orange"), b: nearly_full(b, "purple")})
+    a, b = jars_of(s, "orange"), jars_of(s, "purple")
+    give_jars(s, me, [a, b], {a: nearly_full(s, a, "orange"), b: nearly_full(s, b, "purple")})
     put(s, SHORT[0], ["o3", "p3"])
     dive(s, me, 1, "short", 3)
     assert s.phase == "deliver"
@@ -93,11 +106,11 @@ def test_a_jar_filled_by_passed_dice_is_delivered_in_turn_order_from_the_current
     me = s.current
     b, c = s.after(me), s.after(me, 2)
     clear_board(s)
-    pb, pc = jars_of("purple"), jars_of("orange")
-    mine = jars_of("green,purple")
+    pb, pc = jars_of(s, "purple"), jars_of(s, "orange")
+    mine = jars_of(s, "green,purple")
     give_jars(s, me, [mine])
-    give_jars(s, b, [pb], {pb: nearly_full(pb, "purple")})
-    give_jars(s, c, [pc], {pc: nearly_full(pc, "orange")})
+    give_jars(s, b, [pb], {pb: nearly_full(s, pb, "purple")})
+    give_jars(s, c, [pc], {pc: nearly_full(s, pc, "orange")})
     put(s, SHORT[0], ["p4", "o4", "p4", "p4", "p4", "p4"])
     dive(s, me, 1, "short", 4)
     # the diver's jar takes purple dice; the rest are passed
@@ -120,9 +133,9 @@ def test_no_token_is_taken_when_the_stack_is_empty() -> None:
     s = started(2)
     me = s.current
     clear_board(s)
-    jar = jars_of("orange")
-    colour = JARS[jar].colour
-    give_jars(s, me, [jar], {jar: nearly_full(jar, "orange")})
+    jar = jars_of(s, "orange")
+    colour = s.jar_cards[jar].colour
+    give_jars(s, me, [jar], {jar: nearly_full(s, jar, "orange")})
     s.tokens[1 - me] = [[colour, v] for v in s.stacks[colour]]
     s.stacks[colour] = []
     put(s, SHORT[0], ["o6"])

@@ -6,11 +6,22 @@ import pytest
 
 from engine import IllegalAction
 from engine.noctiluca import content
-from engine.noctiluca.content import JARS, SHORES
-from tests.engine.test_noctiluca_content import checked, clear_board, give_jars, jars_of, put, started
+from engine.noctiluca.content import SHORES
+from tests.engine.test_noctiluca_content import (
+    checked,
+    clear_board,
+    each_rules_version,  # noqa: F401  (the fixture)
+    give_jars,
+    jars_of,
+    put,
+    started,
+)
 
 SHORT = SHORES[0].paths["short"]
 LONG = SHORES[0].paths["long"]
+
+# The rules are the same under every rules version: each test runs under each (only the jars differ).
+pytestmark = pytest.mark.usefixtures("each_rules_version")
 
 
 def dive(s, seat: int, shore: int, path: str, number: int) -> list[dict]:
@@ -70,7 +81,7 @@ def test_dice_are_stored_by_colour_only_and_stay_in_their_jar() -> None:
     me = s.current
     clear_board(s)
     put(s, SHORT[0], ["o4", "o4"])
-    jar = jars_of("orange")
+    jar = jars_of(s, "orange")
     give_jars(s, me, [jar])
     dive(s, me, 1, "short", 4)
     stored = [d for j in s.jars[me] for d in j["dice"] if d]
@@ -84,7 +95,7 @@ def test_a_die_that_fits_several_jars_lets_the_diver_choose_the_jar() -> None:
     me = s.current
     clear_board(s)
     put(s, SHORT[0], ["o2"])
-    a, b = jars_of("orange"), jars_of("orange,blue")
+    a, b = jars_of(s, "orange"), jars_of(s, "orange,blue")
     give_jars(s, me, [a, b])
     dive(s, me, 1, "short", 2)
     assert s.phase == "store" and s.to_move() == [me]
@@ -99,10 +110,10 @@ def test_dice_the_diver_cannot_store_are_passed_to_the_next_player() -> None:
     me = s.current
     clear_board(s)
     put(s, SHORT[0], ["p5"])
-    give_jars(s, me, [jars_of("orange")])
+    give_jars(s, me, [jars_of(s, "orange")])
     nxt = s.after(me)
-    give_jars(s, nxt, [jars_of("purple")])
-    give_jars(s, s.after(me, 2), [jars_of("orange,blue")])
+    give_jars(s, nxt, [jars_of(s, "purple")])
+    give_jars(s, s.after(me, 2), [jars_of(s, "orange,blue")])
     dive(s, me, 1, "short", 5)
     assert s.phase == "pass" and s.to_move() == [nxt]
     assert s.view(None)["public"]["pending"]["dice"] == [{"colour": "purple", "face": 5}]
@@ -114,11 +125,11 @@ def test_a_receiver_stores_at_most_one_die_and_passes_the_rest_on() -> None:
     me = s.current
     clear_board(s)
     put(s, SHORT[0], ["p5", "p5"])
-    purple = jars_of("purple")
-    give_jars(s, me, [jars_of("orange")])
+    purple = jars_of(s, "purple")
+    give_jars(s, me, [jars_of(s, "orange")])
     b, c = s.after(me), s.after(me, 2)
     give_jars(s, b, [purple])
-    give_jars(s, c, [jars_of("green,purple")])
+    give_jars(s, c, [jars_of(s, "green,purple")])
     dive(s, me, 1, "short", 5)
     s.apply(b, f"store purple {purple}")
     assert sum(1 for d in s.jar(b, purple)["dice"] if d) == 1
@@ -132,8 +143,8 @@ def test_a_receiver_may_store_none() -> None:
     me = s.current
     clear_board(s)
     put(s, SHORT[0], ["p5"])
-    give_jars(s, me, [jars_of("orange")])
-    give_jars(s, 1 - me, [jars_of("purple")])
+    give_jars(s, me, [jars_of(s, "orange")])
+    give_jars(s, 1 - me, [jars_of(s, "purple")])
     dive(s, me, 1, "short", 5)
     assert "store none" in [a.text for a in s.legal_actions(1 - me)]
     events = s.apply(1 - me, "store none")
@@ -146,16 +157,18 @@ def test_passing_goes_on_around_the_table_until_nothing_more_is_stored() -> None
     s = started(2)
     me = s.current
     clear_board(s)
-    put(s, SHORT[0], ["p1", "p1", "p1", "g1"])
-    purple = jars_of("purple")
-    give_jars(s, me, [jars_of("orange")])
+    purple = jars_of(s, "purple")
+    slots = len(s.jar_cards[purple].slots)
+    for i, d in enumerate(["p1"] * slots + ["g1"]):  # spread along the path, within each space's room
+        put(s, SHORT[i % len(SHORT)], [d])
+    give_jars(s, me, [jars_of(s, "orange")])
     give_jars(s, 1 - me, [purple])
     lid_before = s.lid["green"]
     dive(s, me, 1, "short", 1)
-    for _ in range(3):  # the same receiver is handed the rest again after each die it stores
+    for _ in range(slots):  # the same receiver is handed the rest again after each die it stores
         assert s.to_move() == [1 - me]
         s.apply(1 - me, f"store purple {purple}")
-    # the purple jar (3 slots) was full and delivered; the green die fits nobody: box lid
+    # the purple jar is full and delivered; the green die fits nobody: box lid
     assert purple in s.delivered[1 - me]
     assert s.lid["green"] == lid_before + 1
 
@@ -166,11 +179,11 @@ def test_players_who_cannot_store_any_passed_die_are_skipped() -> None:
     me = s.current
     clear_board(s)
     put(s, SHORT[0], ["p2"])
-    give_jars(s, me, [jars_of("orange")])
+    give_jars(s, me, [jars_of(s, "orange")])
     for k in (1, 2):
         give_jars(s, s.after(me, k), [])
     last = s.after(me, 3)
-    give_jars(s, last, [jars_of("purple")])
+    give_jars(s, last, [jars_of(s, "purple")])
     dive(s, me, 1, "short", 2)
     assert s.to_move() == [last]
 
@@ -181,8 +194,8 @@ def test_dice_nobody_can_store_go_to_the_box_lid() -> None:
     me = s.current
     clear_board(s)
     put(s, SHORT[0], ["b6", "b6"])
-    give_jars(s, me, [jars_of("orange")])
-    give_jars(s, 1 - me, [jars_of("purple")])
+    give_jars(s, me, [jars_of(s, "orange")])
+    give_jars(s, 1 - me, [jars_of(s, "purple")])
     blue = s.lid["blue"]
     events = dive(s, me, 1, "short", 6)
     assert any(e["type"] == "to lid" for e in events)
@@ -211,12 +224,12 @@ def test_stored_dice_match_their_slot_colour() -> None:
     s = started(2)
     me = s.current
     clear_board(s)
-    jar = jars_of("orange,blue")
+    jar = jars_of(s, "orange,blue")
     put(s, SHORT[0], ["b4", "o4", "g4"])
     give_jars(s, me, [jar])
     give_jars(s, 1 - me, [])
     dive(s, me, 1, "short", 4)
-    slots = JARS[jar].slots
+    slots = s.jar_cards[jar].slots
     for colour, d in zip(slots, s.jar(me, jar)["dice"], strict=True):
         assert d is None or content.die_colour(d) == colour
 
@@ -230,9 +243,9 @@ def test_in_round_2_dice_are_passed_the_other_way_round() -> None:
     me = s.current
     clear_board(s)
     put(s, SHORT[0], ["p5"])
-    give_jars(s, me, [jars_of("orange")])
-    give_jars(s, (me + 1) % 3, [jars_of("purple")])
-    give_jars(s, (me - 1) % 3, [jars_of("green,purple")])
+    give_jars(s, me, [jars_of(s, "orange")])
+    give_jars(s, (me + 1) % 3, [jars_of(s, "purple")])
+    give_jars(s, (me - 1) % 3, [jars_of(s, "green,purple")])
     assert s.shores[0] is None  # pawns came back at the end of round 1
     dive(s, me, 1, "short", 5)
     assert s.to_move() == [(me - 1) % 3]

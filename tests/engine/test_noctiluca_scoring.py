@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from engine.noctiluca.content import JARS
+import pytest
+
 from engine.noctiluca.scoring import majorities, score
-from tests.engine.test_noctiluca_content import give_jars, jars_of, started
+from tests.engine.test_noctiluca_content import (
+    each_rules_version,  # noqa: F401  (the fixture)
+    give_jars,
+    jars_of,
+    started,
+)
+
+# The rules are the same under every rules version: each test runs under each (only the jars differ).
+pytestmark = pytest.mark.usefixtures("each_rules_version")
 
 
 def take_tokens(s, seat: int, colour: str, count: int) -> None:
@@ -39,8 +48,8 @@ def test_every_part_of_the_final_score() -> None:
     """Seed: (2) the values of all tokens held, (3) the points printed on delivered jars, (4) 1 point
     per slot of your favourite colour on delivered jars, (5) 1 point per 2 dice on undelivered jars."""
     s = started(2)
-    a = jars_of("orange")  # 3 orange slots
-    b = jars_of("orange,blue")
+    a = jars_of(s, "orange")  # 3 orange slots
+    b = jars_of(s, "orange,blue")
     s.favourites = ["orange", "green"]
     give_jars(s, 0, [b], {b: ["b1", "b2", "o5"]})
     for p in s.piles:
@@ -51,19 +60,19 @@ def test_every_part_of_the_final_score() -> None:
     take_tokens(s, 1, "red", 1)
     detail = score(s)["details"][0]
     assert detail["tokens"] == 2
-    assert detail["jar points"] == JARS[a].points
-    assert detail["favourite"] == sum(1 for c in JARS[a].slots if c == "orange")
+    assert detail["jar points"] == s.jar_cards[a].points
+    assert detail["favourite"] == sum(1 for c in s.jar_cards[a].slots if c == "orange")
     assert detail["leftovers"] == 1  # 3 dice on an undelivered jar: 1 point per 2
     assert detail["majorities"] == 9  # the only gold token holder takes the other 9
-    assert detail["total"] == 2 + JARS[a].points + 3 + 1 + 9
+    assert detail["total"] == 2 + s.jar_cards[a].points + 3 + 1 + 9
 
 
 def test_a_tie_goes_to_the_player_with_more_delivered_jars() -> None:
     """Seed: on a tie, the tied player who delivered the most jars wins."""
     s = started(2)
     s.favourites = ["green", "blue"]
-    jar = jars_of("orange")  # 0 points, no green or blue slot: the totals stay 0 and 0
-    assert JARS[jar].points == 0
+    jar = jars_of(s, "orange")  # 0 points, no green or blue slot: the totals stay 0 and 0
+    assert s.jar_cards[jar].points == 0
     for p in s.piles:
         if jar in p:
             p.remove(jar)

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.noctiluca import content
-from engine.noctiluca.content import JARS, SECTIONS, SHORES
+from engine.noctiluca.content import SECTIONS, SHORES
 from engine.noctiluca.scoring import score
-from tests.engine.test_noctiluca_content import checked, clear_board, give_jars, jars_of, put, started
+from tests.engine.test_noctiluca_content import (
+    checked,
+    clear_board,
+    each_rules_version,  # noqa: F401  (the fixture)
+    give_jars,
+    jars_of,
+    put,
+    started,
+)
 from tests.engine.test_noctiluca_delivery import nearly_full
 from tests.engine.test_noctiluca_dive import dive
 
 SHORT = SHORES[0].paths["short"]
+
+# The rules are the same under every rules version: each test runs under each (only the jars differ).
+pytestmark = pytest.mark.usefixtures("each_rules_version")
 
 
 def solo():
@@ -23,7 +36,7 @@ def test_solo_dice_you_would_pass_go_to_the_storm() -> None:
     """Seed (solo): dice you would pass go to the storm instead; each costs a point at the end."""
     s = solo()
     clear_board(s)
-    give_jars(s, 0, [jars_of("orange")])
+    give_jars(s, 0, [jars_of(s, "orange")])
     put(s, SHORT[0], ["b2", "g2", "o2"])
     events = dive(s, 0, 1, "short", 2)
     assert sorted(s.storm["dice"]) == ["b2", "g2"]
@@ -36,8 +49,8 @@ def test_solo_a_new_jar_is_one_of_two_drawn_the_other_to_the_bottom() -> None:
     """Seed (solo): whenever you take a new jar, draw 2 and keep 1, the other to the bottom of the deck."""
     s = solo()
     clear_board(s)
-    jar = jars_of("orange")
-    give_jars(s, 0, [jar], {jar: nearly_full(jar, "orange")})
+    jar = jars_of(s, "orange")
+    give_jars(s, 0, [jar], {jar: nearly_full(s, jar, "orange")})
     put(s, SHORT[0], ["o6"])
     top2 = s.deck[:2]
     dive(s, 0, 1, "short", 6)
@@ -53,7 +66,7 @@ def test_the_storm_discards_the_top_jar_and_puts_its_token_in_the_storm() -> Non
     """Seed (solo): (1) discard the top jar card and put the top score token of its colour into the storm."""
     s = solo()
     top = s.deck[0]
-    colour = JARS[top].colour
+    colour = s.jar_cards[top].colour
     value = s.stacks[colour][0]
     events = dive(s, 0, 1, "short", 1)
     while s.phase != "shore":
