@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from engine import Action
-from engine.noctiluca.content import COLOUR_LETTER, JARS, SHORES
+from engine.noctiluca.content import COLOUR_LETTER, SHORES
 from engine.noctiluca.state import NoctilucaState
 
 # A delivered jar's usual worth beyond its printed points: a token (values 2 to 8, the early
@@ -34,7 +34,7 @@ def free_slots(state: NoctilucaState, seat: int) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for jar in state.jars[seat]:
         free: dict[str, int] = {}
-        for colour, die in zip(JARS[jar["id"]].slots, jar["dice"], strict=True):
+        for colour, die in zip(state.jar_cards[jar["id"]].slots, jar["dice"], strict=True):
             if die is None:
                 letter = COLOUR_LETTER[colour]
                 free[letter] = free.get(letter, 0) + 1
@@ -109,10 +109,11 @@ def policy(state: NoctilucaState, seat: int, actions: list[Action], rng: random.
     return rng.choice(actions)
 
 
-def jar_worth(jar: dict, favourite: str) -> float:
+def jar_worth(state: NoctilucaState, jar: dict, favourite: str) -> float:
     """An undelivered jar's expected worth: what delivering it brings, times how full it is
-    (squared: the last dice are the hardest to find), beyond the leftovers already counted."""
-    spec = JARS[jar["id"]]
+    (squared: the last dice are the hardest to find), beyond the leftovers already counted. The
+    jar cards are those of the game's rules version."""
+    spec = state.jar_cards[jar["id"]]
     filled = sum(1 for d in jar["dice"] if d is not None)
     share = filled / len(spec.slots)
     delivered = TOKEN_WORTH + spec.points + sum(1.0 for c in spec.slots if c == favourite)
@@ -127,5 +128,5 @@ def scores(state: NoctilucaState) -> list[float] | None:
     out = list(map(float, standing.scores))
     for seat in range(state.players):
         favourite = state.favourites[seat]
-        out[seat] += sum(jar_worth(j, favourite) for j in state.jars[seat])
+        out[seat] += sum(jar_worth(state, j, favourite) for j in state.jars[seat])
     return out

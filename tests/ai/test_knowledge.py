@@ -82,7 +82,7 @@ def test_a_noctiluca_jar_is_worth_more_the_fuller_it_is() -> None:
     worths = []
     for filled in range(len(jar["dice"]) + 1):
         dice = ["o1"] * filled + [None] * (len(jar["dice"]) - filled)
-        worths.append(jar_worth(dict(jar, dice=dice), state.favourites[0]) + filled // 2)
+        worths.append(jar_worth(state, dict(jar, dice=dice), state.favourites[0]) + filled // 2)
     assert worths == sorted(worths) and worths[0] == 0 < worths[-1]
     steps = [b - a for a, b in zip(worths, worths[1:], strict=False)]
     assert steps[-1] > steps[0], "the last die counts more than the first"
