@@ -72,7 +72,9 @@ async def test_three_queued_boards_of_a_game_draw_only_the_latest() -> None:
         await asyncio.sleep(0)
         queued = []
         for state in moves:
-            queued.append(asyncio.create_task(pictures.board(1, "fox-duet", state.view(None), NAMES, "en", latest=True)))
+            queued.append(
+                asyncio.create_task(pictures.board(1, "fox-duet", state.view(None), NAMES, "en", latest=True))
+            )
             await asyncio.sleep(0)
         assert pictures.waiting == 1  # one board per game waits, the latest
         pictures.gate.set()
