@@ -380,6 +380,19 @@ def backdrop(size: tuple[int, int]) -> Image.Image:
     return vertical_gradient(size, Palette.BG_TOP, Palette.BG_BOTTOM)
 
 
+@lru_cache(maxsize=4)
+def backdrop_rgba(size: tuple[int, int]) -> Image.Image:
+    """``backdrop`` already converted for renderers that composite sprites on it (copy before drawing)."""
+    return backdrop(size).convert("RGBA")
+
+
+@lru_cache(maxsize=16)
+def gradient(size: tuple[int, int], top: RGB, bottom: RGB) -> Image.Image:
+    """``vertical_gradient`` made once per size and colours: a board's background is the same every
+    move (about 4 ms to build at 1600x900). Copy before drawing."""
+    return vertical_gradient(size, top, bottom)
+
+
 # --- output -----------------------------------------------------------------------------------
 
 # Below this, even a tiny palette PNG may not fit: the budget is a caller's mistake.
