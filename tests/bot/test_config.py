@@ -113,3 +113,12 @@ def test_the_sandbox_port_comes_from_the_same_env_file(
     monkeypatch.delenv("MEEPLE_SANDBOX_PORT", raising=False)
     assert main([]) == 2
     assert "MEEPLE_SANDBOX_PORT" in capsys.readouterr().err
+
+
+def test_render_workers_default_to_one_per_core_and_can_be_set() -> None:
+    assert load_config(env={}, env_file=None).render_workers is None  # bot.pictures: os.cpu_count()
+    assert load_config(env={"MEEPLE_RENDER_WORKERS": "3"}, env_file=None).render_workers == 3
+    assert load_config(env={"MEEPLE_RENDER_WORKERS": "0"}, env_file=None).render_workers == 0
+    for bad in ("-1", "two", "1.5"):
+        with pytest.raises(ValueError, match="MEEPLE_RENDER_WORKERS"):
+            load_config(env={"MEEPLE_RENDER_WORKERS": bad}, env_file=None)
