@@ -7,7 +7,11 @@ import dataclasses
 import os
 import random
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -231,3 +235,50 @@ async def test_a_killed_worker_does_not_lose_the_board(emu, world, config_for) -
         await bot.flow.delivery.caught_up()
         row = await bot.db.get_game(game_id)
         assert row.board_version == row.version == 3
+
+
+KILLED_BOT = """
+import asyncio, os, sys
+from bot.pictures import Pictures
+from engine import GAMES
+
+async def main():
+    pictures = Pictures(workers=1)
+    state = GAMES["fox-duet"].new(2, 1)
+    await pictures.board(1, "fox-duet", state.view(None), ["a", "b"], "en")
+    print(" ".join(str(pid) for pid in pictures.pids()), flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+def gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_workers_leave_when_the_bot_is_killed_hard() -> None:
+    """SIGKILL or the OOM killer give the bot no chance to stop its pool; the workers stop by themselves."""
+    root = Path(__file__).resolve().parents[2]
+    bot = subprocess.Popen([sys.executable, "-c", KILLED_BOT], cwd=root, stdout=subprocess.PIPE, text=True)
+    pids: list[int] = []
+    try:
+        assert bot.stdout is not None
+        pids = [int(pid) for pid in bot.stdout.readline().split()]
+        assert pids
+        bot.kill()
+        bot.wait()
+        for _ in range(300):  # a bound, not a timing: workers look every OWNER_CHECK seconds
+            if all(gone(pid) for pid in pids):
+                break
+            time.sleep(0.1)
+        assert all(gone(pid) for pid in pids), "a drawing worker outlived the bot"
+    finally:
+        bot.kill()
+        for pid in pids:
+            if not gone(pid):
+                os.kill(pid, signal.SIGKILL)
