@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import inspect
 import io
 import json
 import random
@@ -53,6 +54,10 @@ from engine import GAMES  # noqa: E402
 # The bot's encoder (budget, fallbacks) when it is still there, so the encode phase is measured
 # directly; if it moves, the phase is the board's time minus the draw's.
 encode_png = getattr(render.common, "encode_png", None)
+# How the bot encodes boards (a palette since issue 18; older checkouts encoded truecolour).
+ENCODE_AS_BOT = (
+    {"palette": True} if encode_png is not None and "palette" in inspect.signature(encode_png).parameters else {}
+)
 PHASES = ["apply", "copy", "deepcopy", "dumps", "decode", "commit", "draw", "encode", "board", "hand"]
 PLAYERS = {"fox-duet": 2, "noctiluca": 3, "vivarium": 3, "tm-dice": 2}
 
@@ -126,7 +131,7 @@ async def play(key: str, games: int, max_moves: int, db: Database, sample: int, 
             ms, image = cpu_ms(renderer.board, view["public"], names, locale="en")
             times["draw"].append(ms)
             if encode_png is not None:
-                ms, _ = cpu_ms(encode_png, image, renderer.board_budget, optimize=render.OPTIMIZE_PNG)
+                ms, _ = cpu_ms(encode_png, image, renderer.board_budget, optimize=render.OPTIMIZE_PNG, **ENCODE_AS_BOT)
                 times["encode"].append(ms)
             ms, _ = cpu_ms(render.render_board, key, view, names, "en")
             times["board"].append(ms)

@@ -23,6 +23,7 @@ from bot.flow import Flow
 from bot.history_ui import HISTORY_ITEMS
 from bot.howto import HOWTO_ITEMS
 from bot.i18n import t
+from bot.pictures import Pictures
 from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
 from bot.storage import Database
@@ -119,7 +120,12 @@ class MeepleBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
-        self.flow = Flow(self, GameService(self.db, cache_size=self.config.state_cache), backoff=self.backoff)
+        self.flow = Flow(
+            self,
+            GameService(self.db, cache_size=self.config.state_cache),
+            backoff=self.backoff,
+            pictures=Pictures(self.config.render_workers),
+        )
         # Sharded, the work nobody clicks for keeps to this process's guilds (bot/shards.py).
         self.flow.shards = self.config.shards
         if self.config.sharded:

@@ -31,6 +31,8 @@ class Config:
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
     state_cache: int = DEFAULT_STATE_CACHE  # decoded game states kept in memory (an LRU)
+    # Processes drawing boards and hands (bot/pictures.py): None is one per core, 0 draws in a thread.
+    render_workers: int | None = None
 
     @property
     def sharded(self) -> bool:
@@ -48,7 +50,8 @@ class Config:
         return (
             f"Config(token={shown}, database={redact_url(str(self.database))!r}, dev_guild={self.dev_guild}, "
             f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands}, "
-            f"shard_ids={self.shard_ids}, shard_count={self.shard_count}, state_cache={self.state_cache})"
+            f"shard_ids={self.shard_ids}, shard_count={self.shard_count}, state_cache={self.state_cache}, "
+            f"render_workers={self.render_workers})"
         )
 
 
@@ -179,6 +182,9 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
     cache = merged.get("MEEPLE_STATE_CACHE", "").strip()
     if cache and not (cache.isdigit() and int(cache) >= 1):
         raise ValueError("MEEPLE_STATE_CACHE must be a whole number of games, at least 1")
+    workers = merged.get("MEEPLE_RENDER_WORKERS", "").strip()
+    if workers and not workers.isdigit():
+        raise ValueError("MEEPLE_RENDER_WORKERS must be a whole number of processes (0 draws in the bot's own)")
     return Config(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
         database=database_setting(merged.get("MEEPLE_DB", "")),
@@ -189,4 +195,5 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         shard_ids=shard_ids,
         shard_count=shard_count,
         state_cache=int(cache) if cache else DEFAULT_STATE_CACHE,
+        render_workers=int(workers) if workers else None,
     )

@@ -26,6 +26,7 @@ from bot import history
 from bot.computers import is_computer, left_players
 from bot.games import adapter_for
 from bot.i18n import game_title, t
+from bot.pictures import Superseded
 from bot.results import ranks
 from bot.storage import GameRow, async_play, jobs
 from bot.storage.jobs import Job, JobSpec
@@ -192,6 +193,8 @@ class Delivery:
                         await jobs.skip_into(self.db, job, newer, await self.board_lines(row, job))
                         return
                 await self._attempt(row, job)
+            except Superseded:
+                continue  # a newer board took this one's place in the drawing queue: look again
             except Exception as exc:  # every failure is classified below; none may stop the worker
                 if is_transient(exc):
                     delay = self.backoff.delay(attempt, getattr(exc, "retry_after", None))

@@ -1,7 +1,7 @@
 """What happens on Discord around each request: defer, call the service, render, post, DM.
 
 Every component and command ends up here; rules live in ``engine`` and storage in
-``bot.storage``. Rendering runs in a worker thread so the event loop never blocks.
+``bot.storage``. Pictures are drawn in worker processes (``bot.pictures``) so the event loop never blocks.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
 from bot.i18n import game_title, resolve_locale, t
 from bot.languages import language_name, table_language_of
+from bot.pictures import Pictures
 from bot.service import GameService, MoveResult, Refusal
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
@@ -65,7 +66,12 @@ class Flow:
     """The bot's behaviour for tables and moves, shared by commands and components."""
 
     def __init__(
-        self, bot: commands.Bot, service: GameService, locale: str = "en", backoff: Backoff | None = None
+        self,
+        bot: commands.Bot,
+        service: GameService,
+        locale: str = "en",
+        backoff: Backoff | None = None,
+        pictures: Pictures | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -75,6 +81,8 @@ class Flow:
         self._seen: dict[int, str] = {}  # user id -> Discord locale of their last interaction
         self._tasks: set[asyncio.Task] = set()  # background work (replays) kept alive until done
         self.delivery = Delivery(self, backoff)
+        # Boards and hands are drawn here (worker processes; hands cached); closed by ``shutdown``.
+        self.pictures = pictures if pictures is not None else Pictures()
         self.answer_wait = ANSWER_WAIT
         # Told when a table finishes (the tournament runner settles its round); set by the bot.
         self.table_over: Callable[[int], None] | None = None
@@ -114,6 +122,7 @@ class Flow:
                 task.cancel()
             if pending:
                 await asyncio.wait(pending, timeout=2)
+        self.pictures.close()
 
     # -- languages ------------------------------------------------------------------------
     def table_locale(self, row: GameRow) -> str:
@@ -263,14 +272,19 @@ class Flow:
             log.info("could not update the lobby of game %s: %s", row.id, exc.status)
 
     # -- the board ------------------------------------------------------------------------
-    async def board_payload(self, row: GameRow, state: State, lines: list[str], loc: str | None = None) -> dict:
-        """The board's words and picture, in ``loc`` (a private /table status) else the table's language."""
+    async def board_payload(
+        self, row: GameRow, state: State, lines: list[str], loc: str | None = None, latest: bool = False
+    ) -> dict:
+        """The board's words and picture, in ``loc`` (a private /table status) else the table's language.
+
+        ``latest`` (the board delivery posts) may raise ``Superseded``: a newer board of the game
+        took its place in the drawing queue."""
         adapter = adapter_for(row.game)
         loc = loc or self.table_locale(row)
         names = await self.names(row.id, loc)
         users = await self.service.seat_users(row.id)
         public_view = state.view(None)
-        png = await asyncio.to_thread(render.render_board, row.game, public_view, names, loc)
+        png = await self.pictures.board(row.id, row.game, public_view, names, loc, latest=latest)
         body = list(lines)
         outcome = state.outcome()
         view = discord.ui.View(timeout=None)
@@ -321,7 +335,8 @@ class Flow:
         self.delivery.kick(game_id)
         if self.computer_turns is not None:
             self.computer_turns.poke(game_id)
-        await self.delivery.wait(game_id, self.answer_wait)
+        if not self.pictures.busy:  # a full drawing queue: answer now, the board follows
+            await self.delivery.wait(game_id, self.answer_wait)
         return await self.service.get(game_id)
 
     def board_link(self, row: GameRow, loc: str) -> str:
@@ -334,7 +349,7 @@ class Flow:
     async def post_board(self, row: GameRow, state: State, lines: list[str]) -> discord.Message:
         """Post a board message in the game's channel and remember it as the current one (one
         attempt; the delivery worker retries). A final board gets the replay and Rematch."""
-        payload = await self.board_payload(row, state, lines)
+        payload = await self.board_payload(row, state, lines, latest=True)
         message = await self.send_to_channel(row, payload)
         await self.service.db.set_board(row.id, message.id, state.version)
         if state.outcome() is not None:
@@ -380,7 +395,7 @@ class Flow:
         adapter = adapter_for(row.game)
         names = await self.names(row.id, loc)
         view = state.view(seat)
-        png = await asyncio.to_thread(render.render_hand, row.game, view, names, seat, loc)
+        png = await self.pictures.hand(row.id, state.version, row.game, view, names, seat, loc)
         return adapter.hand_text(view, loc), png
 
     async def send_hand(self, row: GameRow, state: State, seat: int, reason: str, lines: Sequence[str] = ()) -> None:

@@ -18,7 +18,8 @@ from render.common import GameRenderer, encode_png
 RENDERERS: dict[str, GameRenderer] = {}
 
 # Pillow's optimize (zlib level 9) costs ~100 ms more per 1600x900 board for ~2% fewer bytes;
-# boards and hands are posted after every move, so the bot uses the fast level.
+# boards and hands are posted after every move, so the bot uses a fast level (and a palette:
+# ``encode_png(palette=True)``).
 OPTIMIZE_PNG = False
 
 
@@ -40,7 +41,7 @@ def render_board(game_id: str, view: Mapping[str, Any], names: Sequence[str], lo
     """Return the PNG of the public board, drawn from ``view["public"]`` only, worded in ``locale``."""
     renderer = _renderer(game_id)
     image = renderer.board(view["public"], list(names), locale=locale)
-    return encode_png(image, renderer.board_budget, optimize=OPTIMIZE_PNG)
+    return encode_png(image, renderer.board_budget, optimize=OPTIMIZE_PNG, palette=True)
 
 
 def render_hand(game_id: str, view: Mapping[str, Any], names: Sequence[str], seat: int, locale: str = "en") -> bytes:
@@ -50,14 +51,14 @@ def render_hand(game_id: str, view: Mapping[str, Any], names: Sequence[str], sea
     if not private:
         raise ValueError("this view has no private part: make it with view(seat)")
     image = renderer.hand(view["public"], private, list(names), seat, locale=locale)
-    return encode_png(image, renderer.hand_budget, optimize=OPTIMIZE_PNG)
+    return encode_png(image, renderer.hand_budget, optimize=OPTIMIZE_PNG, palette=True)
 
 
 def shrink_png(png: bytes, budget_bytes: int) -> bytes:
     """Re-encode PNG bytes within a smaller budget (after Discord refused an upload as too big)."""
     with Image.open(io.BytesIO(png)) as image:
         image.load()
-        return encode_png(image, budget_bytes, optimize=OPTIMIZE_PNG)
+        return encode_png(image, budget_bytes, optimize=OPTIMIZE_PNG, palette=True)
 
 
 def _register_all() -> None:

@@ -380,6 +380,19 @@ def backdrop(size: tuple[int, int]) -> Image.Image:
     return vertical_gradient(size, Palette.BG_TOP, Palette.BG_BOTTOM)
 
 
+@lru_cache(maxsize=4)
+def backdrop_rgba(size: tuple[int, int]) -> Image.Image:
+    """``backdrop`` already converted for renderers that composite sprites on it (copy before drawing)."""
+    return backdrop(size).convert("RGBA")
+
+
+@lru_cache(maxsize=16)
+def gradient(size: tuple[int, int], top: RGB, bottom: RGB) -> Image.Image:
+    """``vertical_gradient`` made once per size and colours: a board's background is the same every
+    move (about 4 ms to build at 1600x900). Copy before drawing."""
+    return vertical_gradient(size, top, bottom)
+
+
 # --- output -----------------------------------------------------------------------------------
 
 # Below this, even a tiny palette PNG may not fit: the budget is a caller's mistake.
@@ -388,40 +401,69 @@ SHRINK_STEP = 0.8
 # zlib level when not optimising: on our flat-colour boards level 6 is ~2% bigger than
 # optimize (level 9) and about 3x faster (45 ms against 145 ms for a 1600x900 board).
 FAST_COMPRESS_LEVEL = 6
+# Boards and hands are posted after every move: a 256-colour palette (fast octree, no dither)
+# at zlib level 1 costs about a third of a truecolour PNG at level 6 and half its bytes
+# (bench/move_cpu.py). Our pictures are flat fills, anti-aliased text and soft gradients,
+# which 256 colours hold without visible banding.
+PALETTE_COLOURS = 256
+PALETTE_COMPRESS_LEVEL = 1
 
 
-def _png_bytes(image: Image.Image, optimize: bool) -> bytes:
+def _png_bytes(image: Image.Image, optimize: bool, level: int = FAST_COMPRESS_LEVEL) -> bytes:
     buf = io.BytesIO()
     if optimize:
         image.save(buf, format="PNG", optimize=True)
     else:
-        image.save(buf, format="PNG", compress_level=FAST_COMPRESS_LEVEL)
+        image.save(buf, format="PNG", compress_level=level)
     return buf.getvalue()
 
 
-def encode_png(image: Image.Image, budget_bytes: int, optimize: bool = True) -> bytes:
+def _palette(image: Image.Image, colours: int) -> Image.Image:
+    """``image`` in ``colours`` colours by the fast octree, undithered (dither noise on flat fills
+    costs bytes and looks like grain on a phone)."""
+    if image.mode not in ("RGB", "RGBA"):
+        image = image.convert("RGBA" if "A" in image.getbands() or image.mode == "P" else "RGB")
+    return image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def encode_png(image: Image.Image, budget_bytes: int, optimize: bool = True, palette: bool = False) -> bytes:
     """Encode ``image`` as PNG within ``budget_bytes``.
 
-    Try a full-colour PNG, then a 256-colour palette PNG, then ever smaller palette images until
-    one fits. ``optimize`` asks zlib for its best (and slowest) compression at every step.
+    Try a full-colour PNG (or, with ``palette``, a 256-colour palette PNG at a fast zlib level,
+    as boards and hands are), then a 256-colour palette PNG, then ever smaller palette images
+    until one fits. ``optimize`` asks zlib for its best (and slowest) compression at every step.
     """
     if budget_bytes < MIN_BUDGET_BYTES:
         raise ValueError(f"a PNG budget of {budget_bytes} bytes is too small")
     if image.mode not in ("RGB", "RGBA", "L", "P"):
         image = image.convert("RGB")
-    data = _png_bytes(image, optimize)
+    if palette:
+        level = PALETTE_COMPRESS_LEVEL
+        data = _png_bytes(_palette(image, PALETTE_COLOURS), optimize, level)
+        quantize = _palette
+    else:
+        level = FAST_COMPRESS_LEVEL
+        data = _png_bytes(image, optimize)
+        if len(data) <= budget_bytes:
+            return data
+        quantize = _median_cut
     if len(data) <= budget_bytes:
         return data
     rgb = image.convert("RGB") if image.mode != "RGB" else image
-    data = _png_bytes(rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT), optimize)
+    if not palette:
+        data = _png_bytes(quantize(rgb, 256), optimize, level)
     scaled = rgb
     while len(data) > budget_bytes:
         w, h = round(scaled.width * SHRINK_STEP), round(scaled.height * SHRINK_STEP)
         if w < 16 or h < 16:
             raise ValueError(f"cannot fit the image in {budget_bytes} bytes")
         scaled = rgb.resize((w, h), Image.Resampling.LANCZOS)
-        data = _png_bytes(scaled.quantize(colors=128, method=Image.Quantize.MEDIANCUT), optimize)
+        data = _png_bytes(quantize(scaled, 128), optimize, level)
     return data
+
+
+def _median_cut(image: Image.Image, colours: int) -> Image.Image:
+    return image.quantize(colors=colours, method=Image.Quantize.MEDIANCUT)
 
 
 MAX_NAME_CHARS = 20

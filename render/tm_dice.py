@@ -30,10 +30,10 @@ from render.common import (
     ellipsize,
     fitted,
     font,
+    gradient,
     seat_name,
     shade,
     shadowed_box,
-    vertical_gradient,
 )
 
 GAME_ID = "tm-dice"
@@ -386,7 +386,7 @@ def draw_player(
 
 
 def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
-    image = vertical_gradient((W, H), SKY_TOP, SKY_BOTTOM).convert("RGB")
+    image = gradient((W, H), SKY_TOP, SKY_BOTTOM).copy()
     draw = ImageDraw.Draw(image)
     draw_header(draw, public, names, locale)
     draw_map(draw, public, locale)
@@ -475,7 +475,7 @@ def hand(
     items += [(c, c["colour"]) for c in private.get("hand", [])]
     per_row = (HAND_W - 40) // (CARD_W + 12)
     rows = min(HAND_ROWS, max(1, -(-len(items) // per_row)))
-    image = vertical_gradient((HAND_W, 76 + rows * (CARD_H + 12)), SKY_TOP, SKY_BOTTOM).convert("RGB")
+    image = gradient((HAND_W, 76 + rows * (CARD_H + 12)), SKY_TOP, SKY_BOTTOM).copy()
     draw = ImageDraw.Draw(image)
     asked = []
     if private.get("corporations"):

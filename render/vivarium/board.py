@@ -8,7 +8,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from l10n import t
-from render.common import Palette, backdrop, draw_centred, ellipsize, fitted, font, seat_name, shadowed_box, wrap
+from render.common import Palette, backdrop_rgba, draw_centred, ellipsize, fitted, font, seat_name, shadowed_box, wrap
 from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
 
@@ -408,7 +408,7 @@ def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence
 
 def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     """Draw the public board of a view, worded in ``locale``: grid, middle tokens, priority, players."""
-    image = backdrop((W, H)).copy().convert("RGBA")
+    image = backdrop_rgba((W, H)).copy()
     draw_header(image, public, names, locale)
     draw_grid(image, public, locale)
     draw_top(image, public, names, locale)
@@ -424,7 +424,7 @@ def draw_hand(
     public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
     """Draw a seat's secret starting contracts with their progress, worded in ``locale``."""
-    image = backdrop((HAND_W, HAND_H)).copy().convert("RGBA")
+    image = backdrop_rgba((HAND_W, HAND_H)).copy()
     draw = ImageDraw.Draw(image)
     heading = t("vivarium.render.hand-title", locale, name=_name(names, seat, locale))
     shown, fnt = fitted(heading, HAND_W - 80, 40, True, 22)

@@ -124,3 +124,12 @@ def test_a_postgresql_url_is_kept_as_a_url_and_its_password_never_shown(tmp_path
         "postgres://m@/db?host=/run/pg"
     )
     assert load_config(env={"MEEPLE_DB": "var/postgresql.db"}, env_file=None).database == Path("var/postgresql.db")
+
+
+def test_render_workers_default_to_one_per_core_and_can_be_set() -> None:
+    assert load_config(env={}, env_file=None).render_workers is None  # bot.pictures: os.cpu_count()
+    assert load_config(env={"MEEPLE_RENDER_WORKERS": "3"}, env_file=None).render_workers == 3
+    assert load_config(env={"MEEPLE_RENDER_WORKERS": "0"}, env_file=None).render_workers == 0
+    for bad in ("-1", "two", "1.5"):
+        with pytest.raises(ValueError, match="MEEPLE_RENDER_WORKERS"):
+            load_config(env={"MEEPLE_RENDER_WORKERS": bad}, env_file=None)

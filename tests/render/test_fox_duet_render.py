@@ -328,3 +328,23 @@ def test_render_imports_nothing_from_the_bot_or_storage() -> None:
     for path in files:
         bad = imported_top_modules(path) & {"bot", "discord", "aiosqlite", "sqlite3"}
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_boards_and_hands_are_palette_pngs_within_budget() -> None:
+    """Boards and hands go out as 256-colour palette PNGs (cheaper to encode, fewer bytes)."""
+    for data in (
+        render.render_board("fox-duet", fox_phase_mid_trick(), NAMES),
+        render.render_hand("fox-duet", full_hand(), NAMES, 0),
+    ):
+        with Image.open(io.BytesIO(data)) as image:
+            assert image.mode == "P"
+            assert len(image.getcolors(256) or []) > 16  # still many colours: not a crushed image
+
+
+def test_palette_encode_falls_back_to_fit_a_small_budget() -> None:
+    from render.common import encode_png
+
+    noisy = Image.effect_noise((800, 450), 80).convert("RGB")
+    data = encode_png(noisy, 60_000, optimize=False, palette=True)
+    assert len(data) <= 60_000
+    open_png(data)

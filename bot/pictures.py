@@ -1,0 +1,242 @@
+"""Boards and hands drawn in worker processes, through a bounded queue that keeps one board per game.
+
+Drawing and encoding a picture is 15-50 ms of pure Python and Pillow: in threads the GIL keeps
+the bot on one core, so ``Pictures`` sends each drawing to a pool of worker processes (one per
+core, ``MEEPLE_RENDER_WORKERS``), started on first use with the ``forkserver`` method (forking the
+bot itself, its threads and open database, is never safe). At most ``workers`` drawings are in
+the pool at once; the rest wait here, where they can be coalesced: a board asked for while an
+older board of the same game and language still waits replaces it (the older caller gets
+``Superseded``), so a busy game costs one drawing, its latest. Hands go before boards: a player
+is waiting on the answer. ``busy`` tells a click not to wait for its board (it is answered at once
+and the board follows). A worker that dies is replaced and its drawing tried again.
+
+Hand pictures are cached (LRU) by game, version, seat, language, names and the view itself, so
+"My hand" clicked again, or a DM of an unchanged hand, draws nothing. The view is part of the key
+because an undo goes back to a version number a different move then reuses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+import render
+
+log = logging.getLogger("meeple.pictures")
+
+# Drawings waiting (not yet in a worker) beyond which clicks stop waiting for their board, per worker.
+QUEUE_PER_WORKER = 4
+HAND_CACHE = 512  # hand PNGs kept (~30 KB each)
+OWNER_CHECK = 2.0  # seconds between a worker's looks at whether the bot still runs
+ATTEMPTS = 3  # a drawing whose worker died is tried again, in a new one, this many times in all
+
+
+class Superseded(Exception):
+    """A newer board of the same game replaced this one before it was drawn."""
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def _worker_started(owner: int) -> None:
+    # Ctrl+C reaches the whole process group: the bot shuts the pool down, workers need no traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A bot killed hard (SIGKILL, out of memory) cannot shut its pool down, and a forkserver's
+    # workers are not its children: each worker leaves by itself once the bot is gone.
+    threading.Thread(target=_leave_with, args=(owner,), name="meeple-draw-owner", daemon=True).start()
+
+
+def _leave_with(owner: int) -> None:
+    while True:
+        time.sleep(OWNER_CHECK)
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:
+            continue  # it exists, run by another user: only a reused pid, not worth guarding
+
+
+def draw(kind: str, args: tuple[Any, ...]) -> bytes:
+    """In a worker (or in-process): the PNG of a board or a hand, exactly as ``render`` draws it."""
+    if kind == "board":
+        return render.render_board(*args)
+    if kind == "hand":
+        return render.render_hand(*args)
+    raise ValueError(f"no such picture: {kind!r}")
+
+
+@dataclass
+class _Job:
+    kind: str
+    args: tuple[Any, ...]
+    future: asyncio.Future[bytes] = field(repr=False)
+
+
+class Pictures:
+    """``await pictures.board(game_id, game, view, names, loc)`` and ``hand(...)``; ``close()`` at the end.
+
+    ``workers=0`` draws in a thread of this process instead (no pool), as before.
+    """
+
+    def __init__(self, workers: int | None = None, queue: int | None = None, hand_cache: int = HAND_CACHE) -> None:
+        self.workers = default_workers() if workers is None else max(0, workers)
+        self.queue_limit = queue if queue is not None else max(1, self.workers) * QUEUE_PER_WORKER
+        self.hand_cache = hand_cache
+        self._pool: ProcessPoolExecutor | None = None
+        self._boards: OrderedDict[Hashable, _Job] = OrderedDict()  # (game id, language) -> its one board
+        self._hands: OrderedDict[Hashable, _Job] = OrderedDict()  # hands waiting for a worker
+        self._drawing_hands: dict[Hashable, asyncio.Future[bytes]] = {}  # asked, not drawn yet
+        self._running = 0
+        self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._closed = False
+        self.drawn: Counter[str] = Counter()  # pictures drawn, by kind (tests and logs)
+
+    # -- asking ---------------------------------------------------------------------------
+    @property
+    def waiting(self) -> int:
+        return len(self._boards) + len(self._hands)
+
+    @property
+    def busy(self) -> bool:
+        """Whether the queue is full: a click should be answered without waiting for its board."""
+        return self.waiting >= self.queue_limit
+
+    async def board(
+        self, game_id: int, game: str, view: Mapping[str, Any], names: Sequence[str], loc: str, latest: bool = False
+    ) -> bytes:
+        """The board's PNG. A ``latest`` board (the one delivery posts) replaces the game's older
+        ``latest`` board still waiting in the queue, whose caller gets ``Superseded``."""
+        key: Hashable = (game_id, loc) if latest else object()
+        older = self._boards.get(key)
+        job = _Job("board", (game, view, list(names), loc), asyncio.get_running_loop().create_future())
+        self._boards[key] = job  # an older one keeps its place in the queue, with the newer board
+        if older is not None and not older.future.done():
+            older.future.set_exception(Superseded())
+            older.future.exception()  # retrieved: a caller that left is not an "unretrieved" error
+        return await self._submit(job)
+
+    async def hand(
+        self, game_id: int, version: int, game: str, view: Mapping[str, Any], names: Sequence[str], seat: int, loc: str
+    ) -> bytes:
+        """The seat's hand PNG, from the cache when that hand was drawn already."""
+        digest = hashlib.blake2b(json.dumps(view, sort_keys=True, default=str).encode(), digest_size=16).digest()
+        key = (game_id, version, seat, loc, tuple(names), digest)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        drawing = self._drawing_hands.get(key)
+        if drawing is not None:  # the same hand asked twice at once: drawn once
+            return await asyncio.shield(drawing)
+        job = _Job("hand", (game, view, list(names), seat, loc), asyncio.get_running_loop().create_future())
+        self._hands[key] = job
+        self._drawing_hands[key] = job.future
+        try:
+            png = await self._submit(job)
+        finally:
+            if self._drawing_hands.get(key) is job.future:
+                del self._drawing_hands[key]
+        self._cache[key] = png
+        while len(self._cache) > self.hand_cache:
+            self._cache.popitem(last=False)
+        return png
+
+    async def _submit(self, job: _Job) -> bytes:
+        if self._closed:
+            raise RuntimeError("the picture pool is closed")
+        self._pump()
+        return await asyncio.shield(job.future)  # a cancelled caller does not cancel a shared drawing
+
+    # -- drawing --------------------------------------------------------------------------
+    def _next(self) -> _Job | None:
+        for queue in (self._hands, self._boards):  # hands first: a player waits on that answer
+            if queue:
+                return queue.popitem(last=False)[1]
+        return None
+
+    def _pump(self) -> None:
+        while self._running < max(1, self.workers) and (job := self._next()) is not None:
+            self._running += 1
+            asyncio.get_running_loop().create_task(self._run(job), name=f"meeple-draw-{job.kind}")
+
+    async def _run(self, job: _Job) -> None:
+        try:
+            png = await self._draw(job)
+        except BaseException as exc:
+            if not job.future.done():
+                job.future.set_exception(exc)
+                job.future.exception()
+            if not isinstance(exc, Exception):
+                raise
+        else:
+            if not job.future.done():
+                job.future.set_result(png)
+        finally:
+            self._running -= 1
+            if not self._closed:
+                self._pump()
+
+    async def _draw(self, job: _Job) -> bytes:
+        self.drawn[job.kind] += 1
+        if self.workers == 0:
+            return await asyncio.to_thread(draw, job.kind, job.args)
+        loop = asyncio.get_running_loop()
+        for attempt in range(1, ATTEMPTS + 1):
+            pool = self._executor()
+            try:
+                return await loop.run_in_executor(pool, draw, job.kind, job.args)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): the whole pool is unusable; start another.
+                log.warning("a drawing worker died; starting new workers (attempt %d of %d)", attempt, ATTEMPTS)
+                self._replace(pool)
+                if attempt == ATTEMPTS or self._closed:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the picture pool is closed")
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=_worker_started, initargs=(os.getpid(),)
+            )
+        return self._pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        if self._pool is broken:
+            self._pool = None
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (tests kill one)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return list(processes)
+
+    def close(self) -> None:
+        """Stop the workers; drawings not started fail (their boards stay pending for the next start)."""
+        self._closed = True
+        for job in [*self._boards.values(), *self._hands.values()]:
+            if not job.future.done():
+                job.future.set_exception(RuntimeError("the picture pool is closed"))
+                job.future.exception()
+        self._boards.clear()
+        self._hands.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
