@@ -177,8 +177,9 @@ async def test_the_due_query_picks_exactly_the_due_games_with_a_few_queries_per_
     start = datetime.now(UTC)
     for user in await service.seat_users(games["E"]):
         await store.add_vacation(db, user, start - timedelta(hours=1), start + timedelta(hours=3))
-    counting = CountingConnection(db._conn)
-    db._conn = cast(Any, counting)
+    backend = cast(Any, db._backend)  # the SQLite backend's one connection
+    counting = CountingConnection(backend._conn)
+    backend._conn = counting
     clock = start
     scheduler = Scheduler(cast(Flow, flow), lambda: clock)
     service._cache.clear()
