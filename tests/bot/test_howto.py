@@ -14,6 +14,7 @@ from bot.flow import MESSAGE_LIMIT, Flow
 from bot.games import adapter_for
 from bot.howto import guide_exists, labels, page_png, page_text
 from bot.i18n import catalogue, t
+from bot.pictures import Pictures
 from bot.ui import ActButton
 from emulator.testing import running
 from engine import GAMES
@@ -160,6 +161,7 @@ async def test_a_board_with_twenty_public_choices_keeps_the_guide_within_discord
     """20 choice buttons + My hand + Log + How to play: 23 buttons, at most 5 rows of 5."""
     flow = Flow.__new__(Flow)
     flow.locale = "en"
+    flow.pictures = Pictures(workers=0)  # drawn in a thread: this test counts buttons, not processes
 
     async def names(game_id: int, loc: str | None = None) -> list[str]:
         return ["Alice", "Bob"]
