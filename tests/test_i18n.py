@@ -335,3 +335,13 @@ def test_lists_are_joined_as_each_language_joins_them() -> None:
     assert listing(["植物", "事件", "水"], "zh-TW") == "植物、事件和水"
     assert listing(["planta", "evento", "água"], "pt-BR") == "planta, evento e água"
     assert listing(["one"], "pt-BR") == "one" and listing([], "en") == ""
+
+
+def test_the_english_content_names_are_the_data_files_names() -> None:
+    """``content.<game>.<kind>.<id>`` in en.po is the template translators work from; the data files
+    name the items. Each key is an item, each item a key, and the English is its name as written."""
+    from tests.support.content import content_items
+
+    items = {item.key: item.english for item in content_items()}
+    english = {k: v for k, v in catalogue("en").items() if k.startswith("content.")}
+    assert english == items

@@ -6,25 +6,10 @@ the catalogues are stored in.
 
 from __future__ import annotations
 
-import json
-
-from engine.resources import data_file
 from l10n import COUNTS, catalogue, content_name, placeholders, resolve_locale, t
+from tests.support.content import content_items
 
 LOCALE = "pt-BR"
-
-# (game, data file, list in it, kind in the key, field naming the item): our own content names.
-CONTENT = [
-    ("tm-dice", "bonus", "bonus_cards", "bonus", "id"),
-    ("tm-dice", "cards", "cards", "card", "id"),
-    ("tm-dice", "corporations", "corporations", "corporation", "id"),
-    ("tm-dice", "milestones", "milestones", "milestone", "id"),
-    ("vivarium", "contracts", "contracts", "contract", "id"),
-    ("vivarium", "contracts", "starting_contracts", "contract", "id"),
-    ("vivarium", "creatures", "creatures", "creature", "id"),
-    ("vivarium", "equipment", "equipment", "equipment", "id"),
-]
-
 
 def test_pt_br_is_its_own_locale() -> None:
     assert resolve_locale("pt-BR") == LOCALE
@@ -61,10 +46,7 @@ def test_no_sentence_hedges_its_plural() -> None:
 
 
 def test_every_content_item_has_a_short_name() -> None:
-    for game, file, listed, kind, field in CONTENT:
-        items = json.loads(data_file(game, f"{file}.json").read_text(encoding="utf-8"))[listed]
-        for item in items:
-            ident = item[field]
-            name = content_name(game, kind, ident, "\0missing", LOCALE)
-            assert name != "\0missing", f"content.{game}.{kind}.{ident}"
-            assert 0 < len(name) <= 24, name
+    for item in content_items():
+        name = content_name(item.game, item.kind, item.ident, "\0missing", LOCALE)
+        assert name != "\0missing", item.key
+        assert 0 < len(name) <= 24, name

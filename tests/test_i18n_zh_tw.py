@@ -6,13 +6,12 @@ are stored in.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from engine.resources import data_file
 from l10n import catalogue, content_name, placeholders, resolve_locale, t
+from tests.support.content import content_items
 
 ZH = "zh-TW"
 
@@ -25,32 +24,9 @@ SIMPLIFIED_ONLY = set(
 # Markup a translation must keep exactly as often as English has it (Discord markdown, mentions, times).
 MARKUP = ("**", "`", "__", "<#", "<@", "<t:", "\n")
 
-# (game, kind, data file, list in it, the field that identifies an item)
-CONTENT = [
-    ("tm-dice", "bonus", "tm-dice/bonus.json", "bonus_cards", "id"),
-    ("tm-dice", "card", "tm-dice/cards.json", "cards", "id"),
-    ("tm-dice", "corporation", "tm-dice/corporations.json", "corporations", "id"),
-    ("tm-dice", "milestone", "tm-dice/milestones.json", "milestones", "id"),
-    ("vivarium", "contract", "vivarium/contracts.json", "contracts", "id"),
-    ("vivarium", "contract", "vivarium/contracts.json", "starting_contracts", "id"),
-    ("vivarium", "creature", "vivarium/creatures.json", "creatures", "id"),
-    ("vivarium", "equipment", "vivarium/equipment.json", "equipment", "id"),
-]
-
-
 def english_sentences() -> dict[str, str]:
     """English sentences, singular forms left out: Chinese has one form for every count."""
     return {key: text for key, text in catalogue("en").items() if not key.endswith(".one")}
-
-
-def content_items() -> list[tuple[str, str, str, str]]:
-    items = []
-    for game, kind, path, listed, ident in CONTENT:
-        data = json.loads(data_file(path).read_text(encoding="utf-8"))
-        for item in data[listed]:
-            english = item["name"] if ident == "id" else item["name"].title()
-            items.append((game, kind, item[ident], english))
-    return items
 
 
 def test_zh_tw_is_a_locale_of_its_own() -> None:
