@@ -8,11 +8,9 @@ others, and the last) in every locale, and ``tests/render/text_bounds.py`` watch
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-import l10n
 from engine import GAMES
 from tests.render.text_bounds import overflows, recorded_text
 
@@ -27,14 +25,6 @@ NAMES = (
 
 View = dict[str, Any]
 Position = tuple[str, View, list[View]]  # a label, the public view, every seat's view
-
-
-@contextmanager
-def every_locale_readable() -> Iterator[None]:
-    """Every locale of the tests has its own catalogue: an image silently drawn in English would
-    make a test check nothing."""
-    assert all(l10n.resolve_locale(locale) == locale for locale in LOCALES), l10n.available_locales()
-    yield
 
 
 def played(
