@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import content_name, listing, t
+from bot.i18n import listing, t
 from engine import Action, Event, Outcome
+from render.vivarium.cards import name_of
 
 TYPE_EMOJI = {"animal": "\N{PAW PRINTS}", "plant": "\N{HERB}", "mineral": "\N{ROCK}", "dragon": "\N{DRAGON}"}
 GEM = "\N{GEM STONE}"
@@ -54,27 +55,25 @@ def ability_text(ability: dict, locale: str) -> str:
     return t(f"vivarium.ability.{kind}", locale, **values)
 
 
-def named(card: dict, locale: str, kind: str | None = None) -> str:
-    """A card's own name (our content) in ``locale``: creatures, equipment and contracts by id."""
-    return content_name("vivarium", kind or card.get("kind", "contract"), str(card.get("id", "")), card["name"], locale)
-
-
 def card_name(card: dict, locale: str) -> str:
     """``Shadow Stag (forest animal, 3 pts)``, ``Spyglass (lens equipment)``, ``Herd Permit (contract)``."""
     if card["kind"] == "creature":
         return t(
             "vivarium.card.creature",
             locale,
-            name=named(card, locale),
+            name=name_of(card, locale),
             habitat=t(f"vivarium.habitat.{card['habitat']}", locale),
             type=t(f"vivarium.type.{card['type']}", locale),
             points=card["points"],
         )
     if card["kind"] == "equipment":
         return t(
-            "vivarium.card.equipment", locale, name=named(card, locale), icon=t(f"vivarium.icon.{card['icon']}", locale)
+            "vivarium.card.equipment",
+            locale,
+            name=name_of(card, locale),
+            icon=t(f"vivarium.icon.{card['icon']}", locale),
         )
-    return t("vivarium.card.contract", locale, name=named(card, locale, "contract"))
+    return t("vivarium.card.contract", locale, name=name_of(card, locale, "contract"))
 
 
 def card_detail(card: dict, locale: str) -> str:
@@ -229,7 +228,7 @@ class VivariumAdapter(GameAdapter):
                 line += " " + t("vivarium.event.taken.priority", locale)
             return line
         if kind == "ability":
-            card = named(event["card"], locale)
+            card = name_of(event["card"], locale)
             if event.get("skipped"):
                 return t("vivarium.event.ability.skipped", locale, name=name(), card=card)
             if event.get("unused"):
@@ -243,7 +242,7 @@ class VivariumAdapter(GameAdapter):
                     "vivarium.event.cleared.ability",
                     locale,
                     name=name(),
-                    card=named(event["card"], locale),
+                    card=name_of(event["card"], locale),
                     col=event["col"],
                     count=len(event["cards"]),
                 )
@@ -318,7 +317,7 @@ class VivariumAdapter(GameAdapter):
                 t(
                     "vivarium.hand.contract",
                     locale,
-                    name=named(contract, locale, "contract"),
+                    name=name_of(contract, locale, "contract"),
                     goal=goal_text(contract["goal"], locale),
                     have=progress.get("have", 0),
                     points=progress.get("points", 0),
