@@ -21,7 +21,6 @@ warning rather than failing the whole sync.
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 from typing import Any
@@ -30,8 +29,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-import l10n
-from l10n import DEFAULT_LOCALE, available_locales, resolve_locale
+from l10n import DEFAULT_LOCALE, available_locales, entries, resolve_locale
 
 log = logging.getLogger("meeple.commands")
 
@@ -82,13 +80,6 @@ def catalogue_for(locale: discord.Locale) -> str | None:
     return name
 
 
-@functools.cache
-def catalogue(name: str) -> dict[str, str]:
-    """``l10n.catalogue``, built once per catalogue: discord.py asks ``translate`` some 19,000
-    times at each start, and building the whole dict each time held the event loop a second."""
-    return l10n.catalogue(name)
-
-
 class CatalogueTranslator(app_commands.Translator):
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
@@ -99,9 +90,10 @@ class CatalogueTranslator(app_commands.Translator):
         key = string_key(context.location, context.data)
         if key is None:
             return None
-        text = catalogue(name).get(key)
-        if text is None:
+        entry = entries(name).get(key)  # that catalogue's own message: no English fallback
+        if entry is None:
             return None
+        text = entry.text
         if not valid(text, context.location):
             log.warning("%s: the %s translation %r breaks Discord's rules; left out", key, name, text)
             return None

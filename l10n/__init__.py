@@ -178,8 +178,9 @@ def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
 def content_name(game: str, kind: str, ident: str, default: str, locale: str | None = None) -> str:
     """The name of one of our own content items (a card, a creature, a corporation) in ``locale``.
 
-    Names live in English in ``data/<game>/`` (``default``); a catalogue translates them under
-    ``content.<game>.<kind>.<ident>``. English catalogues carry no content keys.
+    Names live in English in ``data/<game>/`` (``default``, also read when a catalogue lacks the
+    key); ``en.po`` carries them too (the translators' template, kept equal by a test) and every
+    catalogue translates them under ``content.<game>.<kind>.<ident>``.
     """
     entry = entries(resolve_locale(locale)).get(f"content.{game}.{kind}.{ident}")
     return default if entry is None else entry.text

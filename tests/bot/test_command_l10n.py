@@ -101,8 +101,9 @@ def test_only_a_catalogue_of_the_locales_own_region_translates_commands() -> Non
 
 async def test_a_broken_translation_is_left_out_rather_than_failing_the_sync(monkeypatch) -> None:
     import bot.command_l10n as module
+    from l10n import Entry
 
-    monkeypatch.setattr(module, "catalogue", lambda name: {"command.table.name": "Two Words"})
+    monkeypatch.setattr(module, "entries", lambda name: {"command.table.name": Entry(("Two Words",), plural=False)})
     group = app_commands.Group(name="table", description="d")
     context = app_commands.TranslationContext(app_commands.TranslationContextLocation.group_name, group)
     text = await CatalogueTranslator().translate(
