@@ -133,3 +133,11 @@ def test_render_workers_default_to_one_per_core_and_can_be_set() -> None:
     for bad in ("-1", "two", "1.5"):
         with pytest.raises(ValueError, match="MEEPLE_RENDER_WORKERS"):
             load_config(env={"MEEPLE_RENDER_WORKERS": bad}, env_file=None)
+
+
+def test_the_state_cache_size_is_a_whole_number_of_games() -> None:
+    assert load_config(env={}, env_file=None).state_cache == 1000
+    assert load_config(env={"MEEPLE_STATE_CACHE": "50"}, env_file=None).state_cache == 50
+    for bad in ("0", "-3", "many", "2.5"):
+        with pytest.raises(ValueError, match="MEEPLE_STATE_CACHE"):
+            load_config(env={"MEEPLE_STATE_CACHE": bad}, env_file=None)
