@@ -19,6 +19,7 @@ decisions per level alone, on positions from random games.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -103,17 +104,85 @@ def _match_game(args: tuple[str, int, str, str, int, dict]) -> tuple[float, int,
     return shares[seat], steps, shares, times
 
 
-def run_games(task, arguments: list, jobs: int) -> list:
+def run_games(task, arguments: list, jobs: int, log=None) -> list:
+    """Each argument's result, in order; with ``log`` (a callable), each result is also handed
+    to it as soon as its game ends, so a long run that is stopped keeps the games it played."""
+    results = []
     if jobs <= 1:
-        return [task(a) for a in arguments]
+        for argument in arguments:
+            results.append(task(argument))
+            if log:
+                log(argument, results[-1])
+        return results
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(task, arguments))
+        for argument, result in zip(arguments, pool.map(task, arguments), strict=True):
+            results.append(result)
+            if log:
+                log(argument, result)
+    return results
 
 
-def match(game: str, players: int, first: str, other: str, games: int, jobs: int, options: dict) -> dict:
-    """Play the match and print its line; the numbers, for callers that tabulate."""
+def json_log(path: str | None):
+    """A logger appending one JSON line per finished game to ``path`` (None: no log)."""
+    if not path:
+        return None
+
+    def write(argument: tuple, result: tuple) -> None:
+        game, players, first, other, index, options = argument
+        line = {
+            "game": game,
+            "players": players,
+            "first": first,
+            "other": other,
+            "options": options,
+            "index": index,
+            "share": result[0],
+            "steps": result[1],
+            "shares": result[2],
+            "times": result[3],
+        }
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+
+    return write
+
+
+def summary(path: str) -> None:
+    """The match lines of every game a --log file holds (each game counted once, by index)."""
+    matches: dict[str, dict[int, dict]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for text in lines:
+            line = json.loads(text)
+            key = json.dumps([line["game"], line["players"], line["first"], line["other"], line["options"]])
+            matches.setdefault(key, {})[line["index"]] = line
+    for key, games in matches.items():
+        game, players, first, other, options = json.loads(key)
+        results = [(g["share"], g["steps"], g["shares"], g["times"]) for _, g in sorted(games.items())]
+        report(game, players, first, other, options, results, 0.0)
+
+
+def match(
+    game: str,
+    players: int,
+    first: str,
+    other: str,
+    games: int,
+    jobs: int,
+    options: dict,
+    start: int = 0,
+    log_path: str | None = None,
+) -> dict:
+    """Play the match (games ``start`` to ``start + games - 1``) and print its line; the
+    numbers, for callers that tabulate."""
     started = time.perf_counter()
-    results = run_games(_match_game, [(game, players, first, other, i, options) for i in range(games)], jobs)
+    arguments = [(game, players, first, other, i, options) for i in range(start, start + games)]
+    results = run_games(_match_game, arguments, jobs, json_log(log_path))
+    return report(game, players, first, other, options, results, time.perf_counter() - started)
+
+
+def report(game: str, players: int, first: str, other: str, options: dict, results: list, seconds: float) -> dict:
+    """Print a match's line and its decision times; the numbers, for callers that tabulate."""
+    games = len(results)
     wins = sum(r[0] for r in results)
     seat_wins = [sum(r[2][s] for r in results) for s in range(players)]
     times: dict[str, list[float]] = {}
@@ -126,7 +195,7 @@ def match(game: str, players: int, first: str, other: str, games: int, jobs: int
         f"{setup} {first} vs {other}: {first} wins {rate(wins, games)};"
         f" wins by seat {', '.join(f'{w / games:.0%}' for w in seat_wins)};"
         f" length mean {statistics.mean(lengths):.0f} steps (range {min(lengths)}-{max(lengths)});"
-        f" {time.perf_counter() - started:.0f} s",
+        f" {seconds:.0f} s",
         flush=True,
     )
     for level in sorted((name for name in times if name in LEVELS), key=lambda name: LEVELS[name].steps):
@@ -200,7 +269,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--decisions", type=int, default=0, help="also time this many decisions per level alone")
     parser.add_argument("--jobs", "--workers", type=int, default=os.cpu_count() or 1, dest="jobs")
     parser.add_argument("--options", default="", help="game options, e.g. level=2")
+    parser.add_argument("--start", type=int, default=0, help="the first game's index (its seed is 1000 + index)")
+    parser.add_argument("--log", help="append one JSON line per finished game to this file")
+    parser.add_argument("--summary", help="print the matches of a --log file (every game it holds) and stop")
     args = parser.parse_args(argv)
+    if args.summary:
+        summary(args.summary)
+        return
     options = parse_options(args.options)
     print(
         f"bench/ai.py: {args.game}, {args.players} players, {args.games} games per match, {args.jobs} jobs", flush=True
@@ -212,7 +287,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         matches = [(first, other, {**extra, **options}) for first, other, extra in matrix(args.game, args.players)]
     for first, other, chosen in matches if args.games else []:  # --games 0: the decision times alone
-        match(args.game, args.players, first, other, args.games, args.jobs, chosen)
+        match(args.game, args.players, first, other, args.games, args.jobs, chosen, args.start, args.log)
 
 
 if __name__ == "__main__":
