@@ -66,7 +66,11 @@ class Node:
 def playable(state: State, seat: int) -> list[Action]:
     """The seat's legal actions, never giving up while anything else is possible."""
     actions = state.legal_actions(seat)
-    kept = [a for a in actions if state.action_kind(a) not in GIVE_UP]
+    # A game's kinds are declared per verb (Game.action_kinds): the verbs that give up.
+    quits = {verb for verb, kind in state.game.action_kinds.items() if kind in GIVE_UP}
+    if not quits:
+        return actions
+    kept = [a for a in actions if a.text.split(" ", 1)[0] not in quits]
     return kept or actions
 
 
@@ -89,7 +93,8 @@ def rollout(state: State, rng: random.Random, steps: int) -> int:
         if not movers:
             return played
         seat = movers[0] if len(movers) == 1 else rng.choice(movers)
-        state.apply(seat, knowledge.policy(state, seat, playable(state, seat), rng))
+        # The policy returns one of the legal actions it was given, at this very position.
+        state.apply_known(seat, knowledge.policy(state, seat, playable(state, seat), rng))
     return steps
 
 
@@ -101,6 +106,9 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
     options = playable(state, seat)
     if len(options) == 1:
         return options[0]
+    considered = knowledge.candidates(state, seat, options)
+    if len(considered) == 1:
+        return considered[0]
     rng = random.Random(seed)
     players = _players(state)
     root = Node(seat=-1)
@@ -119,7 +127,8 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
             if not movers:
                 break
             mover = seat if node is root else (movers[0] if len(movers) == 1 else rng.choice(movers))
-            texts = [a.text for a in playable(world, mover)]
+            moves = {a.text: a for a in knowledge.candidates(world, mover, playable(world, mover))}
+            texts = list(moves)
             for text in texts:
                 child = node.children.get(text)
                 if child is not None:
@@ -129,12 +138,12 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
                 text = untried[rng.randrange(len(untried))]
                 child = Node(seat=mover, available=1)
                 node.children[text] = child
-                world.apply(mover, text)
+                world.apply_known(mover, moves[text])
                 spent += 1
                 path.append(child)
                 break
             text = max(texts, key=lambda t: (node.children[t].ucb(budget.exploration), -texts.index(t)))
-            world.apply(mover, text)
+            world.apply_known(mover, moves[text])
             spent += 1
             node = node.children[text]
             path.append(node)

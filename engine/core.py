@@ -143,6 +143,15 @@ class State:
         self.version += 1
         return events
 
+    def apply_known(self, seat: int, action: Action) -> list[Event]:
+        """``apply`` for a caller that took ``action`` from ``legal_actions(seat)`` of this very
+        position (the same ``version``, nothing changed since), as a search does millions of
+        times: the same events and the same position, without deriving the legal actions a
+        second time to check it. Anything else goes through ``apply``."""
+        events = self._apply(seat, action)
+        self.version += 1
+        return events
+
     def view(self, seat: int | None) -> dict:
         if seat is not None and not self._valid_seat(seat):
             raise ValueError("There is no such seat in this game.")

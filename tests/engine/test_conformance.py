@@ -234,3 +234,20 @@ def test_action_kinds_are_declared_and_known(key: str) -> None:
                 assert kind == game.action_kind(action) == state.action_kind(action.text)
             keep = [a for a in actions if state.action_kind(a) not in ("concede", "resign")] or actions
             state.apply(seat, rng.choice(keep))
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_apply_known_gives_the_same_events_and_position_as_apply(key: str) -> None:
+    """``State.apply_known`` (the search's shortcut for an action taken from ``legal_actions``
+    of the same position) changes the position exactly as ``apply`` does, step by step through
+    whole games at every player count."""
+    game = GAMES[key]
+    for players in range(game.min_players, game.max_players + 1):
+        checked, known = game.new(players, 7), game.new(players, 7)
+        rng = random.Random(players)
+        while checked.outcome() is None:
+            seat = rng.choice(checked.to_move())
+            action = rng.choice(checked.legal_actions(seat))
+            assert known.apply_known(seat, action) == checked.apply(seat, action)
+            assert known.to_dict() == checked.to_dict()
+        assert known.outcome() == checked.outcome()
