@@ -90,6 +90,15 @@ def policy(state: State, seat: int, actions: list[Action], rng: random.Random) -
     return rng.choice(actions)
 
 
+def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
+    """The moves the search considers for ``seat`` (move ordering): a subset of ``actions``,
+    best first, never empty. Every move by default; Noctiluca keeps the dives that store most
+    (ai/noctiluca.py)."""
+    if state.game.id == "noctiluca":
+        return noctiluca.candidates(cast(NoctilucaState, state), seat, actions) or actions
+    return actions
+
+
 def determinize_steps(state: State) -> int:
     return DETERMINIZE_STEPS.get(state.game.id, 1)
 

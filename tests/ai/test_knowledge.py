@@ -95,3 +95,33 @@ def test_solo_rewards_grow_with_the_score_and_a_win_outweighs_any_score() -> Non
     assert lost < closer < won
     assert knowledge.outcome_rewards([40.0], [], 1)[0] < won
     assert knowledge.outcome_rewards([10.0, 3.0], [0], 2) == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_noctiluca_search_candidates_keep_the_best_dives_best_first(players: int) -> None:
+    """Move ordering (ai/noctiluca.py ``candidates``): at each step of a dive the search weighs
+    the shores, paths and numbers whose best dive stores most, best first, a subset of the legal
+    moves that always holds the rollout policy's best dive; other phases keep every move."""
+    from ai.noctiluca import NUMBERS_SEARCHED, SHORES_SEARCHED, dive_values
+
+    dives = 0
+    for state in positions("noctiluca", players, 3, 20):
+        seat = state.to_move()[0]
+        actions = playable(state, seat)
+        kept = knowledge.candidates(state, seat, actions)
+        assert kept and set(kept) <= set(actions)
+        if state.phase not in ("shore", "path", "number"):
+            assert kept == actions
+            continue
+        dives += 1
+        limit = {"shore": SHORES_SEARCHED, "path": 2, "number": NUMBERS_SEARCHED}[state.phase]
+        assert len(kept) == min(limit, len(actions))
+        pending = state.pending
+        shores = [int(a.args[0]) for a in actions] if state.phase == "shore" else [pending["shore"]]
+        paths = ("short", "long") if state.phase != "number" else (pending["path"],)
+        values = dive_values(state, seat, shores, paths)
+        best = max(values.values())
+        word = {"shore": 0, "path": 1, "number": 2}[state.phase]
+        tops = {str(key[word]) for key, value in values.items() if value == best}
+        assert kept[0].args[0] in tops
+    assert dives
