@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 
 from ai import knowledge
-from engine import Action, Outcome, State
+from engine import Action, Game, Outcome, State
 
 GIVE_UP = ("resign", "concede")
 
@@ -66,11 +66,14 @@ class Node:
 def playable(state: State, seat: int) -> list[Action]:
     """The seat's legal actions, never giving up while anything else is possible."""
     actions = state.legal_actions(seat)
-    # A game's kinds are declared per verb (Game.action_kinds): the verbs that give up.
+    if type(state.game).action_kind is not Game.action_kind:  # kinds that depend on more than the verb
+        kept = [a for a in actions if state.action_kind(a) not in GIVE_UP]
+        return kept or actions
+    # Otherwise the kinds are declared per verb (Game.action_kinds): the verbs that give up.
     quits = {verb for verb, kind in state.game.action_kinds.items() if kind in GIVE_UP}
     if not quits:
         return actions
-    kept = [a for a in actions if a.text.split(" ", 1)[0] not in quits]
+    kept = [a for a in actions if a.verb not in quits]
     return kept or actions
 
 
