@@ -39,10 +39,11 @@ MAX_STEPS = 6000
 
 
 def play(
-    game: str, players: int, levels: list[str], seed: int, options: dict | None = None
+    game: str, players: int, levels: list[str], seed: int, options: dict | None = None, notes: dict | None = None
 ) -> tuple[list[float], int, dict[str, list[float]], int]:
     """One game, ``levels[s]`` in seat s: each seat's share of the win, the steps taken, the
-    seconds each computer level took per decision, and the seat that played first."""
+    seconds each computer level took per decision, and the seat that played first. ``notes``,
+    if given, receives what the game's own measures need (``note``)."""
     state = GAMES[game].new(players, seed, options or {})
     first = int(getattr(state, "first", 0))  # games without a first player drawn start with seat 0
     rng = random.Random(seed)
@@ -61,7 +62,9 @@ def play(
             action = decide(state, seat, level, rng.getrandbits(63))
             times.setdefault(level, []).append(time.process_time() - cpu)
             times.setdefault(f"{level} wall", []).append(time.perf_counter() - wall)
-        state.apply(seat, action)
+        events = state.apply(seat, action)
+        if notes is not None:
+            note(state, events, notes)
         steps += 1
     outcome = state.outcome()
     if outcome is None:
@@ -69,6 +72,17 @@ def play(
     # A co-operative win (or everyone tied) is everyone's whole win.
     share = 1.0 if len(outcome.winners) == players else 1.0 / len(outcome.winners) if outcome.winners else 0.0
     return [share if s in outcome.winners else 0.0 for s in range(players)], steps, times, first
+
+
+def note(state, events: list, notes: dict) -> None:
+    """Noctiluca's calibration measures (docs/rules/noctiluca.md): the jars delivered so far, and
+    by how many dice round 2's refill fell short (0: the box lid held enough)."""
+    if state.game.id != "noctiluca":
+        return
+    notes["delivered"] = sum(len(d) for d in state.delivered)
+    for event in events:
+        if event.get("type") == "board filled" and event.get("round") == 2:
+            notes["short"] = event.get("short", 0)
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:

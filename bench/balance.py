@@ -14,6 +14,7 @@ its levels 1, 2 and 3. Prints one table, with N.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -40,11 +41,72 @@ def setups(games: list[str], counts: list[int] | None) -> list[tuple[str, int, d
     return out
 
 
-def _one(args: tuple[str, int, dict, str, int]) -> tuple[list[float], int]:
-    """One game: the win shares by turn position (first player first), and its length."""
+def _one(args: tuple[str, int, dict, str, int]) -> tuple[list[float], int, dict]:
+    """One game: the win shares by turn position (first player first), its length, and the
+    game's own measures (bench/ai.py ``note``: Noctiluca's deliveries and round 2's refill)."""
     game, players, options, level, index = args
-    shares, steps, _, first = play(game, players, [level] * players, seed=5000 + index, options=options)
-    return [shares[(first + k) % players] for k in range(players)], steps
+    notes: dict = {}
+    shares, steps, _, first = play(game, players, [level] * players, seed=5000 + index, options=options, notes=notes)
+    return [shares[(first + k) % players] for k in range(players)], steps, notes
+
+
+def logger(path: str | None, level: str):
+    """Appends one JSON line per finished game to ``path`` (None: no log)."""
+    if not path:
+        return None
+
+    def write(argument: tuple, result: tuple) -> None:
+        game, players, options, _, index = argument
+        line = {"game": game, "players": players, "options": options, "level": level, "index": index}
+        line.update(positions=result[0], steps=result[1], notes=result[2])
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+
+    return write
+
+
+def row(game: str, players: int, options: dict, results: list, seconds: float) -> None:
+    """Print one table row: length, win rate by turn position (or the solo or team win rate)
+    and, for Noctiluca, the jars delivered and how often round 2 started short of dice."""
+    n = len(results)
+    lengths = [steps for _, steps, _ in results]
+    length = f"{statistics.mean(lengths):.0f} ({min(lengths)}-{max(lengths)})"
+    option_text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
+    if players == 1 or game == "fox-duet":
+        wins = sum(shares[0] for shares, _, _ in results)
+        seats = f"{'solo' if players == 1 else 'team'} wins {wins:g}/{n} = {interval(wins, n)}"
+    else:
+        seats = ", ".join(
+            f"position {s + 1} {interval(sum(shares[s] for shares, _, _ in results), n)}" for s in range(players)
+        )
+    extra = ""
+    delivered = [notes["delivered"] for _, _, notes in results if "delivered" in notes]
+    if delivered:
+        shorts = [notes["short"] for _, _, notes in results if "short" in notes]
+        short = sum(1 for s in shorts if s > 0)
+        extra = (
+            f"; jars delivered {statistics.mean(delivered):.1f} ({min(delivered)}-{max(delivered)})"
+            f"; round 2 short {short}/{len(shorts)} = {interval(short, len(shorts)) if shorts else '-'}"
+        )
+    print(
+        f"{game:<10} {players:>7}  {option_text:<8} {'N=' + str(n):<6} {length:<16} {seats}{extra}  [{seconds:.0f} s]",
+        flush=True,
+    )
+
+
+def summary(path: str) -> None:
+    """The rows of every game a --log file holds (each game counted once, by index)."""
+    rows: dict[str, dict[int, dict]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for text in lines:
+            line = json.loads(text)
+            key = json.dumps([line["level"], line["game"], line["players"], line["options"]])
+            rows.setdefault(key, {})[line["index"]] = line
+    for key in sorted(rows):
+        level, game, players, options = json.loads(key)
+        print(f"[{level}]", end=" ")
+        games = [(g["positions"], g["steps"], g["notes"]) for _, g in sorted(rows[key].items())]
+        row(game, players, options, games, 0.0)
 
 
 def interval(wins: float, n: int) -> str:
@@ -59,7 +121,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--level", default="hard", choices=("random", "easy", "normal", "hard"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--start", type=int, default=0, help="the first game's index (its seed is 5000 + index)")
+    parser.add_argument("--log", help="append one JSON line per finished game to this file")
+    parser.add_argument("--summary", help="print the rows of a --log file (every game it holds) and stop")
     args = parser.parse_args(argv)
+    if args.summary:
+        summary(args.summary)
+        return
     chosen = setups(args.game or sorted(GAMES), args.players)
     print(f"bench/balance.py: {args.level} computers in every seat, N = {args.games} games per row, {args.jobs} jobs")
     print(
@@ -67,23 +135,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     for game, players, options in chosen:
         started = time.perf_counter()
-        tasks = [(game, players, options, args.level, i) for i in range(args.games)]
-        results = run_games(_one, tasks, args.jobs)
-        lengths = [steps for _, steps in results]
-        length = f"{statistics.mean(lengths):.0f} ({min(lengths)}-{max(lengths)})"
-        option_text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
-        if players == 1 or game == "fox-duet":
-            wins = sum(shares[0] for shares, _ in results)
-            seats = f"{'solo' if players == 1 else 'team'} wins {wins:g}/{args.games} = {interval(wins, args.games)}"
-        else:
-            seats = ", ".join(
-                f"position {s + 1} {interval(sum(shares[s] for shares, _ in results), args.games)}"
-                for s in range(players)
-            )
-        print(
-            f"{game:<10} {players:>7}  {option_text:<8} {length:<16} {seats}  [{time.perf_counter() - started:.0f} s]",
-            flush=True,
-        )
+        tasks = [(game, players, options, args.level, i) for i in range(args.start, args.start + args.games)]
+        results = run_games(_one, tasks, args.jobs, logger(args.log, args.level))
+        row(game, players, options, results, time.perf_counter() - started)
 
 
 if __name__ == "__main__":
