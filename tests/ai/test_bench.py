@@ -50,3 +50,45 @@ def test_the_vivarium_greedy_player_moves_legally_through_a_whole_game() -> None
         action = greedy("vivarium", state, seat, rng)
         assert action in playable(state, seat)
         state.apply(seat, action)
+
+
+def test_a_logged_run_is_summed_up_from_its_log_each_game_once(capsys, tmp_path) -> None:
+    """--log writes a line per finished game; --start plays later games of the same match; a game
+    logged twice counts once in --summary. Noctiluca's rows carry its calibration measures."""
+    log = str(tmp_path / "match.jsonl")
+    for start in (0, 1, 1):
+        bench_ai.main(
+            ["--game", "vivarium", "--games", "1", "--start", str(start), "--jobs", "1"]
+            + ["--match", "easy:random", "--log", log]
+        )
+    capsys.readouterr()
+    bench_ai.main(["--summary", log])
+    summed = capsys.readouterr().out
+    assert "easy vs random: easy wins" in summed and "/2 = " in summed and "/3" not in summed
+    rows = str(tmp_path / "balance.jsonl")
+    balance.main(
+        ["--game", "noctiluca", "--players", "2", "--games", "1", "--level", "random", "--jobs", "1", "--log", rows]
+    )
+    balance.main(
+        [
+            "--game",
+            "noctiluca",
+            "--players",
+            "2",
+            "--games",
+            "1",
+            "--start",
+            "1",
+            "--level",
+            "random",
+            "--jobs",
+            "1",
+            "--log",
+            rows,
+        ]
+    )
+    capsys.readouterr()
+    balance.main(["--summary", rows])
+    out = capsys.readouterr().out
+    assert "[random] noctiluca" in out and "N=2" in out
+    assert "jars delivered" in out and "round 2 short" in out
