@@ -33,6 +33,7 @@ log = logging.getLogger("meeple.computers")
 COMPUTER_LIMIT = 1000  # user ids below this are computer seats
 LEVELS = ("easy", "normal", "hard")
 DELAY = 1.5  # seconds before a computer moves
+CONCURRENCY = 8  # tables whose computers think at once, at least (ComputerTurns)
 
 
 def is_computer(user_id: int) -> bool:
@@ -127,12 +128,17 @@ async def levels_of(db: Database, game_id: int) -> dict[int, str]:
 
 
 class ComputerTurns:
-    """Plays the computers' turns of every table, one task per table at a time."""
+    """Plays the computers' turns of every table, one task per table at a time, and at most
+    ``concurrency`` tables at once (``CONCURRENCY``): after a restart every running table with a
+    computer is poked together, and each one loads its state and queues a search; the rest
+    wait their turn instead of all loading at once."""
 
-    def __init__(self, flow: Flow, computers: Computers, delay: float = DELAY) -> None:
+    def __init__(self, flow: Flow, computers: Computers, delay: float = DELAY, concurrency: int = 0) -> None:
         self.flow = flow
         self.computers = computers
         self.delay = delay
+        self.concurrency = concurrency or max(CONCURRENCY, 2 * getattr(computers, "workers", 1))
+        self._slots = asyncio.Semaphore(self.concurrency)
         self._running: dict[int, asyncio.Task] = {}
 
     def poke(self, game_id: int) -> None:
@@ -163,8 +169,10 @@ class ComputerTurns:
 
     async def _play(self, game_id: int) -> None:
         try:
-            while await self._one_move(game_id):
-                pass
+            while True:
+                async with self._slots:
+                    if not await self._one_move(game_id):
+                        break
         except asyncio.CancelledError:
             raise
         except Exception:
