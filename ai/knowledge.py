@@ -19,9 +19,10 @@ from __future__ import annotations
 import random
 from typing import cast
 
-from ai import noctiluca, tm_dice
+from ai import noctiluca, tm_dice, vivarium
 from engine import Action, Outcome, State
 from engine.noctiluca.state import NoctilucaState
+from engine.vivarium.state import VivariumState
 
 # Rollout length per game, as a share of the level's (the default is the level's own).
 ROLLOUT_SHARE = {"fox-duet": 0.3, "noctiluca": 0.5}
@@ -84,6 +85,8 @@ def policy(state: State, seat: int, actions: list[Action], rng: random.Random) -
     game = state.game.id
     if game == "noctiluca":
         return noctiluca.policy(cast(NoctilucaState, state), seat, actions, rng)
+    if game == "vivarium":
+        return vivarium.policy(cast(VivariumState, state), seat, actions, rng)
     if game == "tm-dice" and rng.random() >= TM_EXPLORE:
         text = tm_dice.choose(state, seat, [a.text for a in actions], rng)
         return next(a for a in actions if a.text == text)

@@ -14,7 +14,15 @@ from ai.ismcts import playable
 from ai.noctiluca import jar_worth
 from engine import GAMES, State
 
-SETUPS = [("noctiluca", 1), ("noctiluca", 2), ("noctiluca", 4), ("tm-dice", 1), ("tm-dice", 2), ("vivarium", 2)]
+SETUPS = [
+    ("noctiluca", 1),
+    ("noctiluca", 2),
+    ("noctiluca", 4),
+    ("tm-dice", 1),
+    ("tm-dice", 2),
+    ("vivarium", 2),
+    ("vivarium", 4),
+]
 
 
 def positions(game: str, players: int, seed: int, count: int) -> list[State]:
@@ -125,3 +133,30 @@ def test_noctiluca_search_candidates_keep_the_best_dives_best_first(players: int
         tops = {str(key[word]) for key, value in values.items() if value == best}
         assert kept[0].args[0] in tops
     assert dives
+
+
+def test_vivarium_rollouts_take_the_card_worth_most_when_one_is_reachable(monkeypatch) -> None:
+    """ai/vivarium.py: in the take phase the rollout takes a reachable card by its quick worth
+    (here without noise or random steps), never a gem adjustment while a card can be taken."""
+    from ai import vivarium
+    from engine.vivarium.grid import cell_index
+
+    monkeypatch.setattr(vivarium, "NOISE", 0.0)
+    monkeypatch.setattr(vivarium, "TAKE", 1.0)
+    seen = 0
+    for state in positions("vivarium", 2, 4, 30):
+        seat = state.to_move()[0]
+        actions = playable(state, seat)
+        takes = [a for a in actions if a.verb == "take"]
+        if state.phase != "take" or not takes:
+            continue
+        seen += 1
+        chosen = knowledge.policy(state, seat, actions, random.Random(0))
+        assert chosen.verb == "take"
+
+        def value(action, position=state):
+            row, col = (int(word.split("=")[1]) for word in action.args)
+            return vivarium.worth(position, position.grid[cell_index(row, col)])
+
+        assert value(chosen) == max(value(a) for a in takes)
+    assert seen
