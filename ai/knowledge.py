@@ -19,8 +19,9 @@ from __future__ import annotations
 import random
 from typing import cast
 
-from ai import noctiluca, tm_dice, vivarium
+from ai import fox_duet, noctiluca, tm_dice, vivarium
 from engine import Action, Outcome, State
+from engine.fox_duet.state import FoxDuetState
 from engine.noctiluca.state import NoctilucaState
 from engine.vivarium.state import VivariumState
 
@@ -85,6 +86,8 @@ def policy(state: State, seat: int, actions: list[Action], rng: random.Random) -
     game = state.game.id
     if game == "noctiluca":
         return noctiluca.policy(cast(NoctilucaState, state), seat, actions, rng)
+    if game == "fox-duet":
+        return fox_duet.policy(cast(FoxDuetState, state), seat, actions, rng)
     if game == "vivarium":
         return vivarium.policy(cast(VivariumState, state), seat, actions, rng)
     if game == "tm-dice" and rng.random() >= TM_EXPLORE:

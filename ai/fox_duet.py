@@ -1,0 +1,90 @@
+"""The Fox in the Forest Duet knowledge for the search: a rollout policy that steers the tracker.
+
+Random rollouts overshoot and miss gems so often that nearly every rollout is lost, whatever
+the move searched. The policy plays each trick for where it sends the tracker: a follower
+plays the card whose trick lands the tracker on the most gems (an overshoot costs a forest
+token, the last one the game); a leader plays the card whose trick, with the partner's best
+answer by the same rule, lands best; a gazelle's winner ignores the footprints and a musician's
+winner picks the direction that land best. The fox, the gift and the round's forest token stay
+random, and ``EXPLORE`` of the steps too, so rollouts stay varied.
+
+Reads only the state it is given: in the search, a determinization (where the partner's hand is
+one drawn consistently with what the seat has seen).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import Action
+from engine.fox_duet import board
+from engine.fox_duet.cards import CARDS, MUSICIAN, playable, trick_winner
+from engine.fox_duet.state import FoxDuetState
+
+EXPLORE = 0.15
+OVERSHOOT = -2.0  # a forest token lost; with none left the game is lost
+LOST = -10.0
+
+
+def landing(state: FoxDuetState, steps: int, toward: int) -> float:
+    """How good it is for the tracker to move ``steps`` toward ``toward``'s end now."""
+    target = board.move(state.tracker, steps, toward, state.covered)
+    if target is None:
+        return LOST if state.forest_left == 0 else OVERSHOOT
+    gems = state.gems[target]
+    return 1.0 + 0.1 * gems if gems else 0.0
+
+
+def trick_value(state: FoxDuetState, plays: list[tuple[int, str]]) -> float:
+    """A finished trick of (seat, card) pairs: the best the winner can make of it (a musician
+    lets the winner choose the direction)."""
+    winner = trick_winner(plays, CARDS[state.decree].suit)
+    steps = sum(CARDS[c].footprints for _, c in plays)
+    if steps and any(CARDS[c].ability == MUSICIAN for _, c in plays):
+        return max(landing(state, steps, 0), landing(state, steps, 1))
+    return landing(state, steps, winner)
+
+
+def answer(state: FoxDuetState, seat: int, led: tuple[int, str]) -> float:
+    """The follower's best trick after ``led``: the value of its best card."""
+    hand = [c for c in state.hands[seat] if c != led[1]]
+    return max((trick_value(state, [led, (seat, c)]) for c in playable(hand, led[1])), default=0.0)
+
+
+def policy(state: FoxDuetState, seat: int, actions: list[Action], rng: random.Random) -> Action:
+    if rng.random() < EXPLORE:
+        return rng.choice(actions)
+    phase = state.phase
+    scored: list[tuple[float, float, Action]] = []
+    if phase == "play":
+        partner = 1 - seat
+        for action in actions:
+            if action.verb != "play":
+                continue
+            card = action.args[0]
+            if state.trick_cards:
+                led = state.trick_cards[0]
+                value = trick_value(state, [(led["seat"], led["card"]), (seat, card)])
+            else:
+                value = answer(state, partner, (seat, card))
+            scored.append((value, rng.random(), action))
+    elif phase == "gazelle":
+        trick = [p["card"] for p in state.trick_cards]
+        winner = state.pending["winner"]
+        for action in actions:
+            if action.verb != "ignore":
+                continue
+            choice = action.args[0]
+            ignored = [] if choice == "none" else trick if choice == "both" else [choice]
+            steps = sum(CARDS[c].footprints for c in trick if c not in ignored)
+            musician = steps and any(CARDS[c].ability == MUSICIAN for c in trick)
+            value = (
+                max(landing(state, steps, 0), landing(state, steps, 1)) if musician else landing(state, steps, winner)
+            )
+            scored.append((value, rng.random(), action))
+    elif phase == "direction":
+        steps = state.pending["steps"]
+        scored = [(landing(state, steps, int(a.args[0])), rng.random(), a) for a in actions if a.verb == "toward"]
+    if scored:
+        return max(scored)[2]
+    return rng.choice([a for a in actions if a.verb != "concede"] or actions)
