@@ -1,17 +1,18 @@
 """Per-game knowledge for the search, where the engine contract alone gives too little signal.
 
-Two hooks, both reading only the state they are given (in the search, a determinization):
+Three hooks, all reading only the state they are given (in the search, a determinization):
 
-- ``policy``: the rollout's move. Random by default; Noctiluca dives where its jars fill
-  (ai/noctiluca.py) and Terraforming Mars: The Dice Game plays the goal-seeking player
-  (ai/tm_dice.py), each with a share of random moves so rollouts stay varied.
+- ``policy``: the rollout's move. Noctiluca dives where its jars fill (ai/noctiluca.py), Vivarium
+  takes the reachable card worth most (ai/vivarium.py), Fox Duet plays each trick for where it
+  sends the tracker (ai/fox_duet.py) and Terraforming Mars: The Dice Game plays the goal-seeking
+  player (ai/tm_dice.py), each with a share of random moves so rollouts stay varied.
 - ``evaluate``: each seat's reward for a position a rollout stopped in. The default is the
   engine's ``standing``. Noctiluca adds the expected worth of half-filled jars. Fox Duet is
-  co-operative and cannot be scored half played (``standing`` is None), and random play loses
-  almost every game, so a rollout played to the end says nothing about the moves that led there:
-  its evaluation reads the public view, the share of the gems collected and the forest tokens
-  still left (each one a later chance), and its rollouts are kept short, so the evaluation
-  reflects the moves searched, not the random tail.
+  co-operative and cannot be scored half played (``standing`` is None): its evaluation reads the
+  public view, the share of the gems collected and the forest tokens still left (each one a
+  later chance), and its rollouts are kept short.
+- ``candidates``: the moves the search weighs at a node, best first (move ordering). Noctiluca
+  keeps the dives that store most; the other games every legal move.
 """
 
 from __future__ import annotations
