@@ -17,6 +17,7 @@ Three hooks, all reading only the state they are given (in the search, a determi
 
 from __future__ import annotations
 
+import math
 import random
 from typing import cast
 
@@ -27,11 +28,15 @@ from engine.noctiluca.state import NoctilucaState
 from engine.vivarium.state import VivariumState
 
 # Rollout length per game, as a share of the level's (the default is the level's own).
-ROLLOUT_SHARE = {"fox-duet": 0.3, "noctiluca": 0.5}
+ROLLOUT_SHARE = {"fox-duet": 0.3, "noctiluca": 0.5, "vivarium": 0.25}
 # What one determinization costs, in engine steps of the budget: where it copies a large state
 # (Noctiluca's 84 dice, TM dice's decks) it takes several moves' time, and near the end of a
 # game, where rollouts are short, determinizing is most of a decision's work.
 DETERMINIZE_STEPS = {"noctiluca": 6, "tm-dice": 4}
+# Games whose unfinished positions are valued by each seat's margin over the best other score,
+# squeezed by a logistic of this scale (points), rather than by who leads: after a short rollout
+# "who leads" flips on a point and says little, while the margin is what the moves changed.
+MARGIN_SCALE = {"vivarium": 4.0, "tm-dice": 4.0}
 # Rollout moves of TM dice taken at random instead of by the goal-seeking player.
 TM_EXPLORE = 0.15
 
@@ -79,7 +84,17 @@ def evaluate(state: State) -> list[float] | None:
     standing: Outcome | None = state.standing()
     if standing is None:
         return None
-    return outcome_rewards(list(map(float, standing.scores)), list(standing.winners), len(standing.scores))
+    scores = list(map(float, standing.scores))
+    scale = MARGIN_SCALE.get(game)
+    if scale and len(scores) > 1:
+        return [margin_reward(scores, seat, scale) for seat in range(len(scores))]
+    return outcome_rewards(scores, list(standing.winners), len(scores))
+
+
+def margin_reward(scores: list[float], seat: int, scale: float) -> float:
+    """``seat``'s lead over the best other score (negative: behind), squeezed into (0, 1)."""
+    margin = scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
+    return 1.0 / (1.0 + math.exp(-margin / scale))
 
 
 def policy(state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:

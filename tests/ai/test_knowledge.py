@@ -196,3 +196,21 @@ def test_fox_duet_rollouts_play_each_trick_for_where_it_sends_the_tracker(monkey
                 )
             won[mode] += bool(state.outcome().winners)
     assert won["random"] <= 2 and won["policy"] >= 10, won
+
+
+def test_vivarium_and_tm_dice_value_an_unfinished_position_by_the_margin_not_by_who_leads() -> None:
+    """knowledge.MARGIN_SCALE: an unfinished Vivarium or TM dice position is valued by each
+    seat's lead over the best other score, squeezed into (0, 1): a lead of 1 is worth a little
+    more than a tie, a lead of 10 much more; a finished game is still valued by its outcome."""
+    from ai.knowledge import MARGIN_SCALE, margin_reward
+
+    assert set(MARGIN_SCALE) == {"vivarium", "tm-dice"}
+    assert margin_reward([30, 30], 0, 4.0) == 0.5
+    assert 0.5 < margin_reward([31, 30], 0, 4.0) < margin_reward([40, 30], 0, 4.0) < 1.0
+    assert margin_reward([30, 40, 35], 0, 4.0) < margin_reward([30, 35, 35], 0, 4.0) < 0.5
+    assert abs(margin_reward([31, 30], 0, 4.0) + margin_reward([31, 30], 1, 4.0) - 1.0) < 1e-12
+    for game in ("vivarium", "tm-dice"):
+        state = positions(game, 2, 9, 3)[-1]
+        standing = state.standing()
+        values = knowledge.evaluate(state)
+        assert values == [margin_reward(list(map(float, standing.scores)), s, 4.0) for s in range(2)]
