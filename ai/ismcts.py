@@ -12,8 +12,10 @@ seat's view and the seed alone (tests/engine/test_determinize.py, tests/ai/). De
 given a seed, so tests reproduce a game. Levels differ by the search budget alone.
 
 Pure Python over the engine contract: ``standing`` evaluates a position when a rollout is cut
-short; ai/knowledge.py adds what a game cannot say through the contract (rollout policies and
-evaluations of Fox Duet, Noctiluca and TM dice).
+short; ai/knowledge.py adds what a game cannot say through the contract: rollout policies (every
+game), evaluations (Fox Duet, Noctiluca, and the margin of Vivarium and TM dice) and move
+ordering (Noctiluca). Moves are applied with ``State.apply_known``: each was just taken from
+the legal actions of the same position.
 """
 
 from __future__ import annotations
