@@ -42,10 +42,13 @@ class Level:
     rollout_steps: int
     exploration: float = 0.7
     min_iterations: int = 8
+    # Whether the game's default move (knowledge.default_move) stands unless the search is
+    # confident of a better one. Easy plays its search alone: what it finds, noise and all.
+    default: bool = True
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", steps=500, rollout_steps=20),
+    "easy": Level("easy", steps=500, rollout_steps=20, default=False),
     "normal": Level("normal", steps=3000, rollout_steps=30),
     "hard": Level("hard", steps=10000, rollout_steps=40),
 }
@@ -56,6 +59,7 @@ class Node:
     seat: int  # the seat whose action led here
     visits: int = 0
     total: float = 0.0  # the rewards of ``seat`` through this node
+    squares: float = 0.0  # their squares (the spread of the rewards, for ``confident``)
     available: int = 0  # how often this action was legal when its parent was visited
     children: dict[str, Node] = field(default_factory=dict)
 
@@ -157,13 +161,36 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
         root.visits += 1
         for visited in path:
             visited.visits += 1
-            visited.total += result[visited.seat] if visited.seat < len(result) else 0.5
+            reward = result[visited.seat] if visited.seat < len(result) else 0.5
+            visited.total += reward
+            visited.squares += reward * reward
     legal = {a.text: a for a in options}
     best = max(
         (t for t in root.children if t in legal),
         key=lambda t: (root.children[t].visits, root.children[t].total, -list(legal).index(t)),
     )
+    default = knowledge.default_move(state, seat, options, seed) if budget.default else None
+    if default is not None and best != default.text:
+        weighed = root.children.get(default.text)
+        if weighed is None or not confident(root.children[best], weighed):
+            return default
     return legal[best]
+
+
+# How sure the search must be that its move beats the game's default move (knowledge.default_move)
+# to play it instead: a one-sided z of 1.64, about 95 %.
+CONFIDENCE_Z = 1.64
+
+
+def confident(best: Node, default: Node) -> bool:
+    """Whether ``best``'s mean reward is above ``default``'s by more than the noise of both
+    (Welch's z on the rewards backed up through each)."""
+    if best.visits < 2 or default.visits < 2:
+        return False
+    means = [n.total / n.visits for n in (best, default)]
+    spreads = [max(0.0, n.squares / n.visits - (n.total / n.visits) ** 2) / (n.visits - 1) for n in (best, default)]
+    error = math.sqrt(sum(spreads)) or 1e-9
+    return (means[0] - means[1]) / error > CONFIDENCE_Z
 
 
 def _players(state: State) -> int:

@@ -121,6 +121,19 @@ def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
     return actions
 
 
+def default_move(state: State, seat: int, actions: list[Action], seed: int) -> Action | None:
+    """The move the search plays unless it is confident another is better (ismcts.confident),
+    where a game's own player is strong and its long games leave the search's estimates noisy:
+    in Terraforming Mars: The Dice Game, the goal-seeking player's move, read from a
+    determinization (drawn from ``seed``) like everything else the search reads. None elsewhere:
+    the search's most visited move is played."""
+    if state.game.id != "tm-dice":
+        return None
+    world = state.determinize(seat, seed)
+    text = tm_dice.choose(world, seat, [a.text for a in actions], random.Random(seed))
+    return next(a for a in actions if a.text == text)
+
+
 def determinize_steps(state: State) -> int:
     return DETERMINIZE_STEPS.get(state.game.id, 1)
 

@@ -120,3 +120,40 @@ def test_fox_duet_positions_nobody_can_score_yet_are_valued_by_the_gems_collecte
         assert later is not None and later[0] != start[0]
     standing = evaluate(GAMES["vivarium"].new(2, 1, {}))
     assert standing is not None and len(standing) == 2, "other games are valued by the engine's standing"
+
+
+def test_confidence_asks_the_search_to_beat_the_default_by_more_than_its_noise() -> None:
+    """ismcts.confident: Welch's z of the rewards backed up through each move, above 1.64."""
+    from ai.ismcts import Node, confident
+
+    def node(rewards: list[float]) -> Node:
+        return Node(seat=0, visits=len(rewards), total=sum(rewards), squares=sum(r * r for r in rewards))
+
+    steady_better, steady_worse = node([0.7, 0.72, 0.68, 0.71] * 10), node([0.5, 0.52, 0.48, 0.49] * 10)
+    noisy_better, noisy_worse = node([1.0, 0.0, 1.0, 0.2]), node([0.0, 1.0, 0.6, 0.0])
+    assert confident(steady_better, steady_worse)
+    assert not confident(steady_worse, steady_better)
+    assert not confident(noisy_better, noisy_worse)  # a better mean, but within the noise
+    assert not confident(node([0.9]), steady_worse)  # one visit says nothing
+    assert not confident(steady_better, node([]))
+
+
+def test_tm_dice_plays_the_goal_seekers_move_unless_the_search_is_confident_of_another() -> None:
+    """knowledge.default_move: in TM dice the goal-seeking player's move (read from a
+    determinization) stands unless the search shows a better one beyond its noise; a budget too
+    small to show anything plays it; easy plays its search alone; other games have no default."""
+    from ai import knowledge
+
+    tiny = Level("tiny", steps=1, rollout_steps=2)
+    for seed in range(4):
+        state = position("tm-dice", 2, 60 + seed, 8 + 13 * seed)
+        seat = state.to_move()[0]
+        options = playable(state, seat)
+        default = knowledge.default_move(state, seat, options, seed)
+        assert default in options
+        assert choose(state, seat, tiny, seed=seed) == default
+    assert LEVELS["easy"].default is False and LEVELS["normal"].default and LEVELS["hard"].default
+    for game in ("vivarium", "noctiluca", "fox-duet"):
+        state = position(game, 2, 3, 9)
+        seat = state.to_move()[0]
+        assert knowledge.default_move(state, seat, playable(state, seat), 0) is None
