@@ -136,6 +136,23 @@ def run_games(task, arguments: list, jobs: int, log=None) -> list:
     return results
 
 
+def append_line(path: str, line: dict) -> None:
+    """One finished game, as a JSON line at the end of a --log file."""
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\n")
+
+
+def read_log(path: str, fields: tuple[str, ...]) -> dict[str, list[dict]]:
+    """The games of a --log file grouped by ``fields`` (the key: their values as JSON), each
+    group in game order and each game once (a game logged again counts as its last line)."""
+    groups: dict[str, dict[int, dict]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for text in lines:
+            line = json.loads(text)
+            groups.setdefault(json.dumps([line[f] for f in fields]), {})[line["index"]] = line
+    return {key: [g for _, g in sorted(games.items())] for key, games in groups.items()}
+
+
 def json_log(path: str | None):
     """A logger appending one JSON line per finished game to ``path`` (None: no log)."""
     if not path:
@@ -143,35 +160,18 @@ def json_log(path: str | None):
 
     def write(argument: tuple, result: tuple) -> None:
         game, players, first, other, index, options = argument
-        line = {
-            "game": game,
-            "players": players,
-            "first": first,
-            "other": other,
-            "options": options,
-            "index": index,
-            "share": result[0],
-            "steps": result[1],
-            "shares": result[2],
-            "times": result[3],
-        }
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(json.dumps(line) + "\n")
+        line = {"game": game, "players": players, "first": first, "other": other, "options": options}
+        line.update(index=index, share=result[0], steps=result[1], shares=result[2], times=result[3])
+        append_line(path, line)
 
     return write
 
 
 def summary(path: str) -> None:
     """The match lines of every game a --log file holds (each game counted once, by index)."""
-    matches: dict[str, dict[int, dict]] = {}
-    with open(path, encoding="utf-8") as lines:
-        for text in lines:
-            line = json.loads(text)
-            key = json.dumps([line["game"], line["players"], line["first"], line["other"], line["options"]])
-            matches.setdefault(key, {})[line["index"]] = line
-    for key, games in matches.items():
+    for key, games in read_log(path, ("game", "players", "first", "other", "options")).items():
         game, players, first, other, options = json.loads(key)
-        results = [(g["share"], g["steps"], g["shares"], g["times"]) for _, g in sorted(games.items())]
+        results = [(g["share"], g["steps"], g["shares"], g["times"]) for g in games]
         report(game, players, first, other, options, results, 0.0)
 
 

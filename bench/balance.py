@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ai import play, run_games, wilson  # noqa: E402
+from bench.ai import append_line, play, read_log, run_games, wilson  # noqa: E402
 from engine import GAMES  # noqa: E402
 
 
@@ -59,8 +59,7 @@ def logger(path: str | None, level: str):
         game, players, options, _, index = argument
         line = {"game": game, "players": players, "options": options, "level": level, "index": index}
         line.update(positions=result[0], steps=result[1], notes=result[2])
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(json.dumps(line) + "\n")
+        append_line(path, line)
 
     return write
 
@@ -96,17 +95,11 @@ def row(game: str, players: int, options: dict, results: list, seconds: float) -
 
 def summary(path: str) -> None:
     """The rows of every game a --log file holds (each game counted once, by index)."""
-    rows: dict[str, dict[int, dict]] = {}
-    with open(path, encoding="utf-8") as lines:
-        for text in lines:
-            line = json.loads(text)
-            key = json.dumps([line["level"], line["game"], line["players"], line["options"]])
-            rows.setdefault(key, {})[line["index"]] = line
+    rows = read_log(path, ("level", "game", "players", "options"))
     for key in sorted(rows):
         level, game, players, options = json.loads(key)
         print(f"[{level}]", end=" ")
-        games = [(g["positions"], g["steps"], g["notes"]) for _, g in sorted(rows[key].items())]
-        row(game, players, options, games, 0.0)
+        row(game, players, options, [(g["positions"], g["steps"], g["notes"]) for g in rows[key]], 0.0)
 
 
 def interval(wins: float, n: int) -> str:
