@@ -48,8 +48,23 @@ class Term:
 
 def illegal(key: str, english: str, **values: object) -> IllegalAction:
     """The refusal ``key`` with ``values``; ``english`` is its English template, the same text as
-    the key's in ``data/i18n/en/illegal.json`` (tests/test_i18n.py checks that they agree)."""
+    the key's in ``data/i18n/en.po`` (tests/test_i18n.py checks that they agree)."""
     return IllegalAction(english.format_map({name: str(v) for name, v in values.items()}), key=key, values=values)
+
+
+def wrong_step(game: str, phase: str, verb: str, expected: str | None) -> IllegalAction:
+    """The refusal of one of a game's verbs at the wrong step of a turn (``expected``: the verb of
+    the step ``phase``, None once the game is over). The step is named by the catalogue's
+    ``<game>.illegal.step.<phase>``."""
+    if expected is None:
+        return illegal("illegal.game-over", "The game is over.")
+    step = Term(f"{game}.illegal.step.{phase}", phase)
+    return illegal(
+        "illegal.wrong-step",
+        "Now is not the time for “{verb}”: the current step is “{step}”.",
+        verb=verb[:20],
+        step=step,
+    )
 
 
 @dataclass(frozen=True, order=True)

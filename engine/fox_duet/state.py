@@ -15,7 +15,7 @@ Phases (``self.phase``):
 
 from __future__ import annotations
 
-from engine.core import Action, Event, IllegalAction, Outcome, State, Term, event, illegal
+from engine.core import Action, Event, IllegalAction, Outcome, State, Term, event, illegal, wrong_step
 from engine.fox_duet import board, cards
 from engine.fox_duet.board import GEM_TOKENS, LEVELS, SIDES
 from engine.fox_duet.cards import CARDS, FOX, GAZELLE, GIFT, MUSICIAN, ROYAL, SUITS, card_view, sort_hand
@@ -186,15 +186,7 @@ class FoxDuetState(State):
         expected = STEP_VERBS.get(self.phase)
         known = ("play", "fox-pick", "swap", "give", "ignore", "toward", "forest", "concede")
         if verb in known and verb != expected and verb != "concede":
-            if expected is None:
-                return illegal("illegal.game-over", "The game is over.")
-            step = Term(f"fox-duet.illegal.step.{self.phase}", self.phase)
-            return illegal(
-                "illegal.wrong-step",
-                "Now is not the time for “{verb}”: the current step is “{step}”.",
-                verb=verb[:20],
-                step=step,
-            )
+            return wrong_step("fox-duet", self.phase, verb, expected)
         if verb in ("play", "give", "swap") and args and cards.is_card(args[0]) and args[0] not in self.hands[seat]:
             return illegal("fox-duet.illegal.not-held", "You do not hold {card}.", card=args[0])
         if verb == "play" and len(args) == 1 and args[0] in self.hands[seat]:

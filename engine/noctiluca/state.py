@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 
-from engine.core import Action, Event, IllegalAction, Outcome, State, Term, illegal
+from engine.core import Action, Event, IllegalAction, Outcome, State, illegal, wrong_step
 from engine.noctiluca import content
 from engine.noctiluca.content import DICE_COLOURS, Jar
 from engine.rng import Rng
@@ -173,15 +173,7 @@ class NoctilucaState(State):
             return illegal("noctiluca.illegal.pile-empty", "That pile is empty or does not exist.")
         known = {"keep", "shore", "path", "number", "store", "deliver", "pile", "take"}
         if verb in known and verb != expected:
-            if expected is None:
-                return illegal("illegal.game-over", "The game is over.")
-            step = Term(f"noctiluca.illegal.step.{self.phase}", self.phase)
-            return illegal(
-                "illegal.wrong-step",
-                "Now is not the time for “{verb}”: the current step is “{step}”.",
-                verb=verb[:20],
-                step=step,
-            )
+            return wrong_step("noctiluca", self.phase, verb, expected)
         return super()._explain_illegal(seat, action)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
