@@ -26,7 +26,8 @@ import pytest_asyncio
 from emulator.emulator import Emulator
 from emulator.testing import World, make_world
 from tests.e2e.conftest import ROOT, BotProcess
-from tests.support.driver import Table, is_board
+from tests.e2e.test_fox_duet import open_and_start
+from tests.support.driver import Table
 
 SHARDS = 2
 RESUMED = re.compile(r"(\d+) running games carry on")
@@ -82,16 +83,6 @@ class ShardProcess(BotProcess):
 async def emu() -> AsyncIterator[Emulator]:
     async with Emulator(heartbeat_interval=0.25, shard_count=SHARDS) as instance:
         yield instance
-
-
-async def open_and_start(emu: Emulator, world: World) -> None:
-    created = await emu.slash(world.alice, world.channel, "table create", {"game": "fox-duet"})
-    assert "table is open" in (await created.final_message()).content
-    lobby = emu.last_message(world.channel)
-    await (await emu.click(world.bob, lobby, label="Join")).response()
-    await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob in the lobby")
-    await (await emu.click(world.alice, lobby, label="Start")).response()
-    await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
 
 
 async def play(tables: list[Table], moves: int | None = None) -> None:
