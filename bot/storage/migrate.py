@@ -55,6 +55,15 @@ class Migration:
     sql: str
 
 
+def check_not_too_new(current: int, known: int) -> None:
+    """Refuse a database migrated by newer code than this (``known`` migrations): both backends."""
+    if current > known:
+        raise DatabaseTooNew(
+            f"the database is at schema version {current}, but this code only knows versions "
+            f"up to {known}: run a newer version of the bot, or restore a matching backup"
+        )
+
+
 def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     """Read every migration in ``directory``, refusing bad names, duplicates and gaps."""
     migrations: list[Migration] = []
@@ -112,11 +121,7 @@ async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) 
     migrations = load_migrations(directory)
     known = len(migrations)
     current = await user_version(conn)
-    if current > known:
-        raise DatabaseTooNew(
-            f"the database is at schema version {current}, but this code only knows versions "
-            f"up to {known}: run a newer version of the bot, or restore a matching backup"
-        )
+    check_not_too_new(current, known)
     for migration in migrations[current:]:
         await _apply(conn, migration)
     return await user_version(conn)
@@ -171,11 +176,7 @@ async def migrate_postgres(conn: asyncpg.Connection | PoolConnectionProxy, direc
         await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *_MIGRATE_LOCK)
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         current = await postgres_version(conn)
-    if current > known:
-        raise DatabaseTooNew(
-            f"the database is at schema version {current}, but this code only knows versions "
-            f"up to {known}: run a newer version of the bot, or restore a matching backup"
-        )
+    check_not_too_new(current, known)
     for migration in migrations[current:]:
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *_MIGRATE_LOCK)
