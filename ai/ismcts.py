@@ -118,10 +118,30 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
     considered = knowledge.candidates(state, seat, options)
     if len(considered) == 1:
         return considered[0]
+    root = search(state, seat, budget, seed)
+    legal = {a.text: a for a in options}
+    best = max(
+        (t for t in root.children if t in legal),
+        key=lambda t: (root.children[t].visits, root.children[t].total, -list(legal).index(t)),
+    )
+    default = knowledge.default_move(state, seat, options, seed) if budget.default else None
+    if default is not None and best != default.text:
+        weighed = root.children.get(default.text)
+        if weighed is None or not confident(root.children[best], weighed):
+            return default
+    return legal[best]
+
+
+def search(state: State, seat: int, budget: Level, seed: int) -> Node:
+    """The search tree of ``seat``'s decision in ``state``: its root, whose children are the
+    seat's moves weighed. Where a game limits the tree's depth (``knowledge.tree_depth``: Fox
+    Duet keeps only the root, so its partner is played by the policy on each determinized hand
+    rather than by one move chosen across all of them), the rollout takes over at that depth."""
     rng = random.Random(seed)
     players = _players(state)
     root = Node(seat=-1)
     cost = knowledge.determinize_steps(state)
+    depth = knowledge.tree_depth(state)
     spent = 0
     iterations = 0
     while spent < budget.steps or iterations < budget.min_iterations:
@@ -131,7 +151,7 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
         node = root
         path: list[Node] = []
         # Selection and expansion: the root is always the computer's own choice.
-        while world.outcome() is None:
+        while world.outcome() is None and (depth is None or len(path) < depth):
             movers = world.to_move()
             if not movers:
                 break
@@ -164,17 +184,7 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
             reward = result[visited.seat] if visited.seat < len(result) else 0.5
             visited.total += reward
             visited.squares += reward * reward
-    legal = {a.text: a for a in options}
-    best = max(
-        (t for t in root.children if t in legal),
-        key=lambda t: (root.children[t].visits, root.children[t].total, -list(legal).index(t)),
-    )
-    default = knowledge.default_move(state, seat, options, seed) if budget.default else None
-    if default is not None and best != default.text:
-        weighed = root.children.get(default.text)
-        if weighed is None or not confident(root.children[best], weighed):
-            return default
-    return legal[best]
+    return root
 
 
 # How sure the search must be that its move beats the game's default move (knowledge.default_move)

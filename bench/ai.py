@@ -5,10 +5,10 @@ Run: .venv/bin/python bench/ai.py --game noctiluca [--players 2] [--games 200] [
 
 Without ``--match``, the matrix: hard vs random, hard vs greedy (where bench/greedy.py has a
 greedy player), hard vs normal, normal vs easy; for Fox Duet (co-operative: both seats are one
-team) two hard computers at levels 1, 2 and 3, then two normal and two easy computers at level
-1. Each match plays ``--games`` seeded games (game i has seed 1000 + i) in ``--jobs`` worker
-processes, the first level in one seat and the second in the others, the seats rotating game by
-game so no level always starts. It prints the first level's win rate (a shared win counts as a
+team) two hard, two normal and two easy computers at each of levels 1, 2 and 3. Each match
+plays ``--games`` seeded games (game i has seed 1000 + i) in ``--jobs`` worker processes, the
+first level in one seat and the second in the others, the seats rotating game by game so no
+level always starts. It prints the first level's win rate (a shared win counts as a
 fraction) with a 95 % Wilson interval, each seat position's win rate, the game length, and the
 decision times of each computer level met in those games (p50, p99, max), both the CPU time
 of the deciding process (what a decision costs, whatever else the machine runs) and the
@@ -226,8 +226,9 @@ def report(game: str, players: int, first: str, other: str, options: dict, resul
 def matrix(game: str, players: int) -> list[tuple[str, str, dict]]:
     """The standard matches of a game and player count (first level, second level, options)."""
     if game == "fox-duet":
-        teams = [("hard", "hard", {"level": n}) for n in (1, 2, 3)]
-        return teams + [("normal", "normal", {"level": 1}), ("easy", "easy", {"level": 1})]
+        # Each level as a team at each of the game's three levels: a level beats the one below
+        # it when its team wins more often on the same seeds.
+        return [(level, level, {"level": n}) for n in (1, 2, 3) for level in ("hard", "normal", "easy")]
     found = [("hard", "random", {})]
     if game in GREEDY_GAMES:
         found.append(("hard", "greedy", {}))

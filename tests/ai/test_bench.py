@@ -21,8 +21,11 @@ def test_the_match_bench_prints_win_rates_with_their_n_decision_times_and_game_l
     assert "length mean" in out
 
 
-def test_the_fox_duet_matrix_is_the_team_at_each_level() -> None:
-    assert bench_ai.matrix("fox-duet", 2)[:3] == [("hard", "hard", {"level": n}) for n in (1, 2, 3)]
+def test_the_fox_duet_matrix_is_each_levels_team_at_each_game_level() -> None:
+    teams = bench_ai.matrix("fox-duet", 2)
+    assert len(teams) == 9 and len({(a, b, o["level"]) for a, b, o in teams}) == 9
+    assert {(a, b) for a, b, _ in teams} == {("hard", "hard"), ("normal", "normal"), ("easy", "easy")}
+    assert {o["level"] for _, _, o in teams} == {1, 2, 3}
     assert [m[:2] for m in bench_ai.matrix("noctiluca", 2)] == [
         ("hard", "random"),
         ("hard", "greedy"),

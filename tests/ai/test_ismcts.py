@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ai.ismcts import LEVELS, Level, choose, decide, playable
+from ai.ismcts import LEVELS, Level, choose, decide, playable, search
 from engine import GAMES, State
 
 QUICK = Level("test", steps=400, rollout_steps=20)
@@ -120,6 +120,23 @@ def test_fox_duet_positions_nobody_can_score_yet_are_valued_by_the_gems_collecte
         assert later is not None and later[0] != start[0]
     standing = evaluate(GAMES["vivarium"].new(2, 1, {}))
     assert standing is not None and len(standing) == 2, "other games are valued by the engine's standing"
+
+
+def test_fox_duets_search_weighs_its_own_move_alone_and_plays_the_partner_by_the_policy() -> None:
+    """Fox Duet's tree is only the root (knowledge.TREE_DEPTH): below the computer's own move
+    the policy plays both hands of each determinization, instead of a tree choosing the partner's
+    moves across every hand the partner was drawn. Elsewhere the tree grows deeper."""
+
+    def depth(node) -> int:
+        return 1 + max((depth(child) for child in node.children.values()), default=0)
+
+    fox = position("fox-duet", 2, 6, 3)
+    root = search(fox, fox.to_move()[0], QUICK, seed=6)
+    assert len(root.children) == len(playable(fox, fox.to_move()[0])) > 1
+    assert depth(root) == 2, "the root and the computer's own moves, nothing below"
+    assert sum(child.visits for child in root.children.values()) == root.visits
+    viv = position("vivarium", 2, 6, 3)
+    assert depth(search(viv, viv.to_move()[0], QUICK, seed=6)) > 2
 
 
 def test_confidence_asks_the_search_to_beat_the_default_by_more_than_its_noise() -> None:
