@@ -134,11 +134,14 @@ class Card:
 
 
 def _copy(value):
-    """A copy of plain JSON data (faster than copy.deepcopy, views are built very often)."""
+    """A copy of plain JSON data (faster than copy.deepcopy: views are built very often, and the
+    computer players copy the state at every determinization)."""
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
     return value
 
 

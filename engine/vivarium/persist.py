@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from engine.content import bounded_int as _int
@@ -15,6 +14,7 @@ from engine.vivarium.content import (
     CREATURES,
     PRIORITY,
     STARTING,
+    _copy,
     equipment_deck,
     game_cards,
 )
@@ -53,7 +53,7 @@ OPTIONAL = {"resigned": None}
 
 def state_to_dict(s: VivariumState) -> dict:
     keys = KEYS + tuple(OPTIONAL)
-    return copy.deepcopy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
+    return _copy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
 
 
 def _ids(value: Any, where: str, allowed) -> list[str]:
@@ -140,7 +140,7 @@ def state_from_dict(game, data: dict) -> VivariumState:
         raise ValueError("'pending' is set exactly in the 'ability' phase")
     if s.phase == "ability" and data["pending"].get("card") not in equipment_deck(version):
         raise ValueError("'pending'.card must be an equipment card")
-    s.pending = copy.deepcopy(data["pending"])
+    s.pending = _copy(data["pending"])
     numbers = data["numbers"]
     if s.phase == "take":
         if not isinstance(numbers, dict) or sorted(numbers) != sorted(s.tokens[s.current]):
@@ -150,17 +150,17 @@ def state_from_dict(game, data: dict) -> VivariumState:
                 raise ValueError("'numbers': two numbers from 1 to 4 per token")
     elif numbers != {}:
         raise ValueError("'numbers' is empty outside the 'take' phase")
-    s.numbers = copy.deepcopy(numbers)
+    s.numbers = _copy(numbers)
     result = data["result"]
     if (result is None) == (s.phase == "over") or (
         result is not None and set(result) != {"scores", "winners", "details"}
     ):
         raise ValueError("'result' is set exactly when the game is over")
-    s.result = copy.deepcopy(result)
+    s.result = _copy(result)
     winners = (s.result or {}).get("winners", [])
     s.resigned = resigned_seat(data.get("resigned", OPTIONAL["resigned"]), n, s.phase == "over", winners)
     events = data["setup_events"]
     if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
         raise ValueError("'setup_events' must be a list of events")
-    s.setup_events = copy.deepcopy(events)
+    s.setup_events = _copy(events)
     return s

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 from engine.vivarium.content import ATTRIBUTES, CARDS, HABITATS, ICONS, STARTING, TYPES
 
 PRIORITY_POINTS = 2
@@ -16,15 +19,15 @@ def matches(card_id: str, flt: dict) -> bool:
     return True
 
 
-def count(collection: list[str], flt: dict) -> int:
+def count(collection: Sequence[str], flt: dict) -> int:
     return sum(1 for c in collection if matches(c, flt))
 
 
-def creature_points(collection: list[str]) -> int:
+def creature_points(collection: Sequence[str]) -> int:
     return sum(CARDS[c].points for c in collection if CARDS[c].kind == "creature")
 
 
-def progress(goal: dict, collection: list[str]) -> dict:
+def progress(goal: dict, collection: Sequence[str]) -> dict:
     """How far a collection is towards a goal: ``{"have": n, "points": p}`` (and per-part counts)."""
     kind = goal["kind"]
     if kind == "count":
@@ -59,7 +62,7 @@ def goal_of(contract_id: str) -> dict:
     return CARDS[contract_id].goal
 
 
-def equipment_bonus(card_id: str, collection: list[str], gems: int, priority_tokens: int) -> int:
+def equipment_bonus(card_id: str, collection: Sequence[str], gems: int, priority_tokens: int) -> int:
     """End-of-game points of one equipment card (0 for instant and 'counts as' cards)."""
     ability = CARDS[card_id].ability
     kind = ability.get("kind")
@@ -75,7 +78,17 @@ def equipment_bonus(card_id: str, collection: list[str], gems: int, priority_tok
 
 
 def score(collection: list[str], gems: int, priority: list[str], starting: list[str]) -> dict:
-    """One player's final score, part by part, named as the rulebook names them."""
+    """One player's final score, part by part, named as the rulebook names them.
+
+    A fresh dict each call; the counting is cached (``_score``): the computer players score the
+    same collections thousands of times a decision (every rollout that reaches the end of the
+    game, every position they value), and near the end of a game that was most of a decision."""
+    return dict(_score(tuple(collection), gems, tuple(priority), tuple(starting)))
+
+
+@lru_cache(maxsize=8192)
+def _score(collection: tuple[str, ...], gems: int, priority: tuple[str, ...], starting: tuple[str, ...]) -> dict:
+    """``score`` of immutable arguments (the caller copies the dict it returns)."""
     creatures = creature_points(collection)
     contracts = [c for c in collection if CARDS[c].kind == "contract"]
     contract_points = sum(progress(goal_of(c), collection)["points"] for c in contracts)
@@ -84,7 +97,7 @@ def score(collection: list[str], gems: int, priority: list[str], starting: list[
         equipment_bonus(c, collection, gems, len(priority)) for c in collection if CARDS[c].kind == "equipment"
     )
     tokens = PRIORITY_POINTS * len(priority)
-    fulfilled = [c for c in contracts + starting if progress(goal_of(c), collection)["points"] > 0]
+    fulfilled = [c for c in (*contracts, *starting) if progress(goal_of(c), collection)["points"] > 0]
     total = creatures + gems + tokens + contract_points + starting_points + equipment
     return {
         "creatures": creatures,
