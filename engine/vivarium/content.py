@@ -127,21 +127,21 @@ class Card:
         if self.kind == "creature":
             view.update(type=self.type, habitat=self.habitat, points=self.points)
         elif self.kind == "equipment":
-            view.update(icon=self.icon, gems=self.gems, ability=_copy(self.ability))
+            view.update(icon=self.icon, gems=self.gems, ability=plain_copy(self.ability))
         else:
-            view.update(goal=_copy(self.goal))
+            view.update(goal=plain_copy(self.goal))
         return view
 
 
-def _copy(value):
+def plain_copy(value):
     """A copy of plain JSON data (faster than copy.deepcopy: views are built very often, and the
     computer players copy the state at every determinization)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: plain_copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [plain_copy(v) for v in value]
     if isinstance(value, tuple):
-        return tuple(_copy(v) for v in value)
+        return tuple(plain_copy(v) for v in value)
     return value
 
 
@@ -299,7 +299,7 @@ _FLAT = {card_id for card_id, view in _VIEWS.items() if not any(isinstance(v, di
 
 def card_view(card_id: str) -> dict:
     view = _VIEWS[card_id]
-    return dict(view) if card_id in _FLAT else _copy(view)
+    return dict(view) if card_id in _FLAT else plain_copy(view)
 
 
 def shared_card_view(card_id: str) -> dict:
@@ -309,7 +309,7 @@ def shared_card_view(card_id: str) -> dict:
 
 def starting_view(contract_id: str) -> dict:
     raw = STARTING[contract_id]
-    return {"id": raw["id"], "name": raw["name"], "deck": raw["deck"], "goal": _copy(raw["goal"])}
+    return {"id": raw["id"], "name": raw["name"], "deck": raw["deck"], "goal": plain_copy(raw["goal"])}
 
 
 def chain_view(token_id: str) -> dict:

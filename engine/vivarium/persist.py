@@ -14,9 +14,9 @@ from engine.vivarium.content import (
     CREATURES,
     PRIORITY,
     STARTING,
-    _copy,
     equipment_deck,
     game_cards,
+    plain_copy,
 )
 from engine.vivarium.rounds import ROUNDS, TURNS_EACH
 from engine.vivarium.setup import chain_tokens_for
@@ -53,7 +53,7 @@ OPTIONAL = {"resigned": None}
 
 def state_to_dict(s: VivariumState) -> dict:
     keys = KEYS + tuple(OPTIONAL)
-    return _copy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
+    return plain_copy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
 
 
 def _ids(value: Any, where: str, allowed) -> list[str]:
@@ -140,7 +140,7 @@ def state_from_dict(game, data: dict) -> VivariumState:
         raise ValueError("'pending' is set exactly in the 'ability' phase")
     if s.phase == "ability" and data["pending"].get("card") not in equipment_deck(version):
         raise ValueError("'pending'.card must be an equipment card")
-    s.pending = _copy(data["pending"])
+    s.pending = plain_copy(data["pending"])
     numbers = data["numbers"]
     if s.phase == "take":
         if not isinstance(numbers, dict) or sorted(numbers) != sorted(s.tokens[s.current]):
@@ -150,17 +150,17 @@ def state_from_dict(game, data: dict) -> VivariumState:
                 raise ValueError("'numbers': two numbers from 1 to 4 per token")
     elif numbers != {}:
         raise ValueError("'numbers' is empty outside the 'take' phase")
-    s.numbers = _copy(numbers)
+    s.numbers = plain_copy(numbers)
     result = data["result"]
     if (result is None) == (s.phase == "over") or (
         result is not None and set(result) != {"scores", "winners", "details"}
     ):
         raise ValueError("'result' is set exactly when the game is over")
-    s.result = _copy(result)
+    s.result = plain_copy(result)
     winners = (s.result or {}).get("winners", [])
     s.resigned = resigned_seat(data.get("resigned", OPTIONAL["resigned"]), n, s.phase == "over", winners)
     events = data["setup_events"]
     if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
         raise ValueError("'setup_events' must be a list of events")
-    s.setup_events = _copy(events)
+    s.setup_events = plain_copy(events)
     return s
