@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
+import babel
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -101,7 +102,7 @@ def plural_categories(locale: str) -> list[str]:
     cldr = Locale.parse(po_name(locale)).plural_form
     index = gettext.c2py(rule.plural_expr)
     found: dict[int, str] = {}
-    for n in range(1000):
+    for n in [*range(1000), *(10**k for k in range(3, 10))]:  # pt's "many" starts at a million
         found.setdefault(index(n), cldr(n))
     return [found.get(i, "other") for i in range(rule.num_plurals)]
 
@@ -256,7 +257,11 @@ def header_problems(locale: str, name: str, catalog: Catalog) -> list[str]:
     except (ValueError, UnknownLocaleError):
         return [f"{name}: {locale} is not a locale Babel knows"]
     if catalog.plural_forms != rule.plural_forms:
-        return [f"{name}: Plural-Forms is {catalog.plural_forms!r}, CLDR says {rule.plural_forms!r}"]
+        return [
+            f"{name}: Plural-Forms is {catalog.plural_forms!r}, CLDR (Babel {babel.__version__}) says"
+            f" {rule.plural_forms!r}: give every plural message the locale's forms, in that order"
+            " (`python -m l10n.tools update` makes the slots), or install the locked Babel (./scripts/test)"
+        ]
     return []
 
 

@@ -15,16 +15,29 @@ pick_python() {
 if [ ! -x .venv/bin/python ]; then
   "$(pick_python)" -m venv .venv
 fi
+# The exact versions that were tested, with their hashes (requirements/*.txt, written by
+# ./scripts/lock from pyproject.toml's ranges): the bot's own, or with the test tools. Installed at
+# every run: when .venv already has them this takes about a second and asks no index, and a
+# package upgraded by hand in .venv is put back to the tested version.
+lock="requirements/${extra:-bot}.txt"
+[ -f "$lock" ] || { echo "No lock $lock: run ./scripts/lock" >&2; return 1; }
 stamp=".venv/.installed-${extra:-base}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "Installing Meeple Post and its dependencies into .venv (first run only)..." >&2
-  target="."
-  [ -n "$extra" ] && target=".[${extra}]"
-  if ! { .venv/bin/python -m pip install --upgrade pip && .venv/bin/python -m pip install -e "$target"; } \
-      > .venv/install.log 2>&1; then
+first=""
+[ -f "$stamp" ] || first=" (first run only)"
+[ -n "$first" ] && echo "Installing Meeple Post and its dependencies into .venv${first}..." >&2
+if ! .venv/bin/python -m pip install --disable-pip-version-check --require-hashes -r "$lock" \
+    > .venv/install.log 2>&1; then
+  tail -n 30 .venv/install.log >&2
+  echo "Installation failed; the whole log is in .venv/install.log" >&2
+  return 1
+fi
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
+  # The project itself, editable, with the locked setuptools (no build isolation: nothing unlocked).
+  if ! .venv/bin/python -m pip install --disable-pip-version-check --no-deps --no-build-isolation -e . \
+      >> .venv/install.log 2>&1; then
     tail -n 30 .venv/install.log >&2
     echo "Installation failed; the whole log is in .venv/install.log" >&2
-    exit 1
+    return 1
   fi
   touch "$stamp"
 fi

@@ -8,7 +8,10 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import babel
 import pytest
+from babel import Locale
+from babel.messages.plurals import get_plural
 
 from bot.i18n import COUNTS, available_locales, catalogue, placeholders, resolve_locale, t
 from bot.service import GameService, Refusal
@@ -161,28 +164,58 @@ def test_unknown_and_other_regions_fall_back_to_english(catalogues: Path) -> Non
     assert t("illegal.not-your-turn", "pt-BR") == "Não é a sua vez."
 
 
+def cldr_plural_forms(locale: str) -> str:
+    """The ``Plural-Forms`` header CLDR gives ``locale``, read from the installed (locked) Babel: the
+    expectation and the catalogues follow the same source, so they cannot drift apart."""
+    return f"Plural-Forms: {get_plural(po_name(locale)).plural_forms}"
+
+
 def test_plural_forms_follow_cldr_in_portuguese_and_chinese(catalogues: Path) -> None:
-    """CLDR: pt "one" is 0 and 1 (``plural=(n > 1)``); zh has one form; en "one" is 1 only."""
+    """CLDR: pt "one" is 0 and 1, "many" the exact millions, "other" the rest; zh has one form; en
+    "one" is 1 only. The form a count takes is its CLDR category's, whatever the form's index."""
+    assert i18n_tools.plural_categories("pt-BR") == ["one", "many", "other"]
+    assert i18n_tools.plural_categories("en") == ["one", "other"]
+    assert i18n_tools.plural_categories("zh-TW") == ["other"]
     real_catalogues_with(
         catalogues,
         {
-            "pt-BR": {"tm-dice.effect.draw": ("compre {n} carta", "compre {n} cartas")},
+            "pt-BR": {"tm-dice.effect.draw": ("compre {n} carta", "compre {n} de cartas", "compre {n} cartas")},
             "zh-TW": {"tm-dice.effect.draw": ("抽 {n} 張牌",)},
         },
     )
     assert t("tm-dice.effect.draw", "pt-BR", n=0) == "compre 0 carta"
     assert t("tm-dice.effect.draw", "pt-BR", n=1) == "compre 1 carta"
     assert t("tm-dice.effect.draw", "pt-BR", n=2) == "compre 2 cartas"
+    assert t("tm-dice.effect.draw", "pt-BR", n=1_000_000) == "compre 1000000 de cartas"
     assert t("tm-dice.effect.draw", "zh-TW", n=1) == "抽 1 張牌"
     assert t("tm-dice.effect.draw", "zh-TW", n=5) == "抽 5 張牌"
     assert t("tm-dice.effect.draw", "en", n=0) == "draw 0 cards"
-    assert [plural_index("pt-BR", n) for n in (0, 1, 2, 10)] == [0, 0, 1, 1]
-    assert [plural_index("en", n) for n in (0, 1, 2)] == [1, 0, 1]
-    assert plural_index("zh-TW", 1) == 0
-    headers = {p.name: p.read_text(encoding="utf-8") for p in catalogues.glob("*.po")}
-    assert "Plural-Forms: nplurals=2; plural=(n > 1);" in headers["pt_BR.po"]
-    assert "Plural-Forms: nplurals=1; plural=0;" in headers["zh_TW.po"]
-    assert "Plural-Forms: nplurals=2; plural=(n != 1);" in headers["en.po"]
+    categories = {locale: i18n_tools.plural_categories(locale) for locale in ("pt-BR", "en", "zh-TW")}
+    cldr = {locale: Locale.parse(po_name(locale)).plural_form for locale in categories}
+    for locale, numbers in (("pt-BR", (0, 1, 2, 10, 1_000_000)), ("en", (0, 1, 2)), ("zh-TW", (1, 5))):
+        for n in numbers:
+            assert categories[locale][plural_index(locale, n)] == cldr[locale](n), (locale, n)
+    assert [plural_index("pt-BR", n) for n in (0, 1, 2, 10, 1_000_000)] == [0, 0, 2, 2, 1]
+    headers = {p.name: p.read_text(encoding="utf-8").replace('"\n"', "") for p in catalogues.glob("*.po")}
+    for locale in ("pt-BR", "zh-TW", "en"):
+        assert cldr_plural_forms(locale) in headers[f"{po_name(locale)}.po"], locale
+
+
+def test_a_catalogue_behind_the_installed_cldr_is_caught_with_a_clear_message(tmp_path: Path) -> None:
+    """A catalogue written for another Babel's rule (pt-BR's two forms before CLDR's "many") is
+    named with both headers and the Babel version, not left to read the wrong forms."""
+    dest = tmp_path / "po"
+    write_catalogue(dest, "en", {"a.count": ("{n} card", "{n} cards")})
+    path = write_catalogue(dest, "pt-BR", {"a.count": ("{n} carta", "{n} cartas", "{n} cartas")})
+    text = path.read_text(encoding="utf-8")
+    header = next(line for line in text.splitlines() if line.startswith('"Plural-Forms:'))
+    start = text.index(header)
+    end = text.index('\\n"', start) + 3
+    path.write_text(text[:start] + '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"' + text[end:], encoding="utf-8")
+    problems = i18n_tools.catalogue_problems(dest)
+    (problem,) = [p for p in problems if "Plural-Forms" in p]
+    assert problem.startswith("pt_BR.po: Plural-Forms is 'nplurals=2; plural=(n > 1);'")
+    assert f"Babel {babel.__version__}" in problem and get_plural("pt_BR").plural_forms in problem
 
 
 def test_a_new_language_is_a_new_po_file_and_nothing_else(tmp_path: Path, catalogues: Path) -> None:
@@ -195,7 +228,7 @@ def test_a_new_language_is_a_new_po_file_and_nothing_else(tmp_path: Path, catalo
     assert available_locales() == ["en", "fr"] and resolve_locale("fr-CA") == "fr"
     assert t("lobby.joined", "fr") == t("lobby.joined")  # untranslated: English
     text = created.read_text(encoding="utf-8")
-    assert "Plural-Forms: nplurals=2; plural=(n > 1);" in text
+    assert cldr_plural_forms("fr") in text.replace('"\n"', "")
     created.write_text(
         text.replace('msgid "lobby.joined"\nmsgstr ""', 'msgid "lobby.joined"\nmsgstr "Vous avez pris place."'),
         encoding="utf-8",
