@@ -76,7 +76,7 @@ def simulate(players: int, seeds: int, rules_version: int | None = None) -> dict
 
 @pytest.mark.parametrize("rules_version", G.rules_versions)
 def test_four_players_deliver_about_fifteen_jars(rules_version: int) -> None:
-    """Design target (RULES-NOTES): about 8-12 jars per 4-player game with casual play. Our greedy
+    """Design target (reported of the published game): about 8-12 jars per 4-player game with casual play. Our greedy
     diver, who checks every shore, path and number, delivers more: about 15 with the version 1
     jars and 16 with version 2's (docs/rules/noctiluca.md, "Calibration": within 3 to 6 slots,
     fewer deliveries cost a round 2 short of dice or a solo mode that cannot be won)."""

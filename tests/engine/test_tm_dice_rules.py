@@ -1,7 +1,8 @@
 """Terraforming Mars: The Dice Game: set-up, the production turn and the action turn.
 
 Positions are built by hand with ``position``; each test quotes the rule it checks from the
-seed (../shared/seeds/003_2d2e9d2ddb19d0d5.txt, in English words) or docs/rules/tm-dice.md.
+rulebook (Terraforming Mars: The Dice Game, FryxGames, crowdfunding edition, after the Traditional Chinese preview
+that docs/rules/tm-dice.md cites; in English words) or docs/rules/tm-dice.md.
 """
 
 from __future__ import annotations

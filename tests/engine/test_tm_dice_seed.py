@@ -1,7 +1,8 @@
 """Terraforming Mars: The Dice Game: the seed's rules that the other test files check only in part.
 
-An audit of ../shared/seeds/003_2d2e9d2ddb19d0d5.txt (and the solo rules of
-../shared/RULES-NOTES.md) sentence by sentence; each test names the rule it checks. Tests marked
+An audit of the rulebook (Terraforming Mars: The Dice Game, FryxGames, crowdfunding edition, as the Traditional
+Chinese preview cited in docs/rules/tm-dice.md gives it, and the published solo rules stated
+there) sentence by sentence; each test names the rule it checks. Tests marked
 ``xfail(strict=True)`` are places where the engine differs from the seed.
 """
 

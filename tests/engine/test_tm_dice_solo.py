@@ -1,4 +1,4 @@
-"""Terraforming Mars: The Dice Game, solo mode (one player), as in RULES-NOTES.md and docs/rules/tm-dice.md."""
+"""Terraforming Mars: The Dice Game, solo mode (one player), as in docs/rules/tm-dice.md ("Solo (1 player)")."""
 
 from __future__ import annotations
 
