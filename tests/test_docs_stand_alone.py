@@ -13,10 +13,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Paths and names of files that exist only beside the repository, never in a clone of it.
-OUTSIDE = re.compile(r"\.\./shared|\bshared/(?:seeds|RULES-NOTES|STYLE|DISCORD|ENGINE)|RULES-NOTES|\b\d{3}_[0-9a-f]{16}\.txt")
-FOLDERS = ("docs", "engine", "ai", "render", "bot", "l10n", "emulator", "sandbox", "data", "tests", "bench", "scripts", "deploy")
+OUTSIDE = re.compile(
+    r"\.\./shared|\bshared/(?:seeds|RULES-NOTES|STYLE|DISCORD|ENGINE)|RULES-NOTES|\b\d{3}_[0-9a-f]{16}\.txt"
+)
+FOLDERS = (
+    *("docs", "engine", "ai", "render", "bot", "l10n", "emulator", "sandbox", "data"),
+    *("tests", "bench", "scripts", "deploy"),
+)
 TOP = ("README.md", "pyproject.toml", "Dockerfile", ".ci/run")
-TEXT = {".py", ".md", ".json", ".po", ".pot", ".sql", ".toml", ".yaml", ".yml", ".txt", ".sh", ".html", ".css", ".js", ".service", ""}
+TEXT = {".py", ".md", ".json", ".po", ".pot", ".sql", ".toml", ".yaml", ".yml", ".txt", ".sh", ".html", ".css", ".js"}
+TEXT |= {".service", ""}
 
 
 def tracked() -> list[Path]:
