@@ -121,14 +121,18 @@ async def test_another_connection_sees_committed_data(db: Database, db_path: Pat
     assert await asyncio.to_thread(read) == ("running", 2, '{"step":2}')
 
 
-def hold_write_lock(db_path: Path, locked: threading.Event, seconds: float) -> None:
-    """Hold another connection's write lock for a while, as a second process would."""
+def hold_write_lock(db_path: Path, locked: threading.Event, release: threading.Event | float) -> None:
+    """Hold another connection's write lock, as a second process would: until ``release`` is set,
+    or for a number of seconds."""
     plain = sqlite3.connect(db_path, isolation_level=None)
     try:
         plain.execute("BEGIN IMMEDIATE")
         plain.execute("UPDATE games SET lobby_message_id = 5")
         locked.set()
-        threading.Event().wait(seconds)
+        if isinstance(release, threading.Event):
+            release.wait(60)  # the bound only ends a broken test
+        else:
+            threading.Event().wait(release)
         plain.execute("COMMIT")
     finally:
         plain.close()
@@ -149,14 +153,16 @@ async def test_write_waits_for_another_connection_to_release_its_lock(
 async def test_write_cancelled_while_waiting_for_a_lock_leaves_no_transaction_open(
     db: Database, db_path: Path, running: GameRow
 ) -> None:
-    locked = threading.Event()
-    holder = asyncio.create_task(asyncio.to_thread(hold_write_lock, db_path, locked, 0.3))
+    locked, release = threading.Event(), threading.Event()
+    holder = asyncio.create_task(asyncio.to_thread(hold_write_lock, db_path, locked, release))
     await asyncio.to_thread(locked.wait)
     waiting = asyncio.create_task(db.commit_move(running.id, 0, 0, "move 1", {"step": 1}, None))
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # let it reach the lock; it cannot pass it, however slow the machine
+    assert not waiting.done()
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
+    release.set()
     await holder
     assert await db.commit_move(running.id, 0, 1, "move 1", {"step": 1}, None)
     assert await db.actions(running.id) == [(1, 1, "move 1")]
