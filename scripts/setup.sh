@@ -50,7 +50,8 @@ if { [ ! -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] ||
    [ ! -f "$fonts_stamp" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing the Noto CJK and Noto Color Emoji fonts from Debian's packages (first run only)..." >&2
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo -n"
-  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+  apt="$sudo apt-get -o DPkg::Lock::Timeout=300"  # waits for another apt (an unattended upgrade)
+  if ! { $apt update -qq && DEBIAN_FRONTEND=noninteractive $apt install -y -qq \
       --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji; } > .venv/fonts-install.log 2>&1; then
     tail -n 5 .venv/fonts-install.log >&2
     echo "The fonts could not be installed (log: .venv/fonts-install.log): images use the fonts in data/fonts." >&2
