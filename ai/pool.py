@@ -4,16 +4,17 @@ A search takes up to a couple of seconds of pure CPU; in the bot's process it wo
 other table. ``Computers`` sends the saved state to a small pool of worker processes (one per
 core but one, at least one) and awaits the answer. The pool starts on first use, with the
 ``forkserver`` method: forking the bot itself (its threads, its open database) is never safe.
+Its workers leave by themselves when the bot is killed hard (``ai/workers.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
 from ai.ismcts import decide
+from ai.workers import owned_pool
 from engine import GAMES, State
 
 
@@ -35,8 +36,7 @@ class Computers:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = owned_pool(self.workers)
         return self._pool
 
     async def decide(self, state: State, seat: int, level: str, seed: int) -> str:

@@ -21,11 +21,7 @@ import asyncio
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
-import signal
-import threading
-import time
 from collections import Counter, OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -34,13 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import render
+from ai.workers import owned_pool
 
 log = logging.getLogger("meeple.pictures")
 
 # Drawings waiting (not yet in a worker) beyond which clicks stop waiting for their board, per worker.
 QUEUE_PER_WORKER = 4
 HAND_CACHE = 512  # hand PNGs kept (~30 KB each)
-OWNER_CHECK = 2.0  # seconds between a worker's looks at whether the bot still runs
 ATTEMPTS = 3  # a drawing whose worker died is tried again, in a new one, this many times in all
 
 
@@ -50,25 +46,6 @@ class Superseded(Exception):
 
 def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
-
-
-def _worker_started(owner: int) -> None:
-    # Ctrl+C reaches the whole process group: the bot shuts the pool down, workers need no traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # A bot killed hard (SIGKILL, out of memory) cannot shut its pool down, and a forkserver's
-    # workers are not its children: each worker leaves by itself once the bot is gone.
-    threading.Thread(target=_leave_with, args=(owner,), name="meeple-draw-owner", daemon=True).start()
-
-
-def _leave_with(owner: int) -> None:
-    while True:
-        time.sleep(OWNER_CHECK)
-        try:
-            os.kill(owner, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:
-            continue  # it exists, run by another user: only a reused pid, not worth guarding
 
 
 def draw(kind: str, args: tuple[Any, ...]) -> bytes:
@@ -212,10 +189,7 @@ class Pictures:
         if self._closed:
             raise RuntimeError("the picture pool is closed")
         if self._pool is None:
-            context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_worker_started, initargs=(os.getpid(),)
-            )
+            self._pool = owned_pool(self.workers)  # its workers leave if the bot is killed hard
         return self._pool
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
