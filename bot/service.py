@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot import history
+from bot import history, metrics
 from bot.games import adapter_for
 from bot.i18n import Phrase, title_term
 from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play, seats_and_undo
@@ -499,6 +499,7 @@ class GameService:
             )
             if not ok:
                 raise Refusal("error.stale-board")
+            metrics.MOVES.labels(game=row.game).inc()
             self._remember(game_id, working)
             row = await self.get(game_id)
             return MoveResult(row, working, seat, str(action), events, view_before=state.view(seat))

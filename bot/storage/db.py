@@ -22,6 +22,7 @@ from typing import Any, Literal, NamedTuple, cast
 
 import aiosqlite
 
+from bot import metrics
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage.connection import Connection, Row
@@ -363,8 +364,9 @@ class Database:
         Use only the yielded connection inside the block; calling another Database method
         there raises RuntimeError.
         """
-        async with self._backend.transaction(game_id) as conn:
-            yield conn
+        with metrics.timed(metrics.TRANSACTION_SECONDS):
+            async with self._backend.transaction(game_id) as conn:
+                yield conn
         if (watch := _COMMIT_WATCH.get()) is not None:
             watch.committed = True
 
