@@ -23,7 +23,8 @@ in a round earns 12 (like a bye); a team with no result in a round earns nothing
 
 Standings: match points, then the tie-breaks in order: rounds won (games won), the total score
 over all rounds, the best single-round score; the order the teams were given in (their seeds)
-last, so the order is total.
+last, so the order is total. The displayed rank (``rank``) is shared only by teams equal on
+points and all three tie-breaks; otherwise it is the position (bot/tournaments/ranking.py).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+
+from bot.tournaments.ranking import shared_ranks
 
 Team = tuple[int, ...]
 
@@ -114,6 +117,7 @@ class DuplicateStanding:
     total: int  # the sum of the scores
     best: int  # the best single-round score (0 before any)
     played: int
+    rank: int  # the displayed rank: shared only by teams equal on points and every tie-break
 
 
 def standings(teams: Sequence[Team], history: Iterable[Score]) -> list[DuplicateStanding]:
@@ -157,5 +161,12 @@ def standings(teams: Sequence[Team], history: Iterable[Score]) -> list[Duplicate
         value = best[team]
         return 0 if value is None else value
 
-    ranked_teams = sorted(teams, key=lambda t: (-points[t], -wins[t], -total[t], -best_of(t), order[t]))
-    return [DuplicateStanding(t, points[t], wins[t], total[t], best_of(t), played[t]) for t in ranked_teams]
+    def key(team: Team) -> tuple[Fraction, int, int, int]:
+        return (-points[team], -wins[team], -total[team], -best_of(team))
+
+    ranked_teams = sorted(teams, key=lambda t: (key(t), order[t]))
+    ranks = shared_ranks([key(t) for t in ranked_teams])
+    return [
+        DuplicateStanding(t, points[t], wins[t], total[t], best_of(t), played[t], rank)
+        for t, rank in zip(ranked_teams, ranks, strict=True)
+    ]

@@ -277,13 +277,6 @@ class Table:
     lines: list[Line]
 
 
-def _shared_ranks(keys: Sequence[object]) -> list[str]:
-    out: list[str] = []
-    for n, key in enumerate(keys):
-        out.append(out[-1] if n and keys[n - 1] == key else str(n + 1))
-    return out
-
-
 def standings(tournament: Tournament, entrants: Sequence[Entrant], history: Sequence[Pairing], loc: str) -> Table:
     seeds = seeds_of(entrants)
     dropped = _dropped(entrants)
@@ -295,19 +288,18 @@ def standings(tournament: Tournament, entrants: Sequence[Entrant], history: Sequ
             for p in done
         ]
         rows = duplicate.standings(teams, scores)
-        ranks = _shared_ranks([(r.points, r.wins, r.total, r.best) for r in rows])
         return Table(
             (t("tournament.col.wins", loc), t("tournament.col.total", loc), t("tournament.col.best", loc)),
             [
                 Line(
-                    ranks[n],
+                    str(r.rank),
                     r.team,
                     pods.points_display(r.points),
                     (str(r.wins), str(r.total), str(r.best)),
                     str(r.played),
                     bool(set(r.team) & dropped),
                 )
-                for n, r in enumerate(rows)
+                for r in rows
             ],
         )
     if tournament.elimination:
@@ -329,19 +321,18 @@ def standings(tournament: Tournament, entrants: Sequence[Entrant], history: Sequ
             for p in done
         ]
         pod_rows = pods.standings(seeds, pod_history)
-        ranks = _shared_ranks([(r.points, r.opponents, r.score_sum) for r in pod_rows])
         return Table(
             (t("tournament.col.opponents", loc), t("tournament.col.scores", loc), t("tournament.col.firsts", loc)),
             [
                 Line(
-                    ranks[n],
+                    str(r.rank),
                     (r.player,),
                     pods.points_display(r.points),
                     (pods.points_display(r.opponents), str(r.score_sum), str(r.wins)),
                     str(r.played),
                     r.player in dropped,
                 )
-                for n, r in enumerate(pod_rows)
+                for r in pod_rows
             ],
         )
     duel_history = [
@@ -349,19 +340,18 @@ def standings(tournament: Tournament, entrants: Sequence[Entrant], history: Sequ
         for p in done
     ]
     swiss_rows = swiss.standings(seeds, duel_history)
-    ranks = [str(n + 1) for n in range(len(swiss_rows))]  # head-to-head and seed make the order total
     return Table(
         (t("tournament.col.buchholz", loc), t("tournament.col.scores", loc)),
         [
             Line(
-                ranks[n],
+                str(r.rank),
                 (r.player,),
                 str(r.points),
                 (str(r.buchholz), str(r.score_sum)),
                 str(r.played),
                 r.player in dropped,
             )
-            for n, r in enumerate(swiss_rows)
+            for r in swiss_rows
         ],
     )
 

@@ -28,6 +28,10 @@ Standings: match points, then tie-breaks in order:
 3. ``wins``: first places (a shared first counts; a bye does not);
 4. the seed, last, so the order is total.
 
+The displayed rank (``rank``) follows points and tie-breaks 1 to 3 in order: players equal on
+all of them share a rank (the seed only orders their listing), and otherwise the rank is the
+position (bot/tournaments/ranking.py).
+
 Pairing (``pair_round``): pods of players close in the standings with as few repeat meetings
 (pairs who already shared a pod) as can be found. Finding the fewest is NP-hard for pods
 (it contains partitioning a graph into triangles), so:
@@ -66,6 +70,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+
+from bot.tournaments.ranking import shared_ranks
 
 # Match points by finishing position, in twelfths, for pods of 1 (a bye) to 4 players.
 POINTS: dict[int, tuple[int, ...]] = {1: (12,), 2: (12, 0), 3: (12, 6, 0), 4: (12, 8, 4, 0)}
@@ -185,6 +191,7 @@ class PodStanding:
     played: int  # pods, byes included
     byes: int
     wins: int  # first places, shared ones included
+    rank: int  # the displayed rank: shared only by players equal on points and every tie-break
 
 
 def _met(history: Iterable[Placed]) -> dict[int, list[int]]:
@@ -217,8 +224,16 @@ def standings(seeds: Sequence[int], history: Sequence[Placed]) -> list[PodStandi
     met = _met(history)
     opponents = {p: Fraction(sum(points[o] for o in met[p]), len(met[p])) if met.get(p) else Fraction(0) for p in seeds}
     seed_of = {p: n for n, p in enumerate(seeds)}
-    order = sorted(seeds, key=lambda p: (-points[p], -opponents[p], -scores[p], -wins[p], seed_of[p]))
-    return [PodStanding(p, points[p], opponents[p], scores[p], played[p], byes[p], wins[p]) for p in order]
+
+    def key(p: int) -> tuple[int, Fraction, int, int]:
+        return (-points[p], -opponents[p], -scores[p], -wins[p])
+
+    order = sorted(seeds, key=lambda p: (key(p), seed_of[p]))
+    ranks = shared_ranks([key(p) for p in order])
+    return [
+        PodStanding(p, points[p], opponents[p], scores[p], played[p], byes[p], wins[p], rank)
+        for p, rank in zip(order, ranks, strict=True)
+    ]
 
 
 def pair_round(

@@ -127,6 +127,26 @@ def test_standings_points_then_wins_then_total_then_best_then_seed() -> None:
     assert (by[a].wins, by[a].total, by[a].best, by[a].played) == (1, 80, 60, 2)
 
 
+def test_the_displayed_rank_is_shared_only_by_a_full_tie() -> None:
+    a, b, c, d = (1,), (2,), (3,), (4,)
+    history = [
+        # Round 1: a wins 15, b wins 10, c and d lose 5 (they share 3rd).
+        Score(a, 1, True, 15),
+        Score(b, 1, True, 10),
+        Score(c, 1, False, 5),
+        Score(d, 1, False, 5),
+        # Round 2: b wins 20, a wins 15, c and d lose 5 again.
+        Score(b, 2, True, 20),
+        Score(a, 2, True, 15),
+        Score(c, 2, False, 5),
+        Score(d, 2, False, 5),
+    ]
+    table = standings([a, b, c, d], history)
+    # a and b: 20 points, 2 rounds won, 30 in total; b's best round (20) beats a's (15).
+    assert [(s.team, s.points, s.wins, s.total, s.best) for s in table[:2]] == [(b, 20, 2, 30, 20), (a, 20, 2, 30, 15)]
+    assert [(s.team, s.rank) for s in table] == [(b, 1), (a, 2), (c, 3), (d, 3)]
+
+
 def test_tie_breaks_in_order() -> None:
     # Every team earns the same points (a lone team each round earns 12); the tie-breaks decide.
     teams = [(1,), (2,), (3,), (4,), (5,)]

@@ -204,6 +204,50 @@ def test_a_tie_on_opponents_and_points_goes_to_the_score_sum_then_first_places()
     assert [s.player for s in table][:2] == [3, 1], "3 scored 7, 1 scored 5"
 
 
+def test_the_displayed_rank_follows_first_places_and_only_a_full_tie_shares_it() -> None:
+    # The same pod of four twice: 1 first then last, 4 last then first; 2 second then third,
+    # 3 third then second. Everyone has 12 (twelfths), the same opponents (average 12) and a
+    # score sum of 40; first places part them: 1 and 4 have one, 2 and 3 none.
+    history = [
+        Placed(1, (1, 2, 3, 4), (1, 2, 3, 4), (30, 25, 15, 10)),
+        Placed(2, (1, 2, 3, 4), (4, 3, 2, 1), (10, 15, 25, 30)),
+    ]
+    table = standings([1, 2, 3, 4], history)
+    assert {(s.points, s.opponents, s.score_sum) for s in table} == {(12, 12, 40)}
+    assert [(s.player, s.wins, s.rank) for s in table] == [(1, 1, 1), (4, 1, 1), (2, 0, 3), (3, 0, 3)]
+
+
+def test_every_tie_break_in_order_separates_the_displayed_rank() -> None:
+    # The example of test_standings_then_scores_then_first_places_then_the_seed: 3 and 1 part
+    # on scores, 1 and 5 on first places; 5 and 7 are equal on everything and share a rank.
+    history = [
+        Placed(1, (1, 2), (1, 2), (5, 0)),
+        Placed(1, (3, 4), (1, 2), (9, 0)),
+        Placed(1, (5, 6), (1, 1), (0, 0)),
+        Placed(1, (7, 8), (1, 1), (0, 0)),
+        Placed(2, (1, 9), (2, 1), (0, 0)),
+        Placed(2, (3, 10), (2, 1), (0, 0)),
+        Placed(2, (5, 11), (1, 1), (0, 0)),
+        Placed(2, (7, 12), (1, 1), (0, 0)),
+    ]
+    table = standings(list(range(1, 13)), history)
+    rank = {s.player: s.rank for s in table}
+    place = {s.player: n + 1 for n, s in enumerate(table)}
+    assert rank[3] == place[3] and rank[1] == place[1] == place[3] + 1
+    assert rank[5] == place[5] == place[1] + 1
+    assert rank[7] == rank[5] and place[7] == place[5] + 1
+    # Everywhere: a rank is shared exactly when points and all three tie-breaks are equal.
+    for above, below in itertools.pairwise(table):
+        same = (above.points, above.opponents, above.score_sum, above.wins) == (
+            below.points,
+            below.opponents,
+            below.score_sum,
+            below.wins,
+        )
+        assert (below.rank == above.rank) == same
+        assert below.rank == (above.rank if same else place[below.player])
+
+
 def test_byes_count_as_played_and_win_twelve() -> None:
     history = [Placed(1, (1, 2, 3), (1, 2, 3), (3, 2, 1)), Placed(1, (4,))]
     by = {s.player: s for s in standings([1, 2, 3, 4], history)}
