@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import dataclasses
 import errno
-import logging
 import signal
 import sys
 
@@ -15,6 +14,7 @@ import discord
 import yarl
 
 from bot.config import Config, load_config, read_settings, redact_url
+from bot.logs import configure_logging, secrets_of
 
 NO_TOKEN = """\
 Meeple Post needs a Discord bot token to connect to Discord.
@@ -62,6 +62,12 @@ def parse_options(argv: list[str] | None, settings: dict[str, str]) -> argparse.
         help="sync the slash commands with Discord even if they did not change since the last sync "
         "(same as MEEPLE_SYNC_COMMANDS=1)",
     )
+    # Without a subcommand the bot starts; these two work on its SQLite file instead (bot/backups.py).
+    commands = parser.add_subparsers(dest="command", metavar="{backup,restore}")
+    backup = commands.add_parser("backup", help="copy the database, safely while the bot plays")
+    backup.add_argument("path", help="the copy to write (a folder, or a name ending in /: a dated file in it)")
+    restore = commands.add_parser("restore", help="check a copy, then put it in place (the bot stopped)")
+    restore.add_argument("path", help="the copy to restore")
     return parser.parse_args(argv)
 
 
@@ -159,7 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     if options.sync_commands:
         config = dataclasses.replace(config, sync_commands=True)
     port = options.port
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(config.log_level, config.log_format, secrets_of(config.token, str(config.database)))
+    if options.command is not None:
+        from bot.backups import command
+
+        return command(options.command, options.path, config)
     quiet_voice_warnings()
     if not config.token:
         try:

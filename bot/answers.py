@@ -17,6 +17,7 @@ import discord
 
 from bot.i18n import resolve_locale, t
 from bot.languages import discord_locale
+from bot.logs import note_game, note_interaction
 from bot.service import Refusal
 from bot.storage.db import CommitWatch, watch_commits
 
@@ -46,6 +47,7 @@ async def answered(
 ) -> None:
     """Run a component's handler through the one error path (``what`` names it in the log)."""
     await seen(interaction)  # before the watch: remembering a language is not the click's change
+    note_game(game_id)  # the log's lines for this click name its game
     watch = watch_commits()
     try:
         await handler()
@@ -75,7 +77,12 @@ async def answer_failure(
 
 
 async def seen(interaction: discord.Interaction) -> None:
-    """Remember the language this user reads, for the DMs that reach them later."""
+    """Remember the language this user reads, for the DMs that reach them later.
+
+    The first thing every command and click does: it also names the interaction, its table and
+    its shard in the log's lines written while handling it (bot.logs).
+    """
+    note_interaction(interaction)
     flow: Flow | None = getattr(interaction.client, "flow", None)
     if flow is None:
         return

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from ai.pool import Computers
 from bot.answers import answer_failure, locale_of, refuse, say, seen
+from bot.backups import start_backups
 from bot.cogs.tournament import TOURNAMENT_ITEMS
 from bot.command_l10n import CatalogueTranslator
 from bot.command_options import check_options, leaf_options
@@ -117,6 +118,7 @@ class MeepleBot(commands.Bot):
         self.tournaments: Runner | None = None
         self.computers: Computers | None = None
         self._ticker: asyncio.Task | None = None
+        self._backups: asyncio.Task | None = None  # MEEPLE_BACKUP_EVERY_HOURS (bot/backups.py)
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
@@ -155,6 +157,7 @@ class MeepleBot(commands.Bot):
         # Tournaments carry on too: a round half opened is finished opening, a settled one announced.
         await self.tournaments.tick()
         self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")
+        self._backups = start_backups(self.config)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
@@ -186,6 +189,8 @@ class MeepleBot(commands.Bot):
         most), then background work, then the connection to Discord and the database."""
         if self._ticker is not None:
             self._ticker.cancel()
+        if self._backups is not None:
+            self._backups.cancel()  # a copy being written still finishes, in its thread
         await self.drain_interactions()
         if self.tournaments is not None:
             await self.tournaments.shutdown()

@@ -16,6 +16,7 @@ ENV_FILE_VARIABLE = "MEEPLE_ENV_FILE"
 TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 # Games whose decoded state stays in memory (bot.service); the rest are read again when used.
 DEFAULT_STATE_CACHE = 1000
+DEFAULT_BACKUP_KEEP = 7  # scheduled backups kept (the oldest beyond are deleted)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,12 @@ class Config:
     state_cache: int = DEFAULT_STATE_CACHE  # decoded game states kept in memory (an LRU)
     # Processes drawing boards and hands (bot/pictures.py): None is one per core, 0 draws in a thread.
     render_workers: int | None = None
+    log_format: str = "text"  # "text" (human-readable) or "json" (one object a line): bot/logs.py
+    # Scheduled SQLite backups (bot/backups.py): every ``backup_every_hours`` (None: off) into
+    # ``backup_dir`` (None: "backups" beside the database), keeping the newest ``backup_keep``.
+    backup_dir: Path | None = None
+    backup_every_hours: float | None = None
+    backup_keep: int = DEFAULT_BACKUP_KEEP
 
     @property
     def sharded(self) -> bool:
@@ -51,7 +58,8 @@ class Config:
             f"Config(token={shown}, database={redact_url(str(self.database))!r}, dev_guild={self.dev_guild}, "
             f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands}, "
             f"shard_ids={self.shard_ids}, shard_count={self.shard_count}, state_cache={self.state_cache}, "
-            f"render_workers={self.render_workers})"
+            f"render_workers={self.render_workers}, log_format={self.log_format!r}, backup_dir={self.backup_dir}, "
+            f"backup_every_hours={self.backup_every_hours}, backup_keep={self.backup_keep})"
         )
 
 
@@ -185,9 +193,14 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
     workers = merged.get("MEEPLE_RENDER_WORKERS", "").strip()
     if workers and not workers.isdigit():
         raise ValueError("MEEPLE_RENDER_WORKERS must be a whole number of processes (0 draws in the bot's own)")
+    log_format = merged.get("MEEPLE_LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in {"text", "json"}:
+        raise ValueError("MEEPLE_LOG_FORMAT must be text (the default) or json (one JSON object a line)")
+    database = database_setting(merged.get("MEEPLE_DB", ""))
+    backup_dir, every, keep = backup_settings(merged, database)
     return Config(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
-        database=database_setting(merged.get("MEEPLE_DB", "")),
+        database=database,
         dev_guild=int(guild) if guild else None,
         api_base=merged.get("DISCORD_API_BASE", "").strip().rstrip("/") or None,
         log_level=level,
@@ -196,4 +209,31 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         shard_count=shard_count,
         state_cache=int(cache) if cache else DEFAULT_STATE_CACHE,
         render_workers=int(workers) if workers else None,
+        log_format=log_format,
+        backup_dir=backup_dir,
+        backup_every_hours=every,
+        backup_keep=keep,
     )
+
+
+def backup_settings(settings: Mapping[str, str], database: Path | str) -> tuple[Path | None, float | None, int]:
+    """``MEEPLE_BACKUP_DIR``, ``MEEPLE_BACKUP_EVERY_HOURS`` (unset: no scheduled backups) and
+    ``MEEPLE_BACKUP_KEEP``; scheduled backups copy a SQLite file (PostgreSQL has pg_dump)."""
+    folder = settings.get("MEEPLE_BACKUP_DIR", "").strip()
+    every_text = settings.get("MEEPLE_BACKUP_EVERY_HOURS", "").strip()
+    keep_text = settings.get("MEEPLE_BACKUP_KEEP", "").strip()
+    every: float | None = None
+    if every_text:
+        try:
+            every = float(every_text)
+        except ValueError:
+            every = None
+        if every is None or not 0 < every <= 24 * 366:
+            raise ValueError("MEEPLE_BACKUP_EVERY_HOURS must be a number of hours (0.5, 6, 24)")
+        if not isinstance(database, Path):
+            raise ValueError(
+                "MEEPLE_BACKUP_EVERY_HOURS backs up a SQLite file; for PostgreSQL use pg_dump (README, Backups)"
+            )
+    if keep_text and not (keep_text.isdigit() and int(keep_text) >= 1):
+        raise ValueError("MEEPLE_BACKUP_KEEP must be a whole number of backups, at least 1")
+    return Path(folder).expanduser() if folder else None, every, int(keep_text) if keep_text else DEFAULT_BACKUP_KEEP

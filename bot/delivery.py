@@ -26,8 +26,10 @@ from bot import history
 from bot.computers import is_computer, left_players
 from bot.games import adapter_for
 from bot.i18n import game_title, t
+from bot.logs import LogContext, set_log_context
 from bot.pictures import Superseded
 from bot.results import ranks
+from bot.shards import shard_of
 from bot.storage import GameRow, async_play, jobs
 from bot.storage.jobs import Job, JobSpec
 from engine import Action, State
@@ -182,6 +184,9 @@ class Delivery:
         attempt = 1
         while True:
             row = await self.db.get_game(job.game_id)
+            # This worker's lines name its game, table and shard (never the click that kicked it).
+            shard = shard_of(row.guild_id, self.flow.shards.count) if row is not None else None
+            set_log_context(LogContext(job.game_id, row.channel_id if row is not None else None, shard))
             if row is None or (job.kind == "board" and row.status == "abandoned"):
                 await jobs.fail(self.db, job.id, "the game is gone or was abandoned")
                 return
