@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -13,7 +14,6 @@ from discord.ext import commands
 from ai.pool import Computers
 from bot.answers import answer_failure, locale_of, refuse, say, seen
 from bot.backups import start_backups
-from bot.cogs.tournament import TOURNAMENT_ITEMS
 from bot.command_l10n import CatalogueTranslator
 from bot.command_options import check_options, leaf_options
 from bot.command_sync import sync_if_changed
@@ -36,6 +36,11 @@ log = logging.getLogger("meeple.bot")
 
 TICK_SECONDS = 60
 COMMIT_WATCH = "meeple-commit-watch"  # the key of this command's CommitWatch in interaction.extras
+
+
+async def next_minute() -> None:
+    """The ticker's wait between two ticks."""
+    await asyncio.sleep(TICK_SECONDS)
 
 
 class MeepleTree(app_commands.CommandTree):
@@ -96,6 +101,7 @@ class MeepleBot(commands.Bot):
         clock: Clock = system_clock,
         backoff: Backoff | None = None,
         computer_delay: float = DELAY,
+        tick_wait: Callable[[], Awaitable[object]] | None = None,
         **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -112,6 +118,7 @@ class MeepleBot(commands.Bot):
         self.clock = clock
         self.backoff = backoff  # of board and DM deliveries; tests make it fast
         self.computer_delay = computer_delay  # before a computer moves; tests make it short
+        self.tick_wait = tick_wait or next_minute  # between two ticks; tests give each tick themselves
         self.db: Database | None = None
         self.flow: Flow | None = None
         self.scheduler: Scheduler | None = None
@@ -137,7 +144,7 @@ class MeepleBot(commands.Bot):
         self.scheduler = Scheduler(self.flow, self.clock, self.computers)
         self.tournaments = Runner(self.flow, self.clock)
         self.flow.table_over = self.tournaments.table_over
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS, *TOURNAMENT_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS)  # and each cog its own
         await self.load_extension("bot.cogs.table")
         await self.load_extension("bot.cogs.meeple")
         await self.load_extension("bot.cogs.tournament")
@@ -163,13 +170,20 @@ class MeepleBot(commands.Bot):
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def _tick_forever(self) -> None:
-        """Reminders and time limits, checked every minute."""
+        """Reminders, time limits and tournament rounds, checked every minute. A tick that fails
+        (the database away for a moment) is logged, and the next minute's tick comes all the same."""
         while not self.is_closed():
-            await asyncio.sleep(TICK_SECONDS)
+            await self.tick_wait()
             if self.scheduler is not None:
-                await self.scheduler.tick()
+                try:
+                    await self.scheduler.tick()
+                except Exception:
+                    log.exception("the minute's reminders and time limits failed; trying again next minute")
             if self.tournaments is not None:
-                await self.tournaments.tick()
+                try:
+                    await self.tournaments.tick()
+                except Exception:
+                    log.exception("the minute's tournament rounds failed; trying again next minute")
 
     async def drain_interactions(self, timeout: float = DRAIN_SECONDS) -> None:
         """Wait for the interactions being handled (discord.py runs each as a task) to finish,

@@ -15,7 +15,7 @@ import discord
 from bot.answers import locale_of
 from bot.flow import clip
 from bot.i18n import game_title, has, t
-from bot.ui import flow_of
+from bot.ui import Answered, flow_of
 from engine import GAMES
 from render.howto import SCENES, pages, render_page
 
@@ -34,10 +34,12 @@ def howto_button(game_id: str, loc: str) -> HowtoPage:
 
 
 class HowtoPage(
+    Answered,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"mp:howto:(?P<game>[a-z0-9-]{1,40}):(?P<page>\d{1,2}):(?P<tag>[a-z])",
 ):
-    """A page of a game's guide (the tag only keeps the pager's custom ids distinct)."""
+    """A page of a game's guide (the tag only keeps the pager's custom ids distinct); like every
+    component, it answers through the one error path (``Answered``)."""
 
     def __init__(self, game_id: str, page: int, tag: str, label: str = "", disabled: bool = False) -> None:
         super().__init__(
@@ -48,7 +50,8 @@ class HowtoPage(
                 custom_id=f"mp:howto:{game_id}:{page}:{tag}",
             )
         )
-        self.game_id, self.page, self.tag = game_id, page, tag
+        self.game, self.page, self.tag = game_id, page, tag
+        self.game_id = 0  # no table behind a guide (the error path's log names the item by its kind)
 
     @classmethod
     async def from_custom_id(
@@ -56,13 +59,13 @@ class HowtoPage(
     ) -> HowtoPage:
         return cls(match["game"], int(match["page"]), match["tag"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         if self.tag == OPEN:  # from a lobby or a board: a new private message, never an edit of theirs
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await show_page(interaction, self.game_id, 0, edit=False)
+            await show_page(interaction, self.game, 0, edit=False)
             return
         await interaction.response.defer()
-        await show_page(interaction, self.game_id, self.page, edit=True)
+        await show_page(interaction, self.game, self.page, edit=True)
 
 
 def pager(game_id: str, current: int, last: int, loc: str) -> discord.ui.View:

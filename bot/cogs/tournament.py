@@ -781,4 +781,12 @@ class TournamentCog(commands.Cog):
 
 
 async def setup(bot: MeepleBot) -> None:
+    # The sign-up buttons are registered here, with the cog, never imported by the bot: discord.py
+    # runs an extension's module anew when it loads it, and a SignupButton of an earlier copy of
+    # this module would not know this copy's TournamentCog (every click failed after a restart).
+    bot.add_dynamic_items(*TOURNAMENT_ITEMS)
     await bot.add_cog(TournamentCog(bot))
+
+
+async def teardown(bot: MeepleBot) -> None:
+    bot.remove_dynamic_items(*TOURNAMENT_ITEMS)

@@ -137,6 +137,28 @@ async def test_paging_goes_forward_and_back_and_stops_at_both_ends(emu, world, c
         assert buttons_by_label(shown)["◀ Back"].get("disabled"), "no page before the first"
 
 
+async def test_an_error_in_the_guide_gets_the_usual_private_answer(emu, world, config_for, monkeypatch, caplog) -> None:
+    """The guide's buttons go through the one error path like every component: never a
+    "thinking..." left for good, and one traceback in the log."""
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
+        shown = await (await emu.slash(world.bob, world.channel, "meeple rules", {"game": "fox-duet"})).final_message()
+        lobby = await open_table(emu, world)
+
+        def broken(game_id: str, index: int, loc: str) -> bytes:
+            raise RuntimeError("injected fault in the guide")
+
+        monkeypatch.setattr("bot.howto.page_png", broken)
+        caplog.clear()
+        for message, label in ((shown, "Next ▶"), (lobby, "How to play")):
+            clicked = await emu.click(world.bob, message, label=label)
+            answer = (await clicked.followups(1, timeout=10))[0]
+            assert answer.ephemeral and answer.content == t("error.internal"), answer.content
+        failures = [r for r in caplog.records if r.exc_info]
+        assert len(failures) == 2 and all("injected fault" in str(r.exc_info[1]) for r in failures)
+        assert not [r for r in caplog.records if r.getMessage().startswith("Ignoring exception")]
+        assert "page 1 of" in shown.content, "the page shown stays as it was"
+
+
 async def test_lobby_and_board_carry_a_how_to_play_button(emu, world, config_for) -> None:
     carol = emu.add_user("carol", global_name="Carol")
     emu.add_member(world.guild, carol)

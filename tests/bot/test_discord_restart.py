@@ -1,0 +1,104 @@
+"""Every kind of persistent component, posted by one run of the bot, works after a restart.
+
+Sign-ups run for days and boards for weeks: any restart (a deployment, a crash) comes between a
+component being posted and clicked. The second run is a new bot on the same database and emulator.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.client import MeepleBot
+from bot.i18n import t
+from emulator.testing import running
+from tests.bot.test_discord_table import join_and_start, open_table
+from tests.bot.test_discord_tournaments import create, signup_message
+from tests.support.driver import Table, action_buttons, mentioned
+
+SOMETHING_WRONG = t("error.internal")
+
+
+@pytest.fixture(autouse=True)
+def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def skip(flow, row, message) -> None:
+        return None
+
+    monkeypatch.setattr("bot.history_ui.attach_replay", skip)
+
+
+def by_label(message) -> dict[str, dict]:
+    return {str(b.get("label")): b for b in message.buttons()}
+
+
+async def private_answer(result) -> str:
+    answer = (await result.followups(1, timeout=30))[0]
+    assert answer.ephemeral and SOMETHING_WRONG not in answer.content, answer.content
+    return answer.content
+
+
+async def test_every_persistent_component_works_after_a_restart(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    lobby_channel = emu.add_text_channel(world.guild, "lobby")
+    async with running(emu, MeepleBot(config)):
+        # A tournament's sign-up, a lobby left open, and a game under way with its pagers.
+        tournament = await create(emu, world, name="Winter cup", game="noctiluca", format="round-robin")
+        created = await emu.slash(world.alice, lobby_channel, "table create", {"game": "fox-duet"})
+        assert "table is open" in (await created.final_message()).content
+        lobby = emu.last_message(lobby_channel)
+        await join_and_start(emu, world, await open_table(emu, world, "level=1 memory=on"))  # past boards open
+        table = Table(emu, world.channel, [world.alice, world.bob], random.Random(4))
+        for _ in range(16):  # a log longer than a page
+            await table.play_one()
+        board = table.board()
+        mover = table.user(mentioned(board)[0])
+        panel = (await (await emu.click(mover, board, label="My hand")).followups(1))[0]
+        log_pager = (await (await emu.click(world.bob, board, label="Log")).followups(1))[0]
+        past = await (await emu.slash(world.bob, world.channel, "table history", {"step": 1})).final_message()
+        guide = await (await emu.slash(world.bob, world.channel, "meeple rules", {"game": "fox-duet"})).final_message()
+        assert "page 1 of" in guide.content and "after move 1" in past.content
+        assert not by_label(log_pager)["⏮ First"].get("disabled"), log_pager.content
+
+    async with running(emu, MeepleBot(config)):
+        # Tournament sign-up: Join and Leave.
+        signup = signup_message(emu, world, tournament)
+        joined = await private_answer(await emu.click(world.bob, signup, label="Join"))
+        assert "You are signed up for **Winter cup**" in joined
+        left = await private_answer(await emu.click(world.bob, signup, label="Leave"))
+        assert "You have left **Winter cup**" in left
+
+        # The lobby: its option menu, Join, Leave, How to play.
+        menu = lobby.selects()[0]
+        value = next(o["value"] for o in menu["options"] if not o.get("default"))
+        before = lobby.content
+        await (await emu.select(world.alice, lobby, menu["custom_id"], [value])).response()
+        await emu.wait_until(lambda: lobby.content != before, what="the lobby redrawn with the option")
+        await (await emu.click(world.bob, lobby, label="Join")).response()
+        await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob listed in the lobby")
+        await (await emu.click(world.bob, lobby, label="Leave")).response()
+        await emu.wait_until(lambda: f"<@{world.bob.id}>" not in lobby.content, what="Bob gone from the lobby")
+        assert "How to play" in await private_answer(await emu.click(world.bob, lobby, label="How to play"))
+
+        # The board's buttons, and a choice from the hand panel of the first run.
+        assert await private_answer(await emu.click(mover, board, label="My hand"))
+        buttons = action_buttons(panel)
+        if buttons:
+            acted = await emu.click(mover, panel, custom_id=buttons[0]["custom_id"])
+        else:
+            choices = panel.selects()[0]
+            acted = await emu.select(mover, panel, choices["custom_id"], [choices["options"][0]["value"]])
+        assert (await private_answer(acted)).startswith("Done")
+        await emu.wait_until(lambda: table.board().id != board.id, what="the board after the move")
+        assert "Game log" in await private_answer(await emu.click(world.alice, board, label="Log"))
+        assert "page 1 of" in await private_answer(await emu.click(world.alice, board, label="How to play"))
+        await table.play_one()  # "My hand" on the current board, and its choices
+
+        # The pagers of the first run: log, past boards, How to play.
+        log_page = log_pager.content
+        await (await emu.click(world.bob, log_pager, label="⏮ First")).response()
+        await emu.wait_until(lambda: log_pager.content != log_page, what="the log's first page")
+        await (await emu.click(world.bob, past, label="⏮ First")).response()
+        await emu.wait_until(lambda: "after move 0" in past.content, what="the first board")
+        await (await emu.click(world.bob, guide, label="Next ▶")).response()
+        await emu.wait_until(lambda: "page 2 of" in guide.content, what="the guide's page 2")
