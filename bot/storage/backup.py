@@ -179,6 +179,13 @@ def restore_database(copy: Path, database: Path, now: datetime | None = None) ->
         raise BackupError(f"there is no file at {copy}")
     if copy.resolve() == database.resolve():
         raise BackupError(f"{copy} is the database itself: restore from a copy")
+    wal = copy.with_name(copy.name + "-wal")
+    if wal.is_file() and wal.stat().st_size > 0:
+        # Committed changes may live only in that file: restoring the main file alone would lose them.
+        raise BackupError(
+            f"{copy} has a {wal.name} file beside it, part of the database: make the copy with "
+            "`python -m bot backup` (or open it once with sqlite3 and close it) and restore that"
+        )
     database.parent.mkdir(parents=True, exist_ok=True)
     staging = database.with_name(f".{database.name}.restoring")
     _remove(staging)

@@ -158,6 +158,25 @@ async def test_restore_refuses_a_file_that_is_not_a_database(target: Path, tmp_p
     refused(tmp_path / "nowhere.db", target, "no file")
 
 
+async def test_restore_refuses_a_copy_whose_last_changes_are_in_a_wal_file_beside_it(
+    target: Path, tmp_path: Path
+) -> None:
+    live = tmp_path / "live" / "meeple.db"
+    db, game = await game_with_moves(live, 1)
+    try:
+        conn = sqlite3.connect(live, isolation_level=None)  # keeps the WAL from being folded in
+        try:
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
+            await play(db, game, 1, start=1)
+            for name in ("meeple.db", "meeple.db-wal"):  # a file copy of a live database
+                shutil.copy(live.parent / name, tmp_path / name.replace("meeple", "copied"))
+        finally:
+            conn.close()
+    finally:
+        await db.close()
+    refused(tmp_path / "copied.db", target, "copied.db-wal file beside it")
+
+
 async def test_restore_refuses_a_damaged_copy(target: Path, tmp_path: Path) -> None:
     copy = backup_database(target, tmp_path / "copy.db")
     data = bytearray(copy.read_bytes())
