@@ -21,6 +21,7 @@ from bot.computers import DELAY, ComputerTurns
 from bot.config import Config
 from bot.delivery import Backoff
 from bot.flow import Flow
+from bot.gateway_guard import guard_parsers
 from bot.history_ui import HISTORY_ITEMS
 from bot.howto import HOWTO_ITEMS
 from bot.i18n import t
@@ -30,7 +31,7 @@ from bot.service import GameService, Refusal
 from bot.storage import Database
 from bot.storage.db import watch_commits
 from bot.tournaments.runner import Runner
-from bot.ui import DYNAMIC_ITEMS
+from bot.ui import DYNAMIC_ITEMS, answer_unclaimed
 
 log = logging.getLogger("meeple.bot")
 
@@ -126,6 +127,8 @@ class MeepleBot(commands.Bot):
         self.computers: Computers | None = None
         self._ticker: asyncio.Task | None = None
         self._backups: asyncio.Task | None = None  # MEEPLE_BACKUP_EVERY_HOURS (bot/backups.py)
+        # A gateway event discord.py cannot read is dropped and logged, never the end of the process.
+        self.malformed_events = guard_parsers(self._connection)
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
@@ -165,6 +168,10 @@ class MeepleBot(commands.Bot):
         await self.tournaments.tick()
         self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")
         self._backups = start_backups(self.config)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every click gets an answer: the ones no button or menu of the bot takes are refused here."""
+        await answer_unclaimed(interaction)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

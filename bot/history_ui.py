@@ -17,7 +17,7 @@ from bot.games import adapter_for
 from bot.i18n import t
 from bot.service import Refusal
 from bot.storage import GameRow, seats_and_undo
-from bot.ui import Answered, flow_of
+from bot.ui import ELSEWHERE, Answered, custom_ids_on, flow_of
 from render.replay import replay_animation
 
 log = logging.getLogger("meeple.history")
@@ -57,6 +57,7 @@ class LogPage(
             await interaction.response.defer(ephemeral=True, thinking=True)
             await show_log(flow_of(interaction), interaction, self.game_id, None, edit=False)
             return
+        own_page(interaction, LogPage, self.game_id)
         await interaction.response.defer()
         await show_log(flow_of(interaction), interaction, self.game_id, self.page, edit=True)
 
@@ -84,8 +85,25 @@ class PastBoard(
         return cls(int(match["gid"]), int(match["ver"]), match["tag"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
+        own_page(interaction, PastBoard, self.game_id)
         await interaction.response.defer()
         await show_past_board(flow_of(interaction), interaction, self.game_id, self.version, edit=True)
+
+
+def own_page(interaction: discord.Interaction, kind: type[LogPage | PastBoard], game_id: int) -> None:
+    """Refuse a pager button clicked anywhere but on one of its own pages, which its answer rewrites.
+
+    A page is the clicker's private message (Discord's ephemeral flag: never the public board) whose
+    buttons are all this pager's, for this game. Both are read from the message as Discord sends
+    it, not from the custom id a modified client chooses."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        raise Refusal(ELSEWHERE)
+    template = kind.__discord_ui_compiled_template__
+    ids = [custom_id for _, custom_id in custom_ids_on(message)]
+    matches = [template.fullmatch(custom_id) for custom_id in ids]
+    if not matches or not all(m and m["tag"] != OPEN and int(m["gid"]) == game_id for m in matches):
+        raise Refusal(ELSEWHERE)
 
 
 def pager(make: type, game_id: int, current: int, last: int, first: int, loc: str) -> discord.ui.View:

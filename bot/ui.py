@@ -6,22 +6,108 @@ through ``Answered``, the components' one error path.
 
 from __future__ import annotations
 
+import logging
+import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.answers import answered
+from bot.answers import answered, locale_of, say, seen
 from bot.i18n import t
+from bot.service import Refusal
 
 if TYPE_CHECKING:
     from bot.flow import Flow
 
+log = logging.getLogger("meeple.ui")
+
 PREFIX = "mp"
 CUSTOM_ID_LIMIT = 100
+NUMBER_LIMIT = 2**63 - 1  # the databases' largest integer (SQLite INTEGER, PostgreSQL BIGINT)
+UNKNOWN = "error.unknown-component"  # a button or menu the bot never made (or no longer knows)
+ELSEWHERE = "error.wrong-message"  # one of the bot's ids, but clicked on a message that is not its own
+NOTHING_CHOSEN = "error.nothing-chosen"
 
 
 def flow_of(interaction: discord.Interaction) -> Flow:
     return interaction.client.flow  # type: ignore[attr-defined]
+
+
+def custom_id_of(interaction: discord.Interaction) -> str:
+    data: Any = interaction.data
+    return str(data.get("custom_id", "")) if isinstance(data, dict) else ""
+
+
+def could_be_ours(custom_id: str, template: re.Pattern[str]) -> bool:
+    """Whether the bot could have made this id with this template: at most 100 characters (Discord's
+    limit), and every number in it within the databases' range."""
+    if len(custom_id) > CUSTOM_ID_LIMIT:
+        return False
+    match = template.fullmatch(custom_id)
+    if match is None:
+        return False
+    numbers = [v for v in match.groupdict().values() if v and v.isdecimal()]
+    return all(v.isascii() and int(v) <= NUMBER_LIMIT for v in numbers)
+
+
+def custom_ids_on(message: discord.Message) -> list[tuple[int, str]]:
+    """(component type, custom id) of every component of a message, as discord.py reads them
+    when it rebuilds a DynamicItem from ``interaction.message``."""
+    view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    try:
+        view = view_cls.from_message(message, timeout=None)
+    except Exception:  # a message discord.py cannot rebuild: it calls no item either
+        log.info("could not read the components of message %s", message.id)
+        return []
+    found = []
+    for item in view.walk_children():
+        custom_id = getattr(item, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.append((item.type.value, custom_id))
+    return found
+
+
+def unclaimed(interaction: discord.Interaction) -> str | None:
+    """Why no item of the bot will answer this button or menu (the refusal's key), or None when
+    one will. The tests are discord.py's own (``ViewStore.dispatch_view``): a stored view for the
+    message (or for none), else a DynamicItem whose template matches and which stands on the message.
+    Items refuse ids the bot cannot have made themselves (``Answered``), so this says only what
+    discord.py would drop in silence."""
+    data: Any = interaction.data
+    if not isinstance(data, dict):
+        return UNKNOWN
+    custom_id, component_type = data.get("custom_id"), data.get("component_type")
+    if not isinstance(custom_id, str):
+        return UNKNOWN
+    store: Any = getattr(interaction._state, "_view_store", None)
+    if store is None:
+        return None  # not discord.py's usual state: leave the click to it
+    message = interaction.message
+    key = (component_type, custom_id)
+    views: dict[Any, dict[Any, Any]] = store._views
+    if key in views.get(message.id if message is not None else None, {}) or key in views.get(None, {}):
+        return None
+    templates: Iterable[re.Pattern[str]] = store._dynamic_items
+    matching = [template for template in templates if template.fullmatch(custom_id)]
+    if not matching:
+        return UNKNOWN
+    if message is not None and key in custom_ids_on(message):
+        return None  # the item answers (and refuses an id the bot cannot have made itself)
+    # Not on the message it came from: a modified client's click.
+    return ELSEWHERE if any(could_be_ours(custom_id, template) for template in matching) else UNKNOWN
+
+
+async def answer_unclaimed(interaction: discord.Interaction) -> None:
+    """Every click gets an answer: a private refusal for the ones no item of the bot will take."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    key = unclaimed(interaction)
+    if key is None:
+        return
+    log.info("refused a click no item takes (%s)", key)
+    await seen(interaction)
+    await say(interaction, t(key, locale_of(interaction)), "an unknown click")
 
 
 class Answered:
@@ -40,7 +126,24 @@ class Answered:
     async def callback(self, interaction: discord.Interaction) -> None:
         # Named by its kind and game, never by its custom id: an action there can name a card in a hand.
         what = f"{type(self).__name__} of game {self.game_id}"
-        await answered(interaction, lambda: self.handle(interaction), what, self.game_id)
+        await answered(interaction, lambda: self.checked(interaction), what, self.game_id)
+
+    async def checked(self, interaction: discord.Interaction) -> None:
+        """``handle``, for an id the bot could have made (not overlong, numbers a database can hold)."""
+        template: re.Pattern[str] = type(self).__discord_ui_compiled_template__  # type: ignore[attr-defined]
+        if not could_be_ours(custom_id_of(interaction), template):
+            raise Refusal(UNKNOWN)
+        await self.handle(interaction)
+
+
+async def own_lobby(interaction: discord.Interaction, game_id: int) -> None:
+    """Refuse a lobby button or menu clicked anywhere but on its table's own lobby message, which
+    its answer rewrites (the message id is the database's, not the click's word)."""
+    row = await flow_of(interaction).service.db.get_game(game_id)
+    if row is None:
+        return  # the service says there is no such table
+    if interaction.message is None or interaction.message.id != row.lobby_message_id:
+        raise Refusal(ELSEWHERE)
 
 
 class LobbyButton(
@@ -69,6 +172,7 @@ class LobbyButton(
         return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
+        await own_lobby(interaction, self.game_id)
         await flow_of(interaction).lobby_button(interaction, self.game_id, self.op)
 
 
@@ -102,7 +206,10 @@ class OptionSelect(
 
     async def handle(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        await flow_of(interaction).set_option(interaction, self.game_id, self.name, values[0] if values else "")
+        if not values:
+            raise Refusal(NOTHING_CHOSEN)
+        await own_lobby(interaction, self.game_id)
+        await flow_of(interaction).set_option(interaction, self.game_id, self.name, values[0])
 
 
 class HandButton(Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:hand:(?P<gid>\d+)"):
@@ -196,7 +303,7 @@ class ActSelect(Answered, discord.ui.DynamicItem[discord.ui.Select], template=r"
     async def handle(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         if not values:
-            return
+            raise Refusal(NOTHING_CHOSEN)
         await flow_of(interaction).act(interaction, self.game_id, self.version, values[0])
 
 

@@ -154,6 +154,23 @@ class UserActions:
             data["resolved"] = builder.resolved
         return self._component_interaction(user, message, data)
 
+    async def forge_component(
+        self,
+        user: User,
+        message: Message,
+        custom_id: str,
+        *,
+        component_type: int = comp.BUTTON,
+        values: Sequence[str] | None = None,
+    ) -> InteractionResult:
+        """A button or menu interaction as a modified client could send it from ``message``: any
+        custom_id, component type and values, whether or not the message carries them (the
+        ``message`` in the payload stays Discord's own copy). The user must still see the message."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type, "id": None}
+        if values is not None:
+            data["values"] = [str(v) for v in values]
+        return self._component_interaction(user, message, data)
+
     def _select_value(self, menu: dict[str, Any], builder: OptionBuilder, value: Any) -> str:
         type_ = menu["type"]
         if type_ == comp.STRING_SELECT:
@@ -177,6 +194,10 @@ class UserActions:
         channel = self.state.channels[message.channel_id]
         if message.id not in self.state.messages:
             raise LookupError(f"message {message.id} was deleted")
+        message = self.state.messages[message.id]  # as it is now, not as a stale copy shows it
+        on_message = {c.get("custom_id") for c in comp.walk(message.components)}
+        if data["custom_id"] not in on_message:  # Discord refuses a click on a component the message lacks
+            raise LookupError(f"message {message.id} has no component {data['custom_id']!r}: it has {on_message}")
         if not message.visible_to(user):
             raise PermissionError(f"{user.username} cannot see that ephemeral message")
         self._check_access(user, channel, perms.VIEW_CHANNEL)
