@@ -13,9 +13,10 @@ import pytest
 from bot.client import MeepleBot
 from bot.i18n import t
 from emulator.testing import running
-from tests.bot.test_discord_table import join_and_start, open_table
+from tests.bot.test_discord_table import join_and_start
 from tests.bot.test_discord_tournaments import create, signup_message
-from tests.support.driver import Table, action_buttons, mentioned
+from tests.bot.test_scheduler import FakeClock, reminders
+from tests.support.driver import Table, action_buttons, is_board, mentioned
 
 SOMETHING_WRONG = t("error.internal")
 
@@ -38,21 +39,54 @@ async def private_answer(result) -> str:
     return answer.content
 
 
+async def open_in(emu, world, channel, **options) -> None:
+    created = await emu.slash(world.alice, channel, "table create", {"game": "fox-duet", **options})
+    assert "table is open" in (await created.final_message()).content
+
+
+async def started_in(emu, world, channel) -> None:
+    await open_in(emu, world, channel)
+    lobby = emu.last_message(channel)
+    await (await emu.click(world.bob, lobby, label="Join")).response()
+    await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob in the lobby")
+    await (await emu.click(world.alice, lobby, label="Start")).response()
+    await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(channel)), what="the first board")
+
+
+def rematch_button(message) -> str | None:
+    return next((b["custom_id"] for b in message.buttons() if b.get("custom_id", "").startswith("mp:rematch:")), None)
+
+
 async def test_every_persistent_component_works_after_a_restart(emu, world, config_for) -> None:
     config = config_for(emu, world.guild.id)
-    lobby_channel = emu.add_text_channel(world.guild, "lobby")
-    async with running(emu, MeepleBot(config)):
+    clock = FakeClock()
+    lobby_channel, over, quitting = (emu.add_text_channel(world.guild, name) for name in ("lobby", "over", "quitting"))
+    async with running(emu, MeepleBot(config, clock)) as bot:
         # A tournament's sign-up, a lobby left open, and a game under way with its pagers.
         tournament = await create(emu, world, name="Winter cup", game="noctiluca", format="round-robin")
-        created = await emu.slash(world.alice, lobby_channel, "table create", {"game": "fox-duet"})
-        assert "table is open" in (await created.final_message()).content
+        await open_in(emu, world, lobby_channel)
         lobby = emu.last_message(lobby_channel)
-        await join_and_start(emu, world, await open_table(emu, world, "level=1 memory=on"))  # past boards open
+        # The memory aid opens the Duet's past boards; a reminder comes after an hour.
+        await open_in(emu, world, world.channel, options="level=1 memory=on", reminders=1)
+        await join_and_start(emu, world, emu.last_message(world.channel))
         table = Table(emu, world.channel, [world.alice, world.bob], random.Random(4))
         for _ in range(16):  # a log longer than a page
             await table.play_one()
         board = table.board()
         mover = table.user(mentioned(board)[0])
+        clock.advance(hours=1, minutes=1)
+        assert bot.scheduler is not None
+        await bot.scheduler.tick()
+        reminder = reminders(emu, world)[-1]
+        # A game over, its final board offering a rematch; another whose player was asked to confirm resigning.
+        await started_in(emu, world, over)
+        asked = await (await emu.slash(world.bob, over, "table resign")).final_message()
+        await (await emu.click(world.bob, asked, label="Yes, resign")).final_message()
+        final = await emu.wait_until(
+            lambda: next((m for m in emu.messages(over) if rematch_button(m)), None), what="the final board"
+        )
+        await started_in(emu, world, quitting)
+        confirm = await (await emu.slash(world.bob, quitting, "table resign")).final_message()
         panel = (await (await emu.click(mover, board, label="My hand")).followups(1))[0]
         log_pager = (await (await emu.click(world.bob, board, label="Log")).followups(1))[0]
         past = await (await emu.slash(world.bob, world.channel, "table history", {"step": 1})).final_message()
@@ -60,7 +94,7 @@ async def test_every_persistent_component_works_after_a_restart(emu, world, conf
         assert "page 1 of" in guide.content and "after move 1" in past.content
         assert not by_label(log_pager)["⏮ First"].get("disabled"), log_pager.content
 
-    async with running(emu, MeepleBot(config)):
+    async with running(emu, MeepleBot(config, clock)):
         # Tournament sign-up: Join and Leave.
         signup = signup_message(emu, world, tournament)
         joined = await private_answer(await emu.click(world.bob, signup, label="Join"))
@@ -80,7 +114,8 @@ async def test_every_persistent_component_works_after_a_restart(emu, world, conf
         await emu.wait_until(lambda: f"<@{world.bob.id}>" not in lobby.content, what="Bob gone from the lobby")
         assert "How to play" in await private_answer(await emu.click(world.bob, lobby, label="How to play"))
 
-        # The board's buttons, and a choice from the hand panel of the first run.
+        # The reminder's Snooze, the board's buttons, and a choice from the hand panel of the first run.
+        assert "snoozed" in await private_answer(await emu.click(mover, reminder, label="Snooze for this turn"))
         assert await private_answer(await emu.click(mover, board, label="My hand"))
         buttons = action_buttons(panel)
         if buttons:
@@ -102,3 +137,10 @@ async def test_every_persistent_component_works_after_a_restart(emu, world, conf
         await emu.wait_until(lambda: "after move 0" in past.content, what="the first board")
         await (await emu.click(world.bob, guide, label="Next ▶")).response()
         await emu.wait_until(lambda: "page 2 of" in guide.content, what="the guide's page 2")
+
+        # Resigning, confirmed after the restart; a rematch of the game that was over.
+        await private_answer(await emu.click(world.bob, confirm, label="Yes, resign"))
+        await emu.wait_until(lambda: any(rematch_button(m) for m in emu.messages(quitting)), what="its final board")
+        boards_over = len(emu.messages(over))
+        await private_answer(await emu.click(world.alice, final, custom_id=rematch_button(final)))
+        await emu.wait_until(lambda: len(emu.messages(over)) > boards_over, what="the rematch's lobby")
