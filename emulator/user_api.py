@@ -163,13 +163,28 @@ class UserActions:
         component_type: int = comp.BUTTON,
         values: Sequence[str] | None = None,
     ) -> InteractionResult:
-        """A button or menu interaction as a modified client could send it from ``message``: any
-        custom_id, component type and values, whether or not the message carries them (the
-        ``message`` in the payload stays Discord's own copy). The user must still see the message."""
-        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type, "id": None}
+        """A button or menu interaction as a modified client would send it from ``message``: any
+        custom_id, component type and values. ``click``/``select`` refuse a component the message
+        lacks, as Discord does; this one sends it anyway, so that a bot's own check of where a
+        click comes from can be tested (the payload's ``message`` stays the real one). The user
+        must still see the message."""
+        channel = self.state.channels[message.channel_id]
+        if message.id not in self.state.messages:
+            raise LookupError(f"message {message.id} was deleted")
+        message = self.state.messages[message.id]
+        if not message.visible_to(user):
+            raise PermissionError(f"{user.username} cannot see that ephemeral message")
+        self._check_access(user, channel, perms.VIEW_CHANNEL)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = [str(v) for v in values]
-        return self._component_interaction(user, message, data)
+        record = self.interactions.new_record(MESSAGE_COMPONENT, user, channel, custom_id, message=message)
+        record.payload = {
+            **self._interaction_base(record),
+            "data": data,
+            "message": payloads.message(self.state, message),
+        }
+        return self.interactions.dispatch(record)
 
     def _select_value(self, menu: dict[str, Any], builder: OptionBuilder, value: Any) -> str:
         type_ = menu["type"]
