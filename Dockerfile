@@ -41,7 +41,13 @@ RUN pip install --no-deps --no-build-isolation /src && rm -rf /src
 USER meeple
 WORKDIR /data
 VOLUME ["/data"]
-ENV MEEPLE_DB=/data/meeple-post.db
+ENV MEEPLE_DB=/data/meeple-post.db \
+    MEEPLE_METRICS_PORT=9108
+
+# /healthz answers while the bot's process and event loop do (the endpoint listens on 127.0.0.1
+# inside the container unless MEEPLE_METRICS_HOST says otherwise; README.md, "Metrics and health").
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:9108/healthz', timeout=5)"]
 
 # Exec form: python is PID 1 and gets SIGTERM itself; the bot answers the clicks in progress and
 # exits 0 within a few seconds (docker stop waits 10 s before SIGKILL).

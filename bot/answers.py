@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import metrics
 from bot.i18n import resolve_locale, t
 from bot.languages import discord_locale
 from bot.logs import note_game, note_interaction
@@ -76,12 +77,49 @@ async def answer_failure(
     await say(interaction, t(key, locale_of(interaction)), what)
 
 
+# The slot in which discord.py caches ``Interaction.response`` (its ``cached_slot_property``).
+CACHED_RESPONSE = "_cs_response"
+
+
+class TimedResponse(discord.InteractionResponse):
+    """discord.py's answer object for one interaction, noting when its first answer went out
+    (``meeple_interaction_answer_seconds{stage="first_answer"}``, counted from the interaction's
+    creation at Discord, as Discord's 3-second deadline is). Every kind of answer (a message, a
+    deferral, an edit, a modal, autocomplete) sets ``_response_type``: that one setter sees them all."""
+
+    __slots__ = ("_timed_type", "_created")
+
+    def __init__(self, parent: discord.Interaction) -> None:
+        self._created = parent.created_at
+        self._timed_type: discord.InteractionResponseType | None = None
+        super().__init__(parent)
+
+    @property
+    def _response_type(self) -> discord.InteractionResponseType | None:
+        return self._timed_type
+
+    @_response_type.setter
+    def _response_type(self, value: discord.InteractionResponseType | None) -> None:
+        if value is not None and self._timed_type is None:
+            waited = (discord.utils.utcnow() - self._created).total_seconds()
+            metrics.ANSWER_SECONDS.labels(stage="first_answer").observe(max(0.0, waited))
+        self._timed_type = value
+
+
+def time_first_answer(interaction: discord.Interaction) -> None:
+    """Give ``interaction`` a TimedResponse, unless something already used its answer object."""
+    if not hasattr(interaction, CACHED_RESPONSE):
+        setattr(interaction, CACHED_RESPONSE, TimedResponse(interaction))
+
+
 async def seen(interaction: discord.Interaction) -> None:
     """Remember the language this user reads, for the DMs that reach them later.
 
     The first thing every command and click does: it also names the interaction, its table and
-    its shard in the log's lines written while handling it (bot.logs).
+    its shard in the log's lines written while handling it (bot.logs), and starts the clock of
+    its first answer (bot.metrics).
     """
+    time_first_answer(interaction)
     note_interaction(interaction)
     flow: Flow | None = getattr(interaction.client, "flow", None)
     if flow is None:

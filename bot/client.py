@@ -12,12 +12,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from ai.pool import Computers
+from bot import metrics
 from bot.answers import answer_failure, locale_of, refuse, say, seen
 from bot.backups import start_backups
 from bot.command_l10n import CatalogueTranslator
 from bot.command_options import check_options, leaf_options
 from bot.command_sync import sync_if_changed
-from bot.computers import DELAY, ComputerTurns
+from bot.computers import DELAY, LEVELS, ComputerTurns
 from bot.config import Config
 from bot.delivery import Backoff
 from bot.flow import Flow
@@ -25,17 +26,21 @@ from bot.gateway_guard import guard_parsers
 from bot.history_ui import HISTORY_ITEMS
 from bot.howto import HOWTO_ITEMS
 from bot.i18n import t
+from bot.observe import Check, Observer, Watchdog, sd_notify
 from bot.pictures import Pictures
 from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
-from bot.storage import Database
+from bot.storage import Database, stats
 from bot.storage.db import watch_commits
 from bot.tournaments.runner import Runner
 from bot.ui import DYNAMIC_ITEMS, answer_unclaimed
+from engine import GAMES
 
 log = logging.getLogger("meeple.bot")
 
 TICK_SECONDS = 60
+# A job still waiting this long means delivery is stuck (Discord away, or a worker wedged): not ready.
+DELIVERY_STUCK_SECONDS = 15 * 60
 COMMIT_WATCH = "meeple-commit-watch"  # the key of this command's CommitWatch in interaction.extras
 
 
@@ -127,6 +132,8 @@ class MeepleBot(commands.Bot):
         self.computers: Computers | None = None
         self._ticker: asyncio.Task | None = None
         self._backups: asyncio.Task | None = None  # MEEPLE_BACKUP_EVERY_HOURS (bot/backups.py)
+        self.observer: Observer | None = None  # MEEPLE_METRICS_PORT (bot/observe.py)
+        self.watchdog = Watchdog()  # systemd's WatchdogSec, when the unit sets one
         # A gateway event discord.py cannot read is dropped and logged, never the end of the process.
         self.malformed_events = guard_parsers(self._connection)
 
@@ -168,6 +175,15 @@ class MeepleBot(commands.Bot):
         await self.tournaments.tick()
         self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")
         self._backups = start_backups(self.config)
+        if self.config.metrics_port is not None:
+            self.observer = Observer(
+                self.config.metrics_host, self.config.metrics_port, self.readiness_checks(), self.refresh_metrics
+            )
+            await self.observer.start()
+        metrics.initialise(GAMES, LEVELS)
+        metrics.count_rate_limits()
+        self.watchdog.start()
+        sd_notify("READY=1")  # systemd's Type=notify: the database is open and the games carry on
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every click gets an answer: the ones no button or menu of the bot takes are refused here."""
@@ -183,14 +199,58 @@ class MeepleBot(commands.Bot):
             await self.tick_wait()
             if self.scheduler is not None:
                 try:
-                    await self.scheduler.tick()
+                    with metrics.timed(metrics.TICK_SECONDS):
+                        await self.scheduler.tick()
                 except Exception:
+                    metrics.TICK_FAILURES.inc()
                     log.exception("the minute's reminders and time limits failed; trying again next minute")
             if self.tournaments is not None:
                 try:
                     await self.tournaments.tick()
                 except Exception:
+                    metrics.TICK_FAILURES.inc()
                     log.exception("the minute's tournament rounds failed; trying again next minute")
+
+    # -- the operator's endpoint (bot/observe.py) ----------------------------------------------
+    def shard_states(self) -> dict[int, bool]:
+        """Whether the gateway connection of each of this process's shards is up."""
+        ws = self.ws
+        return {0: ws is not None and ws.open and not self.is_closed()}
+
+    def readiness_checks(self) -> dict[str, Check]:
+        async def database() -> bool:
+            return self.db is not None and await stats.reachable(self.db)
+
+        async def gateway() -> bool:
+            states = self.shard_states()
+            return bool(states) and all(states.values()) and self.is_ready()
+
+        async def delivery() -> bool:
+            if self.db is None:
+                return False
+            oldest = (await stats.counts(self.db)).oldest_pending
+            return oldest is None or (self.clock() - oldest).total_seconds() < DELIVERY_STUCK_SECONDS
+
+        return {"database": database, "gateway": gateway, "delivery": delivery}
+
+    async def refresh_metrics(self) -> None:
+        """The gauges of stored data and of this process's state, just before a scrape."""
+        for shard, up in self.shard_states().items():
+            metrics.SHARD_CONNECTED.labels(shard=str(shard)).set(1 if up else 0)
+        if self.flow is not None:
+            metrics.RENDER_QUEUE.set(self.flow.pictures.waiting)
+        if self.db is None:
+            return
+        found = await stats.counts(self.db)
+        for game in GAMES:
+            metrics.RUNNING_GAMES.labels(game=game).set(found.running.get(game, 0))
+            metrics.OPEN_TABLES.labels(game=game).set(found.lobbies.get(game, 0))
+        for kind in ("board", "hand", "notice"):
+            metrics.DELIVERY_PENDING.labels(kind=kind).set(found.pending.get(kind, 0))
+        age = 0.0 if found.oldest_pending is None else (self.clock() - found.oldest_pending).total_seconds()
+        metrics.DELIVERY_OLDEST.set(max(0.0, age))
+        for status in ("signup", "running"):
+            metrics.TOURNAMENTS.labels(status=status).set(found.tournaments.get(status, 0))
 
     async def drain_interactions(self, timeout: float = DRAIN_SECONDS) -> None:
         """Wait for the interactions being handled (discord.py runs each as a task) to finish,
@@ -212,6 +272,10 @@ class MeepleBot(commands.Bot):
             self._ticker.cancel()
         if self._backups is not None:
             self._backups.cancel()  # a copy being written still finishes, in its thread
+        sd_notify("STOPPING=1")
+        await self.watchdog.stop()
+        if self.observer is not None:
+            await self.observer.stop()
         await self.drain_interactions()
         if self.tournaments is not None:
             await self.tournaments.shutdown()
@@ -241,6 +305,11 @@ class ShardedMeepleBot(MeepleBot, commands.AutoShardedBot):
         # Several processes share one token: the User-Agent says which one made a request (Discord
         # allows text after its required "DiscordBot (url, version)"; the emulator records it).
         self.http.user_agent += f" MeeplePost ({config.shards.describe()})"
+
+    def shard_states(self) -> dict[int, bool]:
+        shards = self.shards  # those that connected at least once
+        ids = self.shard_ids or range(self.shard_count or 0)
+        return {sid: sid in shards and not shards[sid].is_closed() for sid in ids}
 
 
 def create_bot(config: Config, **kwargs: Any) -> MeepleBot:

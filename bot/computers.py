@@ -17,6 +17,7 @@ import hashlib
 import logging
 from typing import TYPE_CHECKING
 
+from bot import metrics
 from bot.i18n import t
 from bot.service import Refusal
 from bot.shards import ALL as ALL_SHARDS
@@ -194,7 +195,8 @@ class ComputerTurns:
             return False
         await asyncio.sleep(self.delay)
         seat = due[0]
-        text = await self.computers.decide(state, seat, levels[seat], move_seed(row.seed, row.version, seat))
+        with metrics.timed(metrics.DECISION_SECONDS, level=levels[seat]):
+            text = await self.computers.decide(state, seat, levels[seat], move_seed(row.seed, row.version, seat))
         users = await service.seat_users(game_id)
         try:
             result = await service.act(game_id, users[seat], row.version, text)

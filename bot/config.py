@@ -16,6 +16,7 @@ ENV_FILE_VARIABLE = "MEEPLE_ENV_FILE"
 TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 # Games whose decoded state stays in memory (bot.service); the rest are read again when used.
 DEFAULT_STATE_CACHE = 1000
+DEFAULT_METRICS_HOST = "127.0.0.1"  # the metrics endpoint stays on this machine unless told otherwise
 DEFAULT_BACKUP_KEEP = 7  # scheduled backups kept (the oldest beyond are deleted)
 
 
@@ -40,6 +41,9 @@ class Config:
     backup_dir: Path | None = None
     backup_every_hours: float | None = None
     backup_keep: int = DEFAULT_BACKUP_KEEP
+    # The operator's endpoint (bot/observe.py: /metrics, /healthz, /readyz): off unless a port is set.
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
 
     @property
     def sharded(self) -> bool:
@@ -59,7 +63,8 @@ class Config:
             f"api_base={self.api_base!r}, log_level={self.log_level!r}, sync_commands={self.sync_commands}, "
             f"shard_ids={self.shard_ids}, shard_count={self.shard_count}, state_cache={self.state_cache}, "
             f"render_workers={self.render_workers}, log_format={self.log_format!r}, backup_dir={self.backup_dir}, "
-            f"backup_every_hours={self.backup_every_hours}, backup_keep={self.backup_keep})"
+            f"backup_every_hours={self.backup_every_hours}, backup_keep={self.backup_keep}, "
+            f"metrics_port={self.metrics_port}, metrics_host={self.metrics_host!r})"
         )
 
 
@@ -197,6 +202,7 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
     if log_format not in {"text", "json"}:
         raise ValueError("MEEPLE_LOG_FORMAT must be text (the default) or json (one JSON object a line)")
     database = database_setting(merged.get("MEEPLE_DB", ""))
+    metrics_port, metrics_host = metrics_settings(merged)
     backup_dir, every, keep = backup_settings(merged, database)
     return Config(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
@@ -213,6 +219,8 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         backup_dir=backup_dir,
         backup_every_hours=every,
         backup_keep=keep,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
     )
 
 
@@ -237,3 +245,12 @@ def backup_settings(settings: Mapping[str, str], database: Path | str) -> tuple[
     if keep_text and not (keep_text.isdigit() and int(keep_text) >= 1):
         raise ValueError("MEEPLE_BACKUP_KEEP must be a whole number of backups, at least 1")
     return Path(folder).expanduser() if folder else None, every, int(keep_text) if keep_text else DEFAULT_BACKUP_KEEP
+
+
+def metrics_settings(settings: Mapping[str, str]) -> tuple[int | None, str]:
+    """``MEEPLE_METRICS_PORT`` (none: no endpoint; 0: any free port) and ``MEEPLE_METRICS_HOST``."""
+    port_text = settings.get("MEEPLE_METRICS_PORT", "").strip()
+    if port_text and (not port_text.isdigit() or int(port_text) > 65535):
+        raise ValueError("MEEPLE_METRICS_PORT must be a port number (0-65535), or unset for no metrics endpoint")
+    host = settings.get("MEEPLE_METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
+    return (int(port_text) if port_text else None), host

@@ -17,12 +17,13 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
 
-from bot import history
+from bot import history, metrics
 from bot.computers import is_computer, left_players
 from bot.games import adapter_for
 from bot.i18n import game_title, t
@@ -32,6 +33,7 @@ from bot.results import ranks
 from bot.shards import shard_of
 from bot.storage import GameRow, async_play, jobs
 from bot.storage.jobs import Job, JobSpec
+from bot.storage.stats import parse_stamp
 from engine import Action, State
 
 if TYPE_CHECKING:
@@ -62,6 +64,15 @@ class Backoff:
         base = min(self.cap, self.first * self.factor ** max(0, attempt - 1))
         spread = 1 + self.jitter * (2 * (rng or random).random() - 1)
         return max(min(self.cap, base * spread), retry_after or 0.0)
+
+
+def observe_board_posted(job: Job) -> None:
+    """From the move's commit (a click, a computer's move, a time limit) to its board on Discord."""
+    try:
+        waited = (datetime.now(UTC) - parse_stamp(job.created_at or "")).total_seconds()
+    except ValueError:  # a row written by hand, without the storage clock's text
+        return
+    metrics.ANSWER_SECONDS.labels(stage="board_posted").observe(max(0.0, waited))
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -196,12 +207,16 @@ class Delivery:
                     if newer is not None:
                         # Post only the newest board; what happened since the last one still shows.
                         await jobs.skip_into(self.db, job, newer, await self.board_lines(row, job))
+                        metrics.DELIVERY_DONE.labels(kind=job.kind).inc()
                         return
                 await self._attempt(row, job)
             except Superseded:
                 continue  # a newer board took this one's place in the drawing queue: look again
             except Exception as exc:  # every failure is classified below; none may stop the worker
                 if is_transient(exc):
+                    metrics.DELIVERY_RETRIES.labels(kind=job.kind).inc()
+                    if isinstance(exc, discord.RateLimited) or getattr(exc, "status", None) == 429:
+                        metrics.RATE_LIMITS.inc()
                     delay = self.backoff.delay(attempt, getattr(exc, "retry_after", None))
                     log.warning(
                         "delivery of %s (game %s, version %s) failed: %s; retry %d in %.1fs",
@@ -216,9 +231,13 @@ class Delivery:
                     attempt += 1
                     await self._sleep(delay)
                     continue
+                metrics.DELIVERY_FAILED.labels(kind=job.kind).inc()
                 await self._give_up(row, job, exc)
                 return
             await jobs.complete(self.db, job.id)
+            metrics.DELIVERY_DONE.labels(kind=job.kind).inc()
+            if job.kind == "board":
+                observe_board_posted(job)
             return
 
     async def _attempt(self, row: GameRow, job: Job) -> None:

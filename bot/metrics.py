@@ -12,8 +12,9 @@ No discord import here: storage, services and the Discord layer all record into 
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from prometheus_client import Counter, Gauge, Histogram
@@ -57,6 +58,28 @@ TRANSACTION_SECONDS = Histogram(
 SHARD_CONNECTED = Gauge("meeple_shard_connected", "1 while the gateway connection of a shard is up", ["shard"])
 
 
+def initialise(games: Iterable[str], levels: Iterable[str]) -> None:
+    """Create every labelled series at zero, so that a scrape shows each family from the start
+    (a series that appears only at its first event breaks rate() and alerts on absence)."""
+    for game in games:
+        MOVES.labels(game=game)
+        RUNNING_GAMES.labels(game=game)
+        OPEN_TABLES.labels(game=game)
+    for stage in ("first_answer", "board_posted"):
+        ANSWER_SECONDS.labels(stage=stage)
+    for kind in ("board", "hand", "notice"):
+        DELIVERY_PENDING.labels(kind=kind)
+        DELIVERY_RETRIES.labels(kind=kind)
+        DELIVERY_FAILED.labels(kind=kind)
+        DELIVERY_DONE.labels(kind=kind)
+    for kind in ("board", "hand"):
+        RENDER_SECONDS.labels(kind=kind)
+    for level in levels:
+        DECISION_SECONDS.labels(level=level)
+    for status in ("signup", "running"):
+        TOURNAMENTS.labels(status=status)
+
+
 @contextmanager
 def timed(histogram: Histogram, **labels: str) -> Iterator[None]:
     """Observe the block's wall time in ``histogram`` (with ``labels``), whether it raised or not."""
@@ -65,3 +88,31 @@ def timed(histogram: Histogram, **labels: str) -> Iterator[None]:
         yield
     finally:
         (histogram.labels(**labels) if labels else histogram).observe(time.perf_counter() - started)
+
+
+# discord.py waits out a 429 itself and says so in one warning line per answer: its HTTP client
+# ("We are being rate limited. ...") and its webhook client, which answers interactions ("Webhook
+# ID ... is rate limited. ..."). Counting those lines counts every 429 without touching discord.py.
+RATE_LIMIT_LINES = {
+    "discord.http": "We are being rate limited",
+    "discord.webhook.async_": "Webhook ID %s is rate limited",
+}
+
+
+class _RateLimitCounter(logging.Filter):
+    def __init__(self, start: str) -> None:
+        super().__init__()
+        self.start = start
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith(self.start):
+            RATE_LIMITS.inc()
+        return True  # counted, never hidden
+
+
+def count_rate_limits() -> None:
+    """Count discord.py's rate-limit lines into ``RATE_LIMITS`` (once per process, however often called)."""
+    for name, start in RATE_LIMIT_LINES.items():
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _RateLimitCounter) for f in logger.filters):
+            logger.addFilter(_RateLimitCounter(start))

@@ -31,6 +31,7 @@ from typing import Any
 
 import render
 from ai.workers import owned_pool
+from bot import metrics
 
 log = logging.getLogger("meeple.pictures")
 
@@ -153,7 +154,8 @@ class Pictures:
 
     async def _run(self, job: _Job) -> None:
         try:
-            png = await self._draw(job)
+            with metrics.timed(metrics.RENDER_SECONDS, kind=job.kind):
+                png = await self._draw(job)
         except BaseException as exc:
             if not job.future.done():
                 job.future.set_exception(exc)

@@ -303,6 +303,13 @@ class Emulator(UserActions):
         """Cut the bot's gateway connection (abnormally by default) so it reconnects and RESUMEs."""
         await self.gateway.drop(code)
 
+    async def gateway_outage(self, down: bool = True) -> None:
+        """Take the gateway down (every connection cut, every new one refused with 503) or bring it
+        back; the bot reconnects by itself once it is back."""
+        self.gateway.outage = down
+        if down:
+            await self.gateway.drop()
+
     async def wait_for_resume(self, count: int = 1, timeout: float = 10.0) -> None:
         """Wait until the gateway saw `count` successful RESUMEs in total."""
         await self.wait_until(lambda: self.gateway.resume_count >= count, timeout, f"{count} gateway resume(s)")

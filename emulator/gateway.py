@@ -189,6 +189,8 @@ class Gateway:
         self.replayed_count = 0
         self.received: deque[dict[str, Any]] = deque(maxlen=1000)
         self.connection_paths: list[str] = []
+        # An outage: new connections are answered 503, as Discord's gateway does while it is down.
+        self.outage = False
 
     # -- public ----------------------------------------------------------------------------------
 
@@ -262,6 +264,8 @@ class Gateway:
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """aiohttp handler for the gateway URL."""
+        if self.outage:
+            return web.Response(status=503, text="the gateway is down (an outage set by the test)")
         encoding = request.query.get("encoding", "json")
         compress = request.query.get("compress")
         if encoding != "json":

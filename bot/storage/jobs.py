@@ -50,6 +50,7 @@ class Job:
     status: JobStatus
     attempts: int
     last_error: str | None
+    created_at: str | None = None  # the storage clock's text: when the move that wrote it committed
 
     @classmethod
     def from_row(cls, row: Row) -> Job:
@@ -63,6 +64,7 @@ class Job:
             row["status"],
             row["attempts"],
             row["last_error"],
+            row["created_at"],
         )
 
 
