@@ -177,6 +177,8 @@ class GameRow:
     rated: bool = True
     # The language of its public posts (a catalogue: 'zh-TW'); None for a table from before languages.
     language: str | None = None
+    # When its move-by-move record was compacted (MEEPLE_RETENTION_DAYS); None while it is whole.
+    compacted_at: datetime | None = None
 
     @property
     def active(self) -> bool:
@@ -214,6 +216,7 @@ class GameRow:
             rules_version=row["rules_version"],
             rated=bool(row["rated"]),
             language=row["language"],
+            compacted_at=_parse_time(row["compacted_at"]) if row["compacted_at"] else None,
         )
 
 

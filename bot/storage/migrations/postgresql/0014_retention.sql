@@ -1,0 +1,37 @@
+-- PostgreSQL variant of 0014_retention.sql: the trigger calls a function.
+
+-- Retention (MEEPLE_RETENTION_DAYS, bot/storage/retention.py): a game over for longer than the
+-- configured age loses its move-by-move record (the action log, undone moves, snapshots and
+-- delivered jobs); the games row keeps its result and final state, and the results rows stay.
+
+-- When the record was compacted (NULL: never). History, log and replay commands read it to say
+-- so, instead of rebuilding a wrong position from a log that is no longer there.
+ALTER TABLE games ADD COLUMN compacted_at TEXT CHECK (compacted_at GLOB '????-??-??T??:??:??.???Z');
+
+-- The compaction's question: games over, not compacted, oldest end first. Partial, so it holds
+-- only the games still waiting for it (about the configured age's worth), never the archive.
+CREATE INDEX games_to_compact ON games (finished_at) WHERE finished_at IS NOT NULL AND compacted_at IS NULL;
+
+-- The log stays append-only, except for an undone move (0004) and the whole log of a game whose
+-- record is being compacted (its compacted_at is set first, in the same transaction).
+DROP TRIGGER actions_delete_only_undone ON actions;
+DROP FUNCTION actions_delete_only_undone();
+
+CREATE FUNCTION actions_delete_only_undone_or_compacted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (
+        SELECT 1 FROM undone_actions u
+        WHERE u.game_id = OLD.game_id AND u.version = OLD.version AND u.created_at = OLD.created_at
+          AND u.seat = OLD.seat AND u.action = OLD.action
+    ) AND NOT EXISTS (
+        SELECT 1 FROM games g WHERE g.id = OLD.game_id AND g.compacted_at IS NOT NULL
+    ) THEN
+        RAISE EXCEPTION USING ERRCODE = 'integrity_constraint_violation',
+            MESSAGE = 'actions are append-only: only an undone action, or a compacted game''s log, may leave the log';
+    END IF;
+    RETURN OLD;
+END
+$$;
+
+CREATE TRIGGER actions_delete_only_undone_or_compacted BEFORE DELETE ON actions
+FOR EACH ROW EXECUTE FUNCTION actions_delete_only_undone_or_compacted();
