@@ -63,11 +63,18 @@ def parse_options(argv: list[str] | None, settings: dict[str, str]) -> argparse.
         "(same as MEEPLE_SYNC_COMMANDS=1)",
     )
     # Without a subcommand the bot starts; these two work on its SQLite file instead (bot/backups.py).
-    commands = parser.add_subparsers(dest="command", metavar="{backup,restore}")
+    commands = parser.add_subparsers(dest="command", metavar="{backup,restore,my-data,forget-me}")
     backup = commands.add_parser("backup", help="copy the database, safely while the bot plays")
     backup.add_argument("path", help="the copy to write (a folder, or a name ending in /: a dated file in it)")
     restore = commands.add_parser("restore", help="check a copy, then put it in place (the bot stopped)")
     restore.add_argument("path", help="the copy to restore")
+    # A player's data, for a request that arrives by mail (bot/privacy.py; README, "Privacy").
+    my_data = commands.add_parser("my-data", help="write everything stored about a user as JSON")
+    my_data.add_argument("user", help="the user's Discord id")
+    my_data.add_argument("--out", help="the file to write (default: standard output)")
+    forget = commands.add_parser("forget-me", help="forget a user: resign their games, anonymise their records")
+    forget.add_argument("user", help="the user's Discord id")
+    forget.add_argument("--yes", action="store_true", help="really do it (without it, only says what it would do)")
     return parser.parse_args(argv)
 
 
@@ -166,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         config = dataclasses.replace(config, sync_commands=True)
     port = options.port
     configure_logging(config.log_level, config.log_format, secrets_of(config.token, str(config.database)))
+    if options.command in ("my-data", "forget-me"):
+        from bot import privacy
+
+        out, yes = getattr(options, "out", None), getattr(options, "yes", False)
+        return privacy.command(options.command, options.user, config, out=out, yes=yes)
     if options.command is not None:
         from bot.backups import command
 

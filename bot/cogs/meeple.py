@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import challenge, profiles, ratings
+from bot import challenge, privacy_ui, profiles, ratings
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
@@ -337,6 +337,16 @@ class MeepleCog(commands.Cog):
             games = await ratings.rebuild(conn)
         await self.flow.private(interaction, t("ratings.rebuilt", locale_of(interaction), count=games))
 
+    @meeple.command(name="my-data")
+    async def my_data(self, interaction: discord.Interaction) -> None:
+        """Get a file with everything Meeple Post stores about you (only you see it)."""
+        await privacy_ui.send_my_data(self.flow, interaction)
+
+    @meeple.command(name="forget-me")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        """Have Meeple Post forget you: your games are resigned, your name removed (asks you to confirm)."""
+        await privacy_ui.ask_forget(self.flow, interaction)
+
     @meeple.command(name="vacation")
     @app_commands.describe(
         days=f"How many days to pause your clock (0 ends a vacation; at most {VACATION_DAYS_PER_YEAR} days a year)"
@@ -454,4 +464,9 @@ class MeepleCog(commands.Cog):
 
 
 async def setup(bot: MeepleBot) -> None:
+    bot.add_dynamic_items(*privacy_ui.PRIVACY_ITEMS)  # the forget-me confirmation
     await bot.add_cog(MeepleCog(bot))
+
+
+async def teardown(bot: MeepleBot) -> None:
+    bot.remove_dynamic_items(*privacy_ui.PRIVACY_ITEMS)
