@@ -32,10 +32,18 @@ class Body:
     files: list[UploadedFile] = field(default_factory=list)
 
 
+# A multipart body once read (by the check against Discord's API description): its stream
+# cannot be read twice, so the handler gets the same Body (aiohttp 3.12+ wants typed keys).
+_BODY: Any = web.RequestKey("emulator.body", Body) if hasattr(web, "RequestKey") else "emulator.body"
+
+
 async def read_body(request: web.Request) -> Body:
     """Parse JSON or multipart the way discord.py sends them."""
     if request.content_type.startswith("multipart/"):
-        return await _read_multipart(request)
+        if _BODY not in request:
+            request[_BODY] = await _read_multipart(request)
+        cached: Body = request[_BODY]
+        return cached
     raw = await request.read()
     if not raw:
         return Body()

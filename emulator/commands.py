@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from emulator import payloads
+import regex
+
+from emulator import payloads, spec
 from emulator.errors import form_error
 from emulator.state import ApplicationCommand, Attachment, Channel, Guild, Member, Role, State, User
 
@@ -15,12 +16,13 @@ SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 CHAT_INPUT = 1
 
-_CHAT_NAME = re.compile(r"^[-_'\w]{1,32}$")
+# Discord's documented rule for chat-input command and option names: letters and numbers of any
+# script, plus Devanagari and Thai as a whole (their vowel signs are marks, not letters).
+_CHAT_NAME = regex.compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
 # The locales Discord accepts as keys of name_localizations and description_localizations.
-LOCALES = frozenset(
-    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th "
-    "zh-CN ja zh-TW ko".split()
-)
+LOCALES = spec.locales()
+MAX_COMMAND_SIZE = 4000  # name, description, options and choices of one command, in characters
+MAX_CHOICE_VALUE = 100  # a string choice's value (the description allows 6000)
 
 
 def _validate_localizations(data: dict[str, Any], path: str, *, chat_name: bool) -> None:
@@ -32,11 +34,11 @@ def _validate_localizations(data: dict[str, Any], path: str, *, chat_name: bool)
         for locale, text in table.items():
             where = f"{path}{field}.{locale}"
             if locale not in LOCALES:
-                raise form_error(where, "LOCALE_INVALID", f"Invalid locale {locale!r}")
+                raise form_error(where, "LOCALE_INVALID", f"Invalid locale {locale!r}: not one of {sorted(LOCALES)}")
             if not isinstance(text, str):
                 raise form_error(where, "BASE_TYPE_REQUIRED", "This field is required")
             if is_name and chat_name:
-                if not _CHAT_NAME.match(text) or text != text.lower():
+                if not valid_chat_name(text):
                     raise form_error(where, "APPLICATION_COMMAND_INVALID_NAME", f"Localized name is invalid: {text!r}")
             elif not 1 <= len(text) <= 100:
                 raise form_error(where, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
@@ -54,12 +56,48 @@ class Upload:
 # -- registry -------------------------------------------------------------------------------------
 
 
+def valid_chat_name(name: str) -> bool:
+    """Whether Discord takes ``name`` as a chat-input command or option name (its pattern, lower case)."""
+    return bool(_CHAT_NAME.match(name)) and name == name.lower()
+
+
+def _longest(item: dict[str, Any], field: str) -> int:
+    texts = [str(item.get(field) or ""), *((item.get(f"{field}_localizations") or {}).values())]
+    return max(len(str(text)) for text in texts)
+
+
+def _localized(item: dict[str, Any], field: str, locale: str | None) -> int:
+    table = item.get(f"{field}_localizations") or {}
+    return len(str(table.get(locale) or item.get(field) or "")) if locale else len(str(item.get(field) or ""))
+
+
+def command_size(data: dict[str, Any], locale: str | None = None, *, longest: bool = False) -> int:
+    """The characters Discord counts toward a command's 4,000: its name and description, and every
+    option's (subcommands', groups') name and description and every choice's name and value.
+
+    ``locale`` counts what a user of that locale gets (each string's localization, or the default);
+    ``longest`` counts each string at its longest localization, the bound the emulator enforces.
+    """
+
+    def size(item: dict[str, Any]) -> int:
+        if longest:
+            total = _longest(item, "name") + _longest(item, "description")
+        else:
+            total = _localized(item, "name", locale) + _localized(item, "description", locale)
+        for choice in item.get("choices") or []:
+            name = _longest(choice, "name") if longest else _localized(choice, "name", locale)
+            total += name + len(str(choice.get("value", "")))
+        return total + sum(size(option) for option in item.get("options") or [])
+
+    return size(data)
+
+
 def validate_command(data: dict[str, Any], path: str = "") -> None:
     """Discord's main checks on a command payload; raises 50035 like Discord."""
     type_ = int(data.get("type", CHAT_INPUT))
     name = data.get("name") or ""
     if type_ == CHAT_INPUT:
-        if not _CHAT_NAME.match(name) or name != name.lower():
+        if not valid_chat_name(name):
             raise form_error(f"{path}name", "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}")
         if not 1 <= len(data.get("description") or "") <= 100:
             raise form_error(f"{path}description", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
@@ -67,6 +105,14 @@ def validate_command(data: dict[str, Any], path: str = "") -> None:
         _validate_options(data.get("options") or [], f"{path}options")
     elif not 1 <= len(name) <= 32:
         raise form_error(f"{path}name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
+    size = command_size(data, longest=True)
+    if size > MAX_COMMAND_SIZE:
+        raise form_error(
+            path.rstrip(".") or "_root",
+            "APPLICATION_COMMAND_TOO_LARGE",
+            f"Command exceeds maximum size ({MAX_COMMAND_SIZE}): {size} characters in its name, description, "
+            "options and choices (each at its longest localization)",
+        )
 
 
 def _validate_options(options: list[dict[str, Any]], path: str) -> None:
@@ -82,7 +128,7 @@ def _validate_options(options: list[dict[str, Any]], path: str) -> None:
     for index, option in enumerate(options):
         where = f"{path}.{index}"
         name = option.get("name") or ""
-        if not _CHAT_NAME.match(name) or name != name.lower():
+        if not valid_chat_name(name):
             raise form_error(f"{where}.name", "APPLICATION_COMMAND_INVALID_NAME", f"Option name is invalid: {name!r}")
         if not 1 <= len(option.get("description") or "") <= 100:
             raise form_error(f"{where}.description", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
@@ -101,6 +147,10 @@ def _validate_options(options: list[dict[str, Any]], path: str) -> None:
         for c, choice in enumerate(choices):
             if not 1 <= len(str(choice.get("name") or "")) <= 100:
                 raise form_error(f"{where}.choices.{c}.name", "BASE_TYPE_BAD_LENGTH", "Must be 1 to 100 in length.")
+            value = choice.get("value")
+            if isinstance(value, str) and len(value) > MAX_CHOICE_VALUE:
+                message = f"Must be {MAX_CHOICE_VALUE} or fewer in length."
+                raise form_error(f"{where}.choices.{c}.value", "BASE_TYPE_MAX_LENGTH", message)
             # A choice's localised names are display text (1-100), not command names.
             _validate_localizations(choice, f"{where}.choices.{c}.", chat_name=False)
         if choices and option.get("autocomplete"):

@@ -17,6 +17,7 @@ from emulator.gateway import Gateway
 from emulator.http_api import RequestRecord, create_app
 from emulator.interactions import Interactions
 from emulator.service import Service
+from emulator.spec import SpecStats
 from emulator.state import (
     ApplicationCommand,
     Channel,
@@ -51,6 +52,7 @@ class Emulator(UserActions):
         host: str = "127.0.0.1",
         port: int = 0,
         shard_count: int = 1,
+        check_spec: bool = True,
     ) -> None:
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the emulator binds to loopback only")
@@ -71,6 +73,11 @@ class Emulator(UserActions):
         self.requests: list[RequestRecord] = []
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
+        # Every body is checked against Discord's API description and documented limits, every
+        # answer against the description; requests refused with 400 50035 are kept here.
+        self.check_spec = check_spec
+        self.spec_stats = SpecStats()
+        self.invalid_requests: list[str] = []
         self._runner: web.AppRunner | None = None
         self._base_url: str | None = None
         # Other applications served by this same server under a path prefix (the sandbox page).

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from emulator import commands, payloads
+from emulator import commands, payloads, spec
 from emulator.bodies import read_body
-from emulator.errors import UNKNOWN_MEMBER, ApiError, form_error, not_found
+from emulator.errors import INVALID_FORM_BODY, UNKNOWN_MEMBER, ApiError, form_error, not_found
 
 if TYPE_CHECKING:
     from emulator.emulator import Emulator
@@ -93,11 +93,16 @@ def _middleware(emu: Emulator) -> Any:
             if request.path.startswith("/api/"):
                 _check_auth(emu, request)
                 emu.faults.check(request.method, request.path)
+                if emu.check_spec:
+                    await _check_request(emu, request)
             response = await handler(request)
             if request.path.startswith("/api/") and response.status < 300:
                 response.headers.update(_ratelimit_headers(request.method, route))
         except ApiError as error:
             response = json_response(error.body(), error.status, error.headers)
+            if error.code == INVALID_FORM_BODY and request.path.startswith("/api/"):
+                where = f"{request.method} {api_path(request.path)}"
+                emu.invalid_requests.append(f"{where}: {error.message}: {describe_errors(error.errors)}")
         except web.HTTPException:
             raise
         except Exception as exc:
@@ -105,6 +110,8 @@ def _middleware(emu: Emulator) -> Any:
             emu.server_errors.append(f"{request.method} {request.path}: {exc!r}")
             response = json_response({"message": f"emulator internal error: {exc!r}", "code": 0}, 500)
         if request.path.startswith("/api/"):
+            if emu.check_spec and isinstance(response, web.Response):
+                _check_response(emu, request, response)
             emu.requests.append(
                 RequestRecord(
                     request.method, api_path(request.path), response.status, route, request.headers.get("User-Agent")
@@ -115,6 +122,51 @@ def _middleware(emu: Emulator) -> Any:
         return response
 
     return middleware
+
+
+async def _check_request(emu: Emulator, request: web.Request) -> None:
+    """Discord's API description and documented limits on the body (raises its 400 form error)."""
+    if request.method not in ("POST", "PUT", "PATCH") or not request.can_read_body:
+        return
+    if request.content_type.startswith("multipart/"):
+        payload: Any = (await read_body(request)).payload  # kept for the handler
+    else:
+        raw = await request.read()  # aiohttp keeps it: the handler reads it again
+        try:
+            payload = json.loads(raw) if raw else None
+        except ValueError:
+            return  # the handler answers Discord's 50109 "invalid JSON"
+    started = time.perf_counter()
+    try:
+        spec.check_request(request.method, api_path(request.path), payload)
+    finally:
+        emu.spec_stats.add_request(time.perf_counter() - started)
+
+
+def _check_response(emu: Emulator, request: web.Request, response: web.Response) -> None:
+    """An answer unlike the one Discord's description gives is the emulator's bug: a server error."""
+    if response.status >= 500:
+        return
+    body = response.body if isinstance(response.body, bytes) else b""
+    started = time.perf_counter()
+    problem = spec.check_response(request.method, api_path(request.path), response.status, body)
+    emu.spec_stats.add_response(time.perf_counter() - started)
+    if problem is not None:
+        log.error("the emulator's answer breaks Discord's API description: %s", problem)
+        emu.server_errors.append(f"answer unlike Discord's API description: {problem}")
+
+
+def describe_errors(errors: dict[str, Any] | None, path: str = "") -> str:
+    """Discord's nested form errors as `field.path: message` lines."""
+    if not errors:
+        return ""
+    lines = []
+    for key, value in errors.items():
+        if key == "_errors":
+            lines += [f"{path or '_root'}: {e.get('message')} ({e.get('code')})" for e in value]
+        elif isinstance(value, dict):
+            lines.append(describe_errors(value, f"{path}.{key}" if path else key))
+    return "; ".join(line for line in lines if line)
 
 
 def _route_name(request: web.Request) -> str | None:
@@ -281,6 +333,7 @@ class GeneralRoutes:
         body = await read_body(request)
         merged = {**command.raw, "name": command.name, "type": command.type, "options": command.options}
         merged.update(body.payload)
+        commands.validate_command(merged)
         del self.emu.state.commands(guild_id)[(command.type, command.name)]
         updated = commands.store(self.emu.state, guild_id, merged, command)
         self.emu.notify()

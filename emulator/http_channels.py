@@ -22,6 +22,7 @@ from emulator.errors import (
 from emulator.http_api import API, json_response, no_content
 from emulator.service import wants_private_thread
 from emulator.state import Channel, Message, now_iso
+from emulator.validation import validate_auto_archive
 
 if TYPE_CHECKING:
     from emulator.emulator import Emulator
@@ -96,6 +97,8 @@ class ChannelRoutes:
         """PATCH /channels/{id}: rename, (un)archive or (un)lock a thread."""
         channel = self._channel(request)
         body = await read_body(request)
+        if channel.is_thread:
+            validate_auto_archive(body.payload)
         self.emu.service.update_channel(channel, body.payload, by=self.emu.state.bot)
         return json_response(payloads.channel(self.emu.state, channel))
 
@@ -209,6 +212,7 @@ class ChannelRoutes:
     async def thread(self, request: web.Request) -> web.Response:
         """POST /channels/{id}/threads (a thread without a starter message)."""
         body = await read_body(request)
+        validate_auto_archive(body.payload)
         private = wants_private_thread(body.payload.get("type"))
         channel = self._channel(request, perms.CREATE_PRIVATE_THREADS if private else perms.CREATE_PUBLIC_THREADS)
         thread = self.emu.service.create_thread(
@@ -225,6 +229,7 @@ class ChannelRoutes:
         channel = self._channel(request, perms.CREATE_PUBLIC_THREADS)
         message = self._message(request, channel)
         body = await read_body(request)
+        validate_auto_archive(body.payload)
         thread = self.emu.service.create_thread(
             channel,
             body.payload.get("name") or "",

@@ -341,10 +341,12 @@ class Interactions:
             "response_message_loading": type_ == DEFERRED_CHANNEL_MESSAGE,
             "response_message_ephemeral": ephemeral,
         }
-        resource: dict[str, Any] = {"type": type_}
         if message is not None and type_ != DEFERRED_UPDATE:
             inner["response_message_id"] = str(message.id)
-            resource["message"] = payloads.message(self.host.state, message)
+        if type_ not in (CHANNEL_MESSAGE, UPDATE_MESSAGE):  # Discord describes a resource for 4, 7 and 12 only
+            return {"interaction": inner}
+        assert message is not None
+        resource = {"type": type_, "message": payloads.message(self.host.state, message)}
         return {"interaction": inner, "resource": resource}
 
     # -- /webhooks/{application_id}/{token}... ------------------------------------------------------

@@ -298,7 +298,8 @@ def command(c: ApplicationCommand) -> dict[str, Any]:
     data.setdefault("default_member_permissions", None)
     data.setdefault("nsfw", False)
     data.setdefault("contexts", None)
-    data.setdefault("integration_types", [0])
+    if data.get("integration_types") is None:  # sent as null or left out: Discord answers its default
+        data["integration_types"] = [0]
     if c.guild_id is not None:
         data["guild_id"] = str(c.guild_id)
     return data
@@ -323,6 +324,12 @@ def application(app: Application) -> dict[str, Any]:
         "rpc_origins": [],
         "redirect_uris": [],
         "interactions_endpoint_url": None,
+        "role_connections_verification_url": None,
         "integration_types_config": {"0": {}},
         "approximate_guild_count": 0,
+        "approximate_user_install_count": 0,
+        "approximate_user_authorization_count": 0,
+        "explicit_content_filter": 0,
+        "eligible_oauth2_scopes": ["applications.commands", "bot"],
+        "flags_new": str(app.flags),
     }

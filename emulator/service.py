@@ -379,7 +379,33 @@ def _embeds(raw: Any) -> list[dict[str, Any]]:
 def _components(raw: Any) -> list[dict[str, Any]]:
     components = copy.deepcopy(list(raw or []))
     comp.assign_ids(components)
+    for component in comp.walk(components):
+        for key, default in _ANSWERED_DEFAULTS.get(component.get("type"), {}).items():
+            if component.get(key) is None and (key not in component or default is not None):
+                component[key] = default
+        for item in [component, *(component.get("options") or [])]:
+            _emoji(item)
     return components
+
+
+# Fields Discord's answers always carry, with the value Discord gives when the bot left them out.
+_SELECT_DEFAULTS = {"min_values": 1, "max_values": 1}
+_ANSWERED_DEFAULTS: dict[Any, dict[str, Any]] = {
+    **{kind: _SELECT_DEFAULTS for kind in comp.SELECT_TYPES},
+    comp.CONTAINER: {"accent_color": None, "spoiler": False},
+    14: {"spacing": 1, "divider": True},  # separator
+    11: {"description": None, "spoiler": False},  # thumbnail
+}
+
+
+def _emoji(item: dict[str, Any]) -> None:
+    """A component emoji as Discord answers it: a unicode emoji has no `id` (discord.py sends null)."""
+    emoji = item.get("emoji")
+    if isinstance(emoji, dict):
+        if emoji.get("id") is None:
+            emoji.pop("id", None)
+        else:
+            emoji["id"] = str(emoji["id"])
 
 
 def _reference(channel: Channel, reference: dict[str, Any]) -> dict[str, Any]:

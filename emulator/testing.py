@@ -63,8 +63,13 @@ async def running(emu: Emulator, client: ClientT, *, timeout: float = 10.0) -> A
 
 
 def assert_clean(emu: Emulator) -> None:
-    """Fail when the bot hit routes the emulator lacks, or the emulator itself crashed."""
+    """Fail when the bot hit routes the emulator lacks, sent a body Discord refuses (400 50035),
+    or the emulator crashed or answered unlike Discord's API description.
+
+    A test that provokes a refusal on purpose takes it: ``emu.invalid_requests.clear()``.
+    """
     assert not emu.unknown_routes, f"the bot called routes the emulator does not have: {emu.unknown_routes}"
+    assert not emu.invalid_requests, f"Discord would refuse what the bot sent: {emu.invalid_requests}"
     assert not emu.server_errors, f"the emulator failed internally: {emu.server_errors}"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from emulator import components as comp
@@ -19,6 +20,10 @@ MAX_LABEL = 80
 MAX_SELECT_OPTIONS = 25
 MAX_CHOICES = 25
 MAX_MODAL_TITLE = 45
+MAX_OPTION_TEXT = 100  # a select option's label, value and description
+MAX_PLACEHOLDER = 150
+MAX_CHOICE_VALUE = 100  # an autocomplete choice's value
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes
 
 _EMBED_LIMITS = {"title": 256, "description": 4096}
 
@@ -44,11 +49,59 @@ def validate_message(payload: dict[str, Any], *, file_count: int = 0, partial: b
     validate_components(components, v2=bool(flags & COMPONENTS_V2))
     if flags & COMPONENTS_V2 and (content or embeds):
         raise form_error("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "Cannot use content/embeds")
+    validate_allowed_mentions(payload.get("allowed_mentions"))
     if partial:
         return
     has_attachments = file_count > 0 or bool(payload.get("attachments"))
     if not (content or embeds or components or has_attachments or payload.get("sticker_ids") or payload.get("poll")):
         raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+
+
+def validate_allowed_mentions(allowed: dict[str, Any] | None, path: str = "allowed_mentions") -> None:
+    """`parse: ["users"]` with a `users` list (or `roles` with `roles`) is refused: they exclude each other."""
+    if not isinstance(allowed, dict):
+        return
+    parse = allowed.get("parse") or []
+    for kind in ("users", "roles"):
+        if kind in parse and allowed.get(kind):
+            raise form_error(
+                f"{path}.{kind}",
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse: ["{kind}"] and a {kind} list are mutually exclusive',
+            )
+
+
+def validate_auto_archive(payload: dict[str, Any]) -> None:
+    """A thread's `auto_archive_duration` is 60, 1440, 4320 or 10080 minutes."""
+    value = payload.get("auto_archive_duration")
+    if value is not None and value not in AUTO_ARCHIVE_DURATIONS:
+        raise form_error(
+            "auto_archive_duration", "BASE_TYPE_CHOICES", f"Value must be one of {list(AUTO_ARCHIVE_DURATIONS)}."
+        )
+
+
+def _paths(components: list[dict[str, Any]], prefix: str = "components") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every component with its form path (`components.0.components.1`), as Discord names fields."""
+    for index, component in enumerate(components):
+        here = f"{prefix}.{index}"
+        yield here, component
+        yield from _paths(list(component.get("components") or []), f"{here}.components")
+        for key in ("accessory", "component"):
+            if isinstance(component.get(key), dict):
+                yield f"{here}.{key}", component[key]
+                yield from _paths(list(component[key].get("components") or []), f"{here}.{key}.components")
+
+
+def _validate_select_texts(components: list[dict[str, Any]]) -> None:
+    for path, component in _paths(components):
+        if component.get("type") not in comp.SELECT_TYPES:
+            continue
+        if len(component.get("placeholder") or "") > MAX_PLACEHOLDER:
+            raise _too_long(f"{path}.placeholder", MAX_PLACEHOLDER)
+        for index, option in enumerate(component.get("options") or []):
+            for key in ("label", "value", "description"):
+                if len(str(option.get(key) or "")) > MAX_OPTION_TEXT:
+                    raise _too_long(f"{path}.options.{index}.{key}", MAX_OPTION_TEXT)
 
 
 def validate_embed(embed: dict[str, Any], path: str) -> None:
@@ -83,7 +136,8 @@ def validate_embed(embed: dict[str, Any], path: str) -> None:
 
 
 def validate_components(components: list[dict[str, Any]], *, v2: bool = False) -> None:
-    """Row/button counts, custom_id/label lengths and custom_id uniqueness."""
+    """Row/button counts, custom_id/label lengths, select texts and custom_id uniqueness."""
+    _validate_select_texts(components)
     if v2:
         if sum(1 for _ in comp.walk(components)) > MAX_V2_COMPONENTS:
             raise form_error("components", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_V2_COMPONENTS} or fewer in length.")
@@ -144,9 +198,12 @@ def validate_modal(data: dict[str, Any]) -> None:
 
 
 def validate_choices(choices: list[dict[str, Any]]) -> None:
-    """Autocomplete: at most 25 choices, names 1..100 characters."""
+    """Autocomplete: at most 25 choices, names 1..100 characters, string values at most 100."""
     if len(choices) > MAX_CHOICES:
         raise form_error("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
     for index, choice in enumerate(choices):
         if not 1 <= len(str(choice.get("name", ""))) <= 100:
             raise form_error(f"data.choices.{index}.name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100.")
+        value = choice.get("value")
+        if isinstance(value, str) and len(value) > MAX_CHOICE_VALUE:
+            raise _too_long(f"data.choices.{index}.value", MAX_CHOICE_VALUE)

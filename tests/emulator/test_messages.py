@@ -96,6 +96,10 @@ async def test_limits_are_enforced(emu: Emulator, world: World, bot: SampleBot) 
     with pytest.raises(discord.HTTPException) as refused:
         await channel_of(bot, world.channel.id).send("x" * 2001)
     assert (refused.value.status, refused.value.code) == (400, 50035)
+    assert [r.split(": ", 1)[1] for r in emu.invalid_requests] == [
+        "Invalid Form Body: content: Must be 2000 or fewer in length. (BASE_TYPE_MAX_LENGTH)"
+    ]
+    emu.invalid_requests.clear()  # refused on purpose: assert_clean fails on any other
 
 
 async def test_unknown_route_is_a_clear_404(emu: Emulator, world: World, bot: SampleBot) -> None:
