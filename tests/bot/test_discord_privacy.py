@@ -286,3 +286,37 @@ async def test_the_owner_does_the_same_from_the_command_line(
 
 def _channel(config, game_id: int) -> int:
     return int(stored(config.database, "SELECT channel_id FROM games WHERE id = ?", (game_id,))[0][0])
+
+
+async def test_the_confirmation_still_works_after_a_restart(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    zeph = newcomer(emu, world)
+    async with running(emu, MeepleBot(config)) as bot:
+        lobby = await emu.slash(zeph, world.channel, "table create", {"game": "vivarium"})
+        assert (await lobby.final_message()).ephemeral
+        game_id = (await bot.db.active_game_in_channel(world.channel.id)).id
+        asked = await (await emu.slash(zeph, world.channel, "meeple forget-me")).final_message()
+        assert "1 open table is left" in asked.content, asked.content
+    async with running(emu, MeepleBot(config)) as bot:
+        done = await (await emu.click(zeph, asked, label=asked.buttons()[0]["label"])).final_message()
+        assert "forgotten you (1 open table left)" in done.content, done.content
+        assert (await bot.db.get_game(game_id)).status == "abandoned", "her lobby, left empty, is closed"
+    assert traces(config.database, zeph.id, NAME) == []
+
+
+async def test_a_computer_takes_her_seat_where_the_table_allows_it(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    zeph = newcomer(emu, world)
+    async with running(emu, MeepleBot(config, computer_delay=0.01)) as bot:
+        game_id = await open_table(emu, world, bot, world.alice, [world.bob, zeph], "vivarium", takeover=True)
+        channel = emu.state.channels[(await bot.db.get_game(game_id)).channel_id]
+        asked = await (await emu.slash(zeph, world.channel, "meeple forget-me")).final_message()
+        done = await (await emu.click(zeph, asked, label=asked.buttons()[0]["label"])).final_message()
+        assert "forgotten you" in done.content, done.content
+        notice = next(m for m in emu.messages(channel) if "takes their seat" in m.content)
+        assert "Former player 1 resigned" in notice.content and str(zeph.id) not in notice.content
+        assert (await bot.db.get_game(game_id)).status == "running", "the others play on"
+        left = stored(config.database, "SELECT left_user FROM computer_seats WHERE game_id = ?", (game_id,))
+        assert [r[0] for r in left] == [store.ANONYMOUS_BASE + 1], "the seat she left, under her anonymous id"
+        await bot.flow.computer_turns.idle()
+    assert traces(config.database, zeph.id, NAME) == []
