@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 import discord
+import regex
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
@@ -33,9 +34,11 @@ from l10n import DEFAULT_LOCALE, available_locales, entries, resolve_locale
 
 log = logging.getLogger("meeple.commands")
 
-# Discord's rule for chat-input command and option names (letters and numbers of any script,
-# '-' and '_'), lower case wherever the script has case; descriptions and choice names 1-100.
-NAME = re.compile(r"^[-_\w]{1,32}$")
+# Discord's rule for chat-input command and option names, as its documentation writes it: letters
+# and numbers of any script, Devanagari and Thai whole (their vowel signs are marks, which \w
+# leaves out: खेल and เล่น are valid names), '-', '_' and "'"; lower case wherever the script has
+# case. Descriptions and choice names 1-100.
+NAME = regex.compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
 DESCRIPTION_MAX = 100
 NAME_WHERE = frozenset({Where.command_name, Where.group_name, Where.parameter_name})
 

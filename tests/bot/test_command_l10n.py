@@ -131,3 +131,12 @@ async def test_the_synced_commands_carry_their_translations(emu, world, config_f
     }
     fox = next(c for c in game["choices"] if c["value"] == "fox-duet")
     assert set(fox["name_localizations"]) == {"zh-TW", "pt-BR"}
+
+
+def test_names_in_scripts_whose_vowel_signs_are_marks_are_kept() -> None:
+    """Discord takes Devanagari and Thai whole: खेल and เล่น are names, though \\w leaves their marks out."""
+    where = app_commands.TranslationContextLocation.command_name
+    for name in ("खेल", "खेलें", "เล่น", "ตาราง", "mesa", "棋盘", "jeu_d'échecs"):
+        assert valid(name, where), name
+    for name in ("Mesa", "two words", "🎲", "x" * 33, "a.b"):
+        assert not valid(name, where), name
