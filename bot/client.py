@@ -28,6 +28,7 @@ from bot.howto import HOWTO_ITEMS
 from bot.i18n import t
 from bot.observe import Check, Observer, Watchdog, sd_notify
 from bot.pictures import Pictures
+from bot.retention import Retention
 from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
 from bot.storage import Database, stats
@@ -130,6 +131,7 @@ class MeepleBot(commands.Bot):
         self.scheduler: Scheduler | None = None
         self.tournaments: Runner | None = None
         self.computers: Computers | None = None
+        self.retention: Retention | None = None  # MEEPLE_RETENTION_DAYS (bot/retention.py)
         self._ticker: asyncio.Task | None = None
         self._backups: asyncio.Task | None = None  # MEEPLE_BACKUP_EVERY_HOURS (bot/backups.py)
         self.observer: Observer | None = None  # MEEPLE_METRICS_PORT (bot/observe.py)
@@ -154,6 +156,7 @@ class MeepleBot(commands.Bot):
         self.scheduler = Scheduler(self.flow, self.clock, self.computers)
         self.tournaments = Runner(self.flow, self.clock)
         self.flow.table_over = self.tournaments.table_over
+        self.retention = Retention(self.db, self.config.retention_days, self.clock, self.config.shards)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS)  # and each cog its own
         await self.load_extension("bot.cogs.table")
         await self.load_extension("bot.cogs.meeple")
@@ -193,8 +196,9 @@ class MeepleBot(commands.Bot):
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def _tick_forever(self) -> None:
-        """Reminders, time limits and tournament rounds, checked every minute. A tick that fails
-        (the database away for a moment) is logged, and the next minute's tick comes all the same."""
+        """Reminders, time limits and tournament rounds, checked every minute, and once a day the
+        compaction of old games' records (bot/retention.py). A tick that fails (the database away
+        for a moment) is logged, and the next minute's tick comes all the same."""
         while not self.is_closed():
             await self.tick_wait()
             if self.scheduler is not None:
@@ -210,6 +214,12 @@ class MeepleBot(commands.Bot):
                 except Exception:
                     metrics.TICK_FAILURES.inc()
                     log.exception("the minute's tournament rounds failed; trying again next minute")
+            if self.retention is not None:
+                try:
+                    await self.retention.tick()  # at most once a day: old games' records compacted
+                except Exception:
+                    metrics.TICK_FAILURES.inc()
+                    log.exception("compacting old games' records failed; trying again tomorrow")
 
     # -- the operator's endpoint (bot/observe.py) ----------------------------------------------
     def shard_states(self) -> dict[int, bool]:

@@ -18,6 +18,11 @@ TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("", "0", "false", "no", "
 DEFAULT_STATE_CACHE = 1000
 DEFAULT_METRICS_HOST = "127.0.0.1"  # the metrics endpoint stays on this machine unless told otherwise
 DEFAULT_BACKUP_KEEP = 7  # scheduled backups kept (the oldest beyond are deleted)
+# Finished games keep their whole move-by-move record this long, then it is compacted (bot/retention.py):
+# a year covers any look back players make at a game (disputes, a season, a year's recap) and
+# bounds the database of a busy server to about a year of logs (docs/STORAGE.md, Retention).
+DEFAULT_RETENTION_DAYS = 365
+RETENTION_MAX_DAYS = 36500
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,8 @@ class Config:
     # The operator's endpoint (bot/observe.py: /metrics, /healthz, /readyz): off unless a port is set.
     metrics_port: int | None = None
     metrics_host: str = DEFAULT_METRICS_HOST
+    # MEEPLE_RETENTION_DAYS: a game over for longer loses its move-by-move record; None: kept forever.
+    retention_days: int | None = DEFAULT_RETENTION_DAYS
 
     @property
     def sharded(self) -> bool:
@@ -64,7 +71,8 @@ class Config:
             f"shard_ids={self.shard_ids}, shard_count={self.shard_count}, state_cache={self.state_cache}, "
             f"render_workers={self.render_workers}, log_format={self.log_format!r}, backup_dir={self.backup_dir}, "
             f"backup_every_hours={self.backup_every_hours}, backup_keep={self.backup_keep}, "
-            f"metrics_port={self.metrics_port}, metrics_host={self.metrics_host!r})"
+            f"metrics_port={self.metrics_port}, metrics_host={self.metrics_host!r}, "
+            f"retention_days={self.retention_days})"
         )
 
 
@@ -221,6 +229,7 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         backup_keep=keep,
         metrics_port=metrics_port,
         metrics_host=metrics_host,
+        retention_days=retention_setting(merged),
     )
 
 
@@ -254,3 +263,19 @@ def metrics_settings(settings: Mapping[str, str]) -> tuple[int | None, str]:
         raise ValueError("MEEPLE_METRICS_PORT must be a port number (0-65535), or unset for no metrics endpoint")
     host = settings.get("MEEPLE_METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
     return (int(port_text) if port_text else None), host
+
+
+def retention_setting(settings: Mapping[str, str]) -> int | None:
+    """``MEEPLE_RETENTION_DAYS``: days a game over keeps its move-by-move record (unset: a year);
+    ``0`` or ``off``: kept forever (None)."""
+    text = settings.get("MEEPLE_RETENTION_DAYS", "").strip().lower()
+    if not text:
+        return DEFAULT_RETENTION_DAYS
+    if text == "off" or (text.isdigit() and int(text) == 0):
+        return None
+    if not text.isdigit() or int(text) > RETENTION_MAX_DAYS:
+        raise ValueError(
+            f"MEEPLE_RETENTION_DAYS must be a whole number of days (1 to {RETENTION_MAX_DAYS}), or 0 or off to keep "
+            "every game's record forever"
+        )
+    return int(text)

@@ -17,6 +17,20 @@ from engine import GAMES, Action, Event, State
 LOG_PAGE_LINES = 15
 
 
+class RecordCompacted(LookupError):
+    """The game's move-by-move record was compacted (MEEPLE_RETENTION_DAYS): its past cannot be rebuilt."""
+
+    def __init__(self, row: GameRow) -> None:
+        super().__init__(f"the record of game {row.id} was compacted at {row.compacted_at}")
+        self.row = row
+
+
+def require_record(row: GameRow) -> None:
+    """Raise RecordCompacted if the game's log and snapshots are gone: never rebuild a wrong past."""
+    if row.compacted_at is not None:
+        raise RecordCompacted(row)
+
+
 def apply_logged(state: State, seat: int, text: str) -> list[Event]:
     """Apply one entry of a stored log: ``resign`` is the out-of-turn extension, the rest actions."""
     return state.resign(seat) if text == "resign" else state.apply(seat, text)
@@ -34,6 +48,7 @@ class Step:
 
 async def steps(db: Database, row: GameRow) -> list[Step]:
     """Every step of the game, set-up first (version 0)."""
+    require_record(row)
     state, setup = start_state(row, len(await db.seats(row.id)))
     result = [Step(0, None, None, setup)]
     for entry in await db.actions(row.id):
@@ -49,6 +64,7 @@ def start_state(row: GameRow, players: int) -> tuple[State, list[Event]]:
 
 async def state_at(db: Database, row: GameRow, version: int) -> State:
     """The position as it stood after ``version`` actions (from the nearest snapshot)."""
+    require_record(row)
     game = GAMES[row.game]
     snapshot = await db.latest_snapshot(row.id, at_or_before=version)
     if snapshot is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -125,11 +126,19 @@ async def viewer_seat(flow: Flow, row: GameRow, user_id: int) -> int | None:
 
 
 async def started_game(flow: Flow, game_id: int) -> GameRow:
-    """The game, once started; else a refusal saying why."""
+    """The game, once started and with its move-by-move record; else a refusal saying why."""
     row = await flow.service.get(game_id)
     if row.state is None:
         raise Refusal("error.not-started")
+    if row.compacted_at is not None:
+        ended = row.finished_at or row.compacted_at
+        raise Refusal("history.compacted", ended=unix(ended), compacted=unix(row.compacted_at))
     return row
+
+
+def unix(moment: datetime) -> int:
+    """Seconds since the epoch, for Discord's timestamp markup (``<t:...:D>``: a date in the reader's locale)."""
+    return int(moment.timestamp())
 
 
 async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, page: int | None, edit: bool) -> None:
@@ -174,6 +183,9 @@ async def show_past_board(
 
 async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> None:
     """Add an animated replay of the whole game to its final board message."""
+    if row.compacted_at is not None:  # the log is gone: a replay would show the set-up only
+        log.info("game %s: no replay, its record was compacted", row.id)
+        return
     try:
         publics = []
         state, _ = history.start_state(row, len(await flow.service.db.seats(row.id)))
