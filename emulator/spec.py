@@ -208,10 +208,18 @@ def _templates() -> dict[int, list[tuple[tuple[str | None, ...], str]]]:
     return table
 
 
+_ID = re.compile(r"/[0-9]+(?=/|$)")
+
+
 def template_for(path: str) -> str | None:
     """The description's path template of an API path (without `/api/vN`): a literal segment
     (`@me`, `@original`, `pins`) wins over a parameter at the same place."""
-    parts = path.split("?", 1)[0].strip("/").split("/")
+    return _template_for(_ID.sub("/0", path.split("?", 1)[0]))  # ids never decide: one lookup per shape
+
+
+@functools.lru_cache(maxsize=4096)
+def _template_for(path: str) -> str | None:
+    parts = path.strip("/").split("/")
     best: tuple[tuple[bool, ...], str] | None = None
     for pattern, template in _templates().get(len(parts), ()):
         if all(p is None or p == part for p, part in zip(pattern, parts, strict=True)):
