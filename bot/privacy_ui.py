@@ -7,6 +7,7 @@ through the components' one error path (bot.ui.Answered). The work itself is bot
 
 from __future__ import annotations
 
+import gzip
 import io
 from typing import TYPE_CHECKING, Any
 
@@ -23,13 +24,19 @@ if TYPE_CHECKING:
     from bot.flow import Flow
 
 EXPORT_NAME = "meeple-post-my-data.json"
+ATTACHMENT_LIMIT = 8 * 1024 * 1024  # bytes: within what Discord takes from a bot in any server
 
 
 async def send_my_data(flow: Flow, interaction: discord.Interaction) -> None:
-    """The player's data as a JSON file, on an answer only they see."""
+    """The player's data as a JSON file (gzipped when large), on an answer only they see."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await store.export(flow.service.db, interaction.user.id)
-    file = discord.File(io.BytesIO(store.export_json(data).encode()), filename=EXPORT_NAME)
+    content, name = store.export_json(data).encode(), EXPORT_NAME
+    if len(content) > ATTACHMENT_LIMIT:
+        content, name = gzip.compress(content), name + ".gz"
+    if len(content) > ATTACHMENT_LIMIT:
+        raise Refusal("privacy.my-data-too-large")
+    file = discord.File(io.BytesIO(content), filename=name)
     await flow.private(interaction, t("privacy.my-data", locale_of(interaction)), file=file)
 
 

@@ -4,6 +4,7 @@ twins, through the real bot and the loopback emulator on a real SQLite file."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import re
 import sqlite3
@@ -320,3 +321,20 @@ async def test_a_computer_takes_her_seat_where_the_table_allows_it(emu, world, c
         assert [r[0] for r in left] == [store.ANONYMOUS_BASE + 1], "the seat she left, under her anonymous id"
         await bot.flow.computer_turns.idle()
     assert traces(config.database, zeph.id, NAME) == []
+
+
+async def test_a_large_export_goes_gzipped_and_one_too_large_is_refused_with_a_word(
+    emu, world, config_for, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = config_for(emu, world.guild.id)
+    async with running(emu, MeepleBot(config)):
+        await (await emu.slash(world.alice, world.channel, "meeple vacation", {"days": 2})).final_message()
+        plain = await (await emu.slash(world.alice, world.channel, "meeple my-data")).final_message()
+        size = len(plain.attachments[0].content)
+        monkeypatch.setattr("bot.privacy_ui.ATTACHMENT_LIMIT", size - 1)
+        packed = await (await emu.slash(world.alice, world.channel, "meeple my-data")).final_message()
+        assert packed.ephemeral and packed.attachments[0].filename.endswith(".json.gz")
+        assert json.loads(gzip.decompress(packed.attachments[0].content)) == json.loads(plain.attachments[0].content)
+        monkeypatch.setattr("bot.privacy_ui.ATTACHMENT_LIMIT", 10)
+        refused = await (await emu.slash(world.alice, world.channel, "meeple my-data")).final_message()
+        assert refused.ephemeral and not refused.attachments and "python -m bot my-data" in refused.content
