@@ -3,7 +3,9 @@ record of the games that ended more than that many days ago (bot/storage/retenti
 
 A process compacts only the games of the guilds it owns (sharded, each process its own), at its
 first tick after starting and then at most once every ``EVERY``: a restart compacts again at
-once, which finds nothing new to do in one indexed query.
+once, which finds nothing new to do in one indexed query. A tick compacts at most
+``BATCHES_PER_TICK`` batches, so that a long backlog (retention switched on for an old database)
+never holds up the minute's reminders: the pass carries on at the next ticks until it is done.
 """
 
 from __future__ import annotations
@@ -15,32 +17,51 @@ from bot.scheduler import Clock, system_clock
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage import Database
-from bot.storage.retention import Compacted, compact
+from bot.storage.retention import BATCH, Compacted, compact
 
 log = logging.getLogger("meeple.retention")
 
 EVERY = timedelta(days=1)
+BATCHES_PER_TICK = 20  # of bot.storage.retention.BATCH games: a few seconds of work at most
 
 
 class Retention:
     """Compacts old games' records at most once every ``EVERY``; off when ``days`` is None."""
 
-    def __init__(self, db: Database, days: int | None, clock: Clock = system_clock, owned: Shards = ALL_SHARDS) -> None:
+    def __init__(
+        self,
+        db: Database,
+        days: int | None,
+        clock: Clock = system_clock,
+        owned: Shards = ALL_SHARDS,
+        *,
+        batch: int = BATCH,
+        batches_per_tick: int = BATCHES_PER_TICK,
+    ) -> None:
         self.db = db
         self.days = days
         self.clock = clock
         self.owned = owned
-        self.last_run: datetime | None = None
+        self.batch = batch
+        self.batches_per_tick = batches_per_tick
+        self.last_run: datetime | None = None  # when the last pass started
+        self.unfinished = False  # the last pass stopped at its batch limit: carry on at the next tick
 
     async def tick(self) -> Compacted | None:
         """Compact if retention is on and a day has passed since the last pass; None if not run."""
         if self.days is None:
             return None
         now = self.clock()
-        if self.last_run is not None and now - self.last_run < EVERY:
+        if self.unfinished and self.last_run is not None:
+            started = self.last_run  # the same pass carries on, with the same cutoff
+        elif self.last_run is None or now - self.last_run >= EVERY:
+            started = self.last_run = now  # a failing pass is tried again tomorrow, not every minute
+        else:
             return None
-        self.last_run = now  # a failing pass is tried again tomorrow, not at every minute
-        done = await compact(self.db, now - timedelta(days=self.days), self.owned)
+        self.unfinished = False
+        cutoff = started - timedelta(days=self.days)
+        done = await compact(self.db, cutoff, self.owned, self.batch, self.batches_per_tick)
+        self.unfinished = done.more
         if done.games:
             log.info(
                 "compacted the records of %d games over for more than %d days: %d actions, %d snapshots, "

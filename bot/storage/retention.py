@@ -48,6 +48,7 @@ class Compacted:
     snapshots: int = 0
     jobs: int = 0
     pages_freed: int = 0  # SQLite pages given back to the file system (incremental auto_vacuum only)
+    more: bool = False  # stopped at its batch limit with games still to compact
 
     def add(self, other: Compacted) -> None:
         self.games += other.games
@@ -86,14 +87,22 @@ async def compact_batch(db: Database, cutoff: datetime, owned: Shards = ALL_SHAR
     return done
 
 
-async def compact(db: Database, cutoff: datetime, owned: Shards = ALL_SHARDS, batch: int = BATCH) -> Compacted:
-    """Compact every game over before ``cutoff``, batch after batch, then give SQLite's freed
-    pages back if the file is set up for it. Other tasks run between two batches."""
+async def compact(
+    db: Database, cutoff: datetime, owned: Shards = ALL_SHARDS, batch: int = BATCH, max_batches: int | None = None
+) -> Compacted:
+    """Compact every game over before ``cutoff`` (at most ``max_batches`` batches: ``more`` then
+    says whether some are left), batch after batch, then give SQLite's freed pages back if the
+    file is set up for it. Other tasks run between two batches."""
     total = Compacted()
+    batches = 0
     while True:
         done = await compact_batch(db, cutoff, owned, batch)
         total.add(done)
+        batches += 1
         if done.games < batch:
+            break
+        if max_batches is not None and batches >= max_batches:
+            total.more = True
             break
         await asyncio.sleep(0)  # let moves and clicks waiting for the database in first
     if total.games:

@@ -54,6 +54,24 @@ async def test_a_pass_runs_at_most_once_a_day_and_never_when_switched_off(tmp_pa
         await db.close()
 
 
+async def test_a_long_backlog_is_compacted_over_several_ticks_with_one_cutoff(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "meeple.db")
+    try:
+        games = [await finished_game(db, 510 + i, moves=2) for i in range(5)]
+        for game in games:
+            await end_days_ago(db, game.id, 40)
+        clock = FakeClock()
+        retention = Retention(db, 30, clock, batch=1, batches_per_tick=2)
+        assert [(await retention.tick()).games for _ in range(3)] == [2, 2, 1]  # type: ignore[union-attr]
+        late = await finished_game(db, 520, moves=2)
+        await end_days_ago(db, late.id, 40)
+        assert await retention.tick() is None, "the pass is over: the next one comes tomorrow"
+        assert all([(await db.get_game(g.id)).compacted_at for g in games])  # type: ignore[union-attr]
+        assert (await db.get_game(late.id)).compacted_at is None  # type: ignore[union-attr]
+    finally:
+        await db.close()
+
+
 async def test_the_log_and_past_boards_of_a_compacted_game_say_so(emu, world, config_for) -> None:
     clock, minutes = FakeClock(), Minutes()
     config = replace(config_for(emu, world.guild.id), retention_days=365)
