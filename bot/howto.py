@@ -15,7 +15,8 @@ import discord
 from bot.answers import locale_of
 from bot.flow import clip
 from bot.i18n import game_title, has, t
-from bot.ui import Answered, flow_of
+from bot.service import Refusal
+from bot.ui import ELSEWHERE, Answered, custom_ids_on, flow_of
 from engine import GAMES
 from render.howto import SCENES, pages, render_page
 
@@ -64,8 +65,23 @@ class HowtoPage(
             await interaction.response.defer(ephemeral=True, thinking=True)
             await show_page(interaction, self.game, 0, edit=False)
             return
+        own_page(interaction, self.game)
         await interaction.response.defer()
         await show_page(interaction, self.game, self.page, edit=True)
+
+
+def own_page(interaction: discord.Interaction, game_id: str) -> None:
+    """Refuse a page button clicked anywhere but on one of this guide's own pages, which its answer
+    rewrites: the clicker's private message (Discord's ephemeral flag, never a public board or
+    lobby) whose buttons are all this guide's pager. Read from the message as Discord sends it,
+    not from the custom id a modified client chooses."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        raise Refusal(ELSEWHERE)
+    template = HowtoPage.__discord_ui_compiled_template__
+    matches = [template.fullmatch(custom_id) for _, custom_id in custom_ids_on(message)]
+    if not matches or not all(m and m["tag"] != OPEN and m["game"] == game_id for m in matches):
+        raise Refusal(ELSEWHERE)
 
 
 def pager(game_id: str, current: int, last: int, loc: str) -> discord.ui.View:

@@ -215,3 +215,30 @@ async def test_pager_and_lobby_ids_never_edit_a_message_that_is_not_their_own(em
         first = await emu.click(world.alice, past, label="⏮ First")
         await first.response()
         await emu.wait_until(lambda: "after move 0" in past.content, what="the first board")
+
+
+async def test_a_guide_page_button_edits_only_its_own_private_page(emu, world, config_for, logged) -> None:
+    """How to play's page buttons rewrite the message they are on: only ever the clicker's own
+    private page of that game's guide, never a lobby or a board that a modified client points at."""
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
+        lobby = await open_table(emu, world)
+        lobby_before = snapshot(lobby)
+        for target in (lobby, bot_message(emu, world.channel, ["mp:howto:fox-duet:2:c"], content="public")):
+            before = snapshot(target)
+            await refused(await emu.forge_component(world.alice, target, "mp:howto:fox-duet:2:c"), ELSEWHERE)
+            assert snapshot(target) == before
+        # The guide itself opens from the lobby in a new private message, whose pager turns its pages.
+        opened = await emu.click(world.alice, lobby, label="How to play")
+        page = (await opened.followups(1))[0]
+        assert page.ephemeral and snapshot(lobby) == lobby_before
+        # Another game's page ids, or a private message that is not wholly this guide's pager.
+        await refused(await emu.forge_component(world.alice, page, "mp:howto:vivarium:1:c"), ELSEWHERE)
+        mixed = bot_message(
+            emu, world.channel, ["mp:howto:fox-duet:1:c", "mp:howto:fox-duet:0:o"], ephemeral_to=world.alice
+        )
+        await refused(await emu.click(world.alice, mixed, custom_id="mp:howto:fox-duet:1:c"), ELSEWHERE)
+        assert page.edit_count == 0, "a refused page button leaves the page as it was"
+        turned = await emu.click(world.alice, page, custom_id="mp:howto:fox-duet:1:c")
+        await turned.response()
+        await emu.wait_until(lambda: page.edit_count >= 1, what="the guide's page 2")
+        assert not tracebacks(logged) and not unhandled(logged)
