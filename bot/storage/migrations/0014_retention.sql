@@ -10,6 +10,10 @@ ALTER TABLE games ADD COLUMN compacted_at TEXT CHECK (compacted_at GLOB '????-??
 -- only the games still waiting for it (about the configured age's worth), never the archive.
 CREATE INDEX games_to_compact ON games (finished_at) WHERE finished_at IS NOT NULL AND compacted_at IS NULL;
 
+-- A game's delivery jobs, for the compaction's delete of the finished ones and its check that
+-- none is pending (delivery_jobs_pending holds only pending jobs); the cascade from games too.
+CREATE INDEX delivery_jobs_by_game ON delivery_jobs (game_id, status);
+
 -- The log stays append-only, except for an undone move (0004) and the whole log of a game whose
 -- record is being compacted (its compacted_at is set first, in the same transaction).
 DROP TRIGGER actions_delete_only_undone;
