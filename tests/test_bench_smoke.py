@@ -59,3 +59,17 @@ def test_move_cpu_times_every_phase_of_every_game_and_compares_encodings(tmp_pat
         names = [e["encoder"] for e in game["encodings"]]
         assert names[0] == "PNG truecolour zlib 6 (today)" and any("256 colours" in n for n in names)
         assert all(e["bytes_mean"] > 0 for e in game["encodings"])
+
+
+def test_retention_bench_compacts_and_reports_every_run(tmp_path: Path) -> None:
+    out = tmp_path / "retention.json"
+    args = ("--days", "6", "--games-per-day", "2", "--retention", "2", "--templates", "1", "--report-every", "3")
+    done = run("retention.py", *args, "--json", str(out))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    off, kept, incremental = json.loads(out.read_text())
+    assert [r["day"] for r in off["reports"]] == [3, 6] and off["reports"][-1]["games"] == 12
+    assert off["compacted"] == 0 and kept["compacted"] == incremental["compacted"] == 8  # ended on days 1-4
+    for run_with in (kept, incremental):
+        assert 0 < run_with["reports"][-1]["actions"] < off["reports"][-1]["actions"]
+    assert incremental["reports"][-1]["free_bytes"] == 0, "incremental auto_vacuum gives the pages back"
+    assert "file MB" in done.stdout and "KB once compacted" in done.stdout
