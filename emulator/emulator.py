@@ -31,7 +31,7 @@ from emulator.state import (
     now_iso,
 )
 from emulator.user_api import UserActions
-from emulator.waiting import Signal
+from emulator.waiting import PATIENCE, Signal
 
 log = logging.getLogger("emulator")
 
@@ -288,7 +288,7 @@ class Emulator(UserActions):
         self,
         channel: Channel,
         predicate: Callable[[Message], bool] | None = None,
-        timeout: float = 15.0,
+        timeout: float = PATIENCE,
         *,
         user: User | None = None,
     ) -> Message:
@@ -300,7 +300,9 @@ class Emulator(UserActions):
 
         return await self.signal.wait_until(probe, timeout, f"a matching message in {channel!r}")
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 15.0, what: str = "a condition") -> Any:
+    async def wait_until(
+        self, predicate: Callable[[], Any], timeout: float = PATIENCE, what: str = "a condition"
+    ) -> Any:
         """Wait until predicate() is truthy (re-checked on every emulator change)."""
         return await self.signal.wait_until(predicate, timeout, what)
 
@@ -317,10 +319,10 @@ class Emulator(UserActions):
         if down:
             await self.gateway.drop()
 
-    async def wait_for_resume(self, count: int = 1, timeout: float = 10.0) -> None:
+    async def wait_for_resume(self, count: int = 1, timeout: float = PATIENCE) -> None:
         """Wait until the gateway saw `count` successful RESUMEs in total."""
         await self.wait_until(lambda: self.gateway.resume_count >= count, timeout, f"{count} gateway resume(s)")
 
-    async def wait_for_bot(self, timeout: float = 10.0) -> None:
+    async def wait_for_bot(self, timeout: float = PATIENCE) -> None:
         """Wait until a bot identified and holds a live gateway connection."""
         await self.wait_until(lambda: self.gateway.connected, timeout, "the bot's gateway connection")

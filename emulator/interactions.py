@@ -24,7 +24,7 @@ from emulator.gateway import Gateway
 from emulator.service import Service
 from emulator.state import EPHEMERAL, LOADING, Channel, Guild, Message, State, User
 from emulator.validation import validate_choices, validate_modal
-from emulator.waiting import Signal
+from emulator.waiting import PATIENCE, Signal
 
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
@@ -164,11 +164,11 @@ class InteractionResult:
             rec.callback_type, message, rec.callback_data, rec.ephemeral, rec.callback_delay or 0
         )
 
-    async def response(self, timeout: float = 15.0) -> InteractionResponse:
+    async def response(self, timeout: float = PATIENCE) -> InteractionResponse:
         """Wait for the bot's first callback (raises InteractionFailed if it was refused)."""
         return await self._signal.wait_until(self._response, timeout, f"a response to interaction {self.record.name!r}")
 
-    async def followups(self, n: int = 1, timeout: float = 15.0) -> list[Message]:
+    async def followups(self, n: int = 1, timeout: float = PATIENCE) -> list[Message]:
         """Wait until the bot sent n follow-ups; the first may be the deferred original, now filled in."""
 
         def probe() -> list[Message] | None:
@@ -176,7 +176,7 @@ class InteractionResult:
 
         return await self._signal.wait_until(probe, timeout, f"{n} follow-up(s) to {self.record.name!r}")
 
-    async def final_message(self, timeout: float = 15.0) -> Message:
+    async def final_message(self, timeout: float = PATIENCE) -> Message:
         """Wait for an original response that is no longer 'thinking'."""
 
         def probe() -> Message | None:
@@ -186,21 +186,21 @@ class InteractionResult:
 
         return await self._signal.wait_until(probe, timeout, f"the final response to {self.record.name!r}")
 
-    async def choices(self, timeout: float = 15.0) -> list[dict[str, Any]]:
+    async def choices(self, timeout: float = PATIENCE) -> list[dict[str, Any]]:
         """Wait for autocomplete choices."""
         response = await self.response(timeout)
         if response.choices is None:
             raise AssertionError(f"expected autocomplete choices, got callback type {response.type}")
         return response.choices
 
-    async def modal(self, timeout: float = 15.0) -> dict[str, Any]:
+    async def modal(self, timeout: float = PATIENCE) -> dict[str, Any]:
         """Wait for a modal."""
         response = await self.response(timeout)
         if response.modal is None:
             raise AssertionError(f"expected a modal, got callback type {response.type}")
         return response.modal
 
-    async def error(self, timeout: float = 15.0) -> ApiError:
+    async def error(self, timeout: float = PATIENCE) -> ApiError:
         """Wait until the emulator refused something the bot sent for this interaction."""
 
         def probe() -> ApiError | None:

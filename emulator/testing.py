@@ -21,6 +21,7 @@ from discord.http import Route
 
 from emulator.emulator import Emulator
 from emulator.state import Channel, Guild, User
+from emulator.waiting import PATIENCE
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -41,7 +42,7 @@ def pointed_at(emu: Emulator) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def running(emu: Emulator, client: ClientT, *, timeout: float = 10.0) -> AsyncIterator[ClientT]:
+async def running(emu: Emulator, client: ClientT, *, timeout: float = PATIENCE) -> AsyncIterator[ClientT]:
     """Log `client` in against the emulator, connect it, wait for on_ready; close it on exit."""
     with pointed_at(emu):
         await client.login(emu.bot_token)

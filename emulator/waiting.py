@@ -10,6 +10,11 @@ T = TypeVar("T")
 
 
 POLL = 0.02
+# How long a wait for something that should happen may take before the test fails. Only a broken
+# test ever reaches it: a slow machine (a second test suite beside this one, a loaded CI host) only
+# makes the wait longer, never the test red. Waits that check something does NOT happen name their
+# own short timeout.
+PATIENCE = 60.0
 
 
 class Signal:

@@ -64,7 +64,7 @@ async def test_eight_server_errors_on_a_board_post_end_with_the_board_posted(
         route = f"POST /channels/{world.channel.id}/messages"
         failures = [emu.faults.fail(route, status=500, times=4), emu.faults.fail(route, status=502, times=4)]
         await table.play_one()
-        await emu.wait_until(lambda: table.board().id != first.id, timeout=20, what="the board after 8 errors")
+        await emu.wait_until(lambda: table.board().id != first.id, what="the board after 8 errors")
         assert all(rule.spent for rule in failures)
         game_id = (await bot.db.active_game_in_channel(world.channel.id)).id
         row = await board_recorded(bot, game_id)
@@ -125,7 +125,7 @@ async def test_a_board_superseded_before_it_is_posted_is_skipped_and_its_lines_c
         # slowly), and a post that starts after the recovery would go through.
         await job_reaches(bot, game_id, "board", 1, "skipped")
         rule.times = rule.hits  # Discord recovers
-        await emu.wait_until(lambda: table.board().id != first.id, timeout=20, what="the newest board")
+        await emu.wait_until(lambda: table.board().id != first.id, what="the newest board")
         boards = table.boards()
         assert len(boards) == 2  # the board of move 1 was never posted: move 2 replaced it
         row = await board_recorded(bot, game_id)

@@ -46,7 +46,7 @@ async def test_an_exception_in_a_button_handler_gets_a_private_answer_and_one_tr
         monkeypatch.setattr(bot.flow.service, "state", broken)
         logged.clear()
         clicked = await emu.click(world.alice, table.board(), label="My hand")
-        answer = (await clicked.followups(1, timeout=5))[0]
+        answer = (await clicked.followups(1))[0]
         assert answer.ephemeral and "nothing was changed" in answer.content
         assert "injected fault" not in answer.content
         assert len(tracebacks(logged)) == 1 and "injected fault" in str(tracebacks(logged)[0].exc_info[1])
@@ -68,7 +68,7 @@ async def test_a_locked_database_in_a_menu_handler_is_answered_and_changes_nothi
         try:
             logged.clear()
             chosen = await emu.select(mover, panel, menu["custom_id"], [menu["options"][0]["value"]])
-            answer = (await chosen.followups(1, timeout=20))[0]
+            answer = (await chosen.followups(1))[0]
         finally:
             other.execute("ROLLBACK")
             other.close()
@@ -102,7 +102,7 @@ async def test_an_error_after_the_move_is_stored_does_not_claim_nothing_changed(
         monkeypatch.setattr(bot.flow, "action_words", broken)
         logged.clear()
         chosen = await emu.select(mover, panel, menu["custom_id"], [menu["options"][0]["value"]])
-        answer = (await chosen.followups(1, timeout=5))[0]
+        answer = (await chosen.followups(1))[0]
         assert (await bot.db.get_game(game_id)).version == 1
         assert answer.ephemeral and "went through" in answer.content and "nothing was changed" not in answer.content
         assert len(tracebacks(logged)) == 1 and not unhandled(logged)

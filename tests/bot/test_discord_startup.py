@@ -65,7 +65,7 @@ async def test_start_up_answers_a_click_while_a_backlog_of_boards_is_still_held(
 
     async with running(emu, MeepleBot(config)) as bot:
         assert len(bot.flow.service._cache) == 0  # start-up loaded no state
-        await emu.wait_until(lambda: held == CATCH_UP, timeout=20, what="the first boards of the backlog held")
+        await emu.wait_until(lambda: held == CATCH_UP, what="the first boards of the backlog held")
         table = Table(emu, world.channel, [world.alice, world.bob], random.Random(5))
         before = table.board().id
         await table.play_one()  # answered, and its board posted, with the backlog still held

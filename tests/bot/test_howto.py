@@ -151,7 +151,7 @@ async def test_an_error_in_the_guide_gets_the_usual_private_answer(emu, world, c
         caplog.clear()
         for message, label in ((shown, "Next ▶"), (lobby, "How to play")):
             clicked = await emu.click(world.bob, message, label=label)
-            answer = (await clicked.followups(1, timeout=10))[0]
+            answer = (await clicked.followups(1))[0]
             assert answer.ephemeral and answer.content == t("error.internal"), answer.content
         failures = [r for r in caplog.records if r.exc_info]
         assert len(failures) == 2 and all("injected fault" in str(r.exc_info[1]) for r in failures)

@@ -133,7 +133,7 @@ async def test_lines_written_in_a_click_and_in_a_delivery_name_their_game_table_
 
         monkeypatch.setattr(bot.flow.service, "state", broken)
         clicked = await emu.click(world.alice, table.board(), label="My hand")
-        await clicked.followups(1, timeout=5)
+        await clicked.followups(1)
 
     records = lines(json_log)
     undelivered = [r for r in records if r["message"].startswith(f"could not DM a player of game {game_id}")]

@@ -26,7 +26,7 @@ async def test_a_kill_after_the_final_move_is_followed_by_the_final_board(emu, w
     # Discord fails every board upload from now on: the final move commits, its board cannot go out.
     rule = emu.faults.fail(f"POST /channels/{world.channel.id}/messages", status=500, times=1_000_000)
     await emu.click(mover, confirm, label="Yes, concede")
-    await emu.wait_until(lambda: rule.hits >= 1, timeout=20, what="the bot trying to post the final board")
+    await emu.wait_until(lambda: rule.hits >= 1, what="the bot trying to post the final board")
     row = game_row(bot)
     assert row["status"] == "finished"
     assert row["board_version"] != row["version"]
@@ -37,7 +37,7 @@ async def test_a_kill_after_the_final_move_is_followed_by_the_final_board(emu, w
     rule.times = rule.hits  # Discord is well again
     await bot.start()
 
-    await emu.wait_until(lambda: len(table.boards()) > boards_before, timeout=30, what="the final board after restart")
+    await emu.wait_until(lambda: len(table.boards()) > boards_before, what="the final board after restart")
     final = table.board()
     assert "Rematch" in [b.get("label") for b in final.buttons()]
     assert table.finished()
@@ -47,5 +47,5 @@ async def test_a_kill_after_the_final_move_is_followed_by_the_final_board(emu, w
     assert row["board_version"] == row["version"] and row["board_message_id"] == final.id
     assert len(bot.query("SELECT * FROM results WHERE game_id = ?", (row["id"],))) == 2
     await emu.wait_until(
-        lambda: any(a.filename.startswith("replay.") for a in final.attachments), timeout=30, what="the replay"
+        lambda: any(a.filename.startswith("replay.") for a in final.attachments), what="the replay"
     )

@@ -69,7 +69,7 @@ class ShardProcess(BotProcess):
                 [sys.executable, "-m", "bot"], cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT
             )
         self.starts += 1
-        await self.emu.wait_until(self.connected, timeout=30, what=f"the process of shard {self.shard_id} to connect")
+        await self.emu.wait_until(self.connected, what=f"the process of shard {self.shard_id} to connect")
 
     def resumed_counts(self) -> list[int]:
         """What each start-up of this process said it carried on ("N running games carry on")."""
@@ -115,7 +115,7 @@ async def test_two_processes_each_play_their_own_guild_on_one_database(
         for process in processes:  # shard 0 first: its process syncs the commands (the application's)
             await process.start()
             if process.shard_id == 0:
-                await emu.wait_until(lambda: emu.commands(None), timeout=15, what="commands synced")
+                await emu.wait_until(lambda: emu.commands(None), what="commands synced")
         for world in (first, second):
             await open_and_start(emu, world)
         tables = [

@@ -56,12 +56,12 @@ async def test_no_worker_outlives_the_bot_killed_hard(emu, world, bot) -> None:
     await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
     table = Table(emu, world.channel, [world.alice])
     await emu.wait_until(
-        lambda: computer_moves(bot) or world.alice.id in mentioned(table.board()), timeout=60, what="a turn"
+        lambda: computer_moves(bot) or world.alice.id in mentioned(table.board()), what="a turn"
     )
     if not computer_moves(bot):  # Alice leads: the computer answers her card
         await table.play_one()
-    await emu.wait_until(lambda: computer_moves(bot) > 0, timeout=60, what="a computer move")
-    await emu.wait_until(lambda: len(table.boards()) >= 2, timeout=60, what="a board drawn after the computer's move")
+    await emu.wait_until(lambda: computer_moves(bot) > 0, what="a computer move")
+    await emu.wait_until(lambda: len(table.boards()) >= 2, what="a board drawn after the computer's move")
 
     assert bot.process is not None
     tree = descendants(bot.process.pid)

@@ -94,7 +94,7 @@ class Table:
             result = await self.emu.click(user, board, custom_id=by_action[chosen])
         else:
             hand = await self.emu.click(user, board, label="My hand")
-            panel = (await hand.followups(1, timeout=30))[0]
+            panel = (await hand.followups(1))[0]
             buttons = action_buttons(panel)
             if buttons:
                 by_action = {action_of(b["custom_id"]): b["custom_id"] for b in buttons}
@@ -105,8 +105,11 @@ class Table:
                 assert menu, f"'My hand' offered no choice on the user's turn: {panel.content!r}"
                 value = await self.pick(user, [o["value"] for o in menu[0]["options"]])
                 result = await self.emu.select(user, panel, menu[0]["custom_id"], [value])
-        answer = (await result.followups(1, timeout=30))[0]
+        answer = (await result.followups(1))[0]
         assert not result.errors, f"Discord refused the bot's answer: {result.errors}"
         assert answer.content.startswith("Done"), answer.content
         self.moves += 1
+        # The answer may come before the board ("on its way", on a busy machine): the next move
+        # is made from the new board, so wait for it rather than race it.
+        await self.emu.wait_until(lambda: self.board().id != board.id, what="the board of the move")
         return answer
