@@ -63,11 +63,16 @@ class LoopLag:
             metrics.LOOP_LAG_SECONDS.observe(self.latest)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
+
+
+async def cancel(task: asyncio.Task[None] | None) -> None:
+    """Stop a background loop of this module and wait until it has."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 def sd_notify(message: str, environ: Mapping[str, str] | None = None) -> bool:
@@ -191,8 +196,5 @@ class Watchdog:
             await asyncio.sleep(interval)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
