@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.client import MeepleBot, ShardedMeepleBot, create_bot
 from bot.config import Config
 from emulator import Emulator
-from emulator.testing import make_world, running
+from emulator.testing import assert_clean, make_world, running
 from tests.bot.test_discord_computers import open_with_computers
 from tests.bot.test_scheduler import FakeClock, open_with, reminders
 from tests.support.driver import Table, mentioned
@@ -52,7 +52,7 @@ async def test_each_process_reminds_only_the_games_of_its_guilds(tmp_path: Path)
             assert len(reminders(emu, first)) == 1 and len(reminders(emu, second)) == 1
             await zero.scheduler.tick()  # the first game's reminder was already sent: nothing new
             assert len(reminders(emu, first)) == 1 and len(reminders(emu, second)) == 1
-        assert not emu.unknown_routes and not emu.server_errors
+        assert_clean(emu)
 
 
 async def test_direct_messages_reach_the_process_of_shard_0_which_serves_them_from_the_shared_database(
@@ -76,7 +76,7 @@ async def test_direct_messages_reach_the_process_of_shard_0_which_serves_them_fr
             await step.response()
             await emu.wait_until(lambda: "page 2 of" in shown.content, what="page 2 in the DM")
             assert step.record.shards == [(0, 2)]
-        assert not emu.unknown_routes and not emu.server_errors
+        assert_clean(emu)
 
 
 async def test_a_process_never_plays_the_computers_of_another_process_guild(tmp_path: Path) -> None:

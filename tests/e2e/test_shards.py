@@ -24,7 +24,7 @@ import pytest
 import pytest_asyncio
 
 from emulator.emulator import Emulator
-from emulator.testing import World, make_world
+from emulator.testing import World, assert_clean, make_world
 from tests.e2e.conftest import ROOT, BotProcess
 from tests.e2e.test_fox_duet import open_and_start
 from tests.support.driver import Table
@@ -154,4 +154,4 @@ async def test_two_processes_each_play_their_own_guild_on_one_database(
         log = process.log()
         assert emu.bot_token not in log, "the token appeared in a bot's log"
         assert "Traceback" not in log, f"a bot process logged an error:\n{log[-3000:]}"
-    assert not emu.unknown_routes and not emu.server_errors
+    assert_clean(emu)

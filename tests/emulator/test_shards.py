@@ -13,7 +13,8 @@ from discord.http import Route
 
 from emulator import Emulator
 from emulator.gateway import INVALID_SHARD
-from emulator.testing import make_world, running
+from emulator.testing import assert_clean, make_world, running
+from emulator.waiting import PATIENCE
 from tests.emulator.sample_bot import SampleBot
 
 GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
@@ -136,12 +137,13 @@ async def test_gateway_bot_recommends_the_emulators_shard_count() -> None:
         try:
             await client.login(emu.bot_token)
             task = asyncio.create_task(client.connect())
-            await asyncio.wait_for(client.wait_until_ready(), 10)
+            await asyncio.wait_for(client.wait_until_ready(), PATIENCE)
             assert client.shard_count == 2 and sorted(client.shards) == [0, 1]
             assert client.get_guild(other.guild.id).shard_id == 1  # type: ignore[union-attr]
             assert client.get_guild(home.guild.id).shard_id == 0  # type: ignore[union-attr]
             assert sorted(s.shard for s in emu.gateway.sessions.values()) == [[0, 2], [1, 2]]
             await client.close()
-            await asyncio.wait_for(task, 5)
+            await asyncio.wait_for(task, PATIENCE)
         finally:
             Route.BASE = old_base
+        assert_clean(emu)
