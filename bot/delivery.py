@@ -32,8 +32,8 @@ from bot.pictures import Superseded
 from bot.results import ranks
 from bot.shards import shard_of
 from bot.storage import GameRow, async_play, jobs
+from bot.storage.async_play import parse_stamp
 from bot.storage.jobs import Job, JobSpec
-from bot.storage.stats import parse_stamp
 from engine import Action, State
 
 if TYPE_CHECKING:

@@ -32,9 +32,10 @@ from bot.shards import Shards
 from bot.storage.async_play import stamp
 from bot.storage.connection import Connection
 from bot.storage.db import Database
+from bot.storage.dialect import SQLITE_NOW
 
 BATCH = 100  # games per transaction
-_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+_NOW = SQLITE_NOW
 # The tables emptied of a compacted game's rows (actions last: its trigger reads compacted_at).
 _RECORD_TABLES = ("undone_actions", "snapshots", "abandon_votes", "actions")
 

@@ -8,8 +8,9 @@ asks (several processes sharing PostgreSQL report the same figures).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
+from bot.storage.async_play import parse_stamp
 from bot.storage.db import Database
 
 
@@ -20,11 +21,6 @@ class Counts:
     pending: dict[str, int] = field(default_factory=dict)  # job kind -> jobs waiting
     oldest_pending: datetime | None = None  # when the oldest waiting job was written
     tournaments: dict[str, int] = field(default_factory=dict)  # status -> tournaments (signup, running)
-
-
-def parse_stamp(text: str) -> datetime:
-    """The storage clock's text (``2026-11-26T12:00:00.000Z``) as an aware datetime."""
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
 async def counts(db: Database) -> Counts:
