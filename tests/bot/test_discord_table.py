@@ -35,10 +35,11 @@ async def join_and_start(emu, world, lobby) -> None:
     await emu.wait_until(lambda: len(emu.dms(world.alice)) and len(emu.dms(world.bob)), what="both hands by DM")
 
 
-async def hidden_cards(bot: MeepleBot, game_id: int) -> list[str]:
+async def hidden_cards(bot: MeepleBot, game_id: int, since: int | None = None) -> list[str]:
+    """The secret cards now; ``since`` is how many moves the board before this one told."""
     row = await bot.db.get_game(game_id)
     log = [(entry.seat, entry.action) for entry in await bot.db.actions(game_id)]
-    return hidden_fox_cards(row.seed, row.options, log)
+    return hidden_fox_cards(row.seed, row.options, log, since)
 
 
 async def test_slash_command_creates_a_lobby_and_autocompletes_options(emu, world, config_for) -> None:
@@ -80,16 +81,18 @@ async def test_whole_game_with_a_restart_in_the_middle(emu, world, config_for) -
         assert "Table talk" in table.board().content
         # A loss needs 5 overshoots (5 tricks) and a win 12 gems: 8 moves is always mid-game.
         for _ in range(8):
+            told = (await bot.db.get_game(game_id)).version
             await table.play_one()
-            assert_no_hand_shown(table.board(), await hidden_cards(bot, game_id))
+            assert_no_hand_shown(table.board(), await hidden_cards(bot, game_id, told))
     # A restart: a new bot process-equivalent, the same database file, the old messages.
     async with running(emu, MeepleBot(config)) as bot:
         assert not table.finished()
         for _ in range(400):
             if table.finished():
                 break
+            told = (await bot.db.get_game(game_id)).version
             await table.play_one()
-            assert_no_hand_shown(table.board(), await hidden_cards(bot, game_id))
+            assert_no_hand_shown(table.board(), await hidden_cards(bot, game_id, told))
         assert table.finished()
         row = await bot.db.get_game(game_id)
         assert row.status == "finished" and row.outcome is not None

@@ -28,13 +28,19 @@ def game_row(bot: BotProcess):
     return rows[0]
 
 
-def hidden_now(bot: BotProcess) -> list[str]:
+def move_log(bot: BotProcess) -> tuple[dict, list[tuple[int, str]]]:
     row = game_row(bot)
     log = [
         (r["seat"], r["action"])
         for r in bot.query("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY version", (row["id"],))
     ]
-    return hidden_fox_cards(row["seed"], json.loads(row["options"]), log)
+    return row, log
+
+
+def hidden_now(bot: BotProcess, since: int | None = None) -> list[str]:
+    """The secret cards now; ``since`` is how many moves the board before this one told."""
+    row, log = move_log(bot)
+    return hidden_fox_cards(row["seed"], json.loads(row["options"]), log, since)
 
 
 def assert_channel_never_showed_a_hand(emu, world, shown: dict[int, list[str]]) -> None:
@@ -47,9 +53,11 @@ async def test_two_users_play_a_whole_game_and_nothing_secret_reaches_the_channe
     await open_and_start(emu, world)
     table = Table(emu, world.channel, [world.alice, world.bob], random.Random(11))
     shown: dict[int, list[str]] = {table.board().id: hidden_now(bot)}
+    told = len(move_log(bot)[1])
     while not table.finished():
         await table.play_one()
-        shown[table.board().id] = hidden_now(bot)
+        shown[table.board().id] = hidden_now(bot, since=told)
+        told = len(move_log(bot)[1])
         assert table.moves < 500
     assert_channel_never_showed_a_hand(emu, world, shown)
     row = game_row(bot)

@@ -7,20 +7,27 @@ from engine import GAMES
 from tests.support.driver import labels
 
 
-def hidden_fox_cards(seed: int, options: dict, log: list[tuple[int, str]]) -> list[str]:
+def hidden_fox_cards(
+    seed: int, options: dict, log: list[tuple[int, str]], since: int | None = None
+) -> list[str]:
     """Names (as the bot words them) of every card now in a hand that the rules keep secret.
 
     Replays the game: a decree card taken into a hand by the fox lay face up on the table, so
-    it is public; everything else in a hand is secret. A card played in the last move is named
-    by that move's board even when a new round has just dealt the same card into a hand again:
-    the board tells the play, not the new hand.
+    it is public; everything else in a hand is secret. A card played face up in the moves that
+    one board tells (the moves from index ``since`` on; by default the last move) is named by
+    that board even when a new round has just dealt the same card into a hand again: the board
+    tells the play, not the new hand. A gazelle's choice is its own move, so the board after it
+    also tells the card played one move earlier.
     """
     state = GAMES["fox-duet"].new(2, seed, options)
     events = list(getattr(state, "setup_events", []))
-    last: list[dict] = []
-    for seat, action in log:
-        last = state.apply(seat, action)
-        events += last
+    start = len(log) - 1 if since is None else since
+    told: list[dict] = []
+    for index, (seat, action) in enumerate(log):
+        applied = state.apply(seat, action)
+        events += applied
+        if index >= start:
+            told += applied
     revealed = {
         event[key]["id"]
         for event in events
@@ -28,7 +35,7 @@ def hidden_fox_cards(seed: int, options: dict, log: list[tuple[int, str]]) -> li
         for key in ("decree", "old", "new")
         if isinstance(event.get(key), dict)
     }
-    revealed |= {e["card"]["id"] for e in last if e["type"] == "card played" and e["visible_to"] is None}
+    revealed |= {e["card"]["id"] for e in told if e["type"] == "card played" and e["visible_to"] is None}
     return [
         card_name(card, "en")
         for seat in range(state.players)
