@@ -55,6 +55,11 @@ LOOP_LAG_SECONDS = Histogram("meeple_event_loop_lag", "How late the event loop r
 TRANSACTION_SECONDS = Histogram(
     "meeple_db_transaction_seconds", "One database transaction, waits included", buckets=SHORT
 )
+DB_STATEMENTS = Counter(
+    "meeple_db_statements",
+    "SQL statements the storage layer ran (each a round trip to the database: BEGIN and COMMIT"
+    " included, an executemany counted once), on SQLite and PostgreSQL",
+)
 SHARD_CONNECTED = Gauge("meeple_shard_connected", "1 while the gateway connection of a shard is up", ["shard"])
 
 

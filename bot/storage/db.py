@@ -253,13 +253,46 @@ class ActionRow(NamedTuple):
     action: str
 
 
+class CountedConnection:
+    """An aiosqlite connection whose every statement is counted in ``meeple_db_statements_total``.
+
+    Each call is one round trip to SQLite's thread (where aiosqlite runs it), whatever it
+    returns: ``execute`` (awaited or used as a context manager), ``execute_fetchall``, an
+    ``executemany`` (one, however many rows), ``rollback``. Anything else is aiosqlite's own.
+    """
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: aiosqlite.Connection) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, parameters: Iterable[Any] | None = None, /) -> Any:
+        metrics.DB_STATEMENTS.inc()
+        return self.raw.execute(sql, parameters)
+
+    def execute_fetchall(self, sql: str, parameters: Iterable[Any] | None = None, /) -> Any:
+        metrics.DB_STATEMENTS.inc()
+        return self.raw.execute_fetchall(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Iterable[Iterable[Any]], /) -> Any:
+        metrics.DB_STATEMENTS.inc()
+        return self.raw.executemany(sql, parameters)
+
+    def rollback(self) -> Any:
+        metrics.DB_STATEMENTS.inc()
+        return self.raw.rollback()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
 class SqliteBackend:
     """One aiosqlite connection (WAL mode) and the lock that serialises its users."""
 
     dialect = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
+    def __init__(self, conn: aiosqlite.Connection | CountedConnection) -> None:
+        self._conn: Any = conn if isinstance(conn, CountedConnection) else CountedConnection(conn)
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[Any] | None = None
 

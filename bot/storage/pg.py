@@ -19,6 +19,7 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from bot import metrics
 from bot.storage.connection import Row
 from bot.storage.dialect import Statement, integrity_error, to_postgres
 from bot.storage.migrate import migrate_postgres
@@ -141,12 +142,14 @@ class PgConnection:
         batch = [_params(p) for p in parameters]
         if not batch:
             return
+        metrics.DB_STATEMENTS.inc()
         try:
             await self.raw.executemany(statement.sql, batch)
         except asyncpg.PostgresError as exc:
             raise (integrity_error(exc) or exc) from exc
 
     async def _run(self, statement: Statement, args: list[Any]) -> PgCursor:
+        metrics.DB_STATEMENTS.inc()
         try:
             if statement.returns_rows:
                 records = await self.raw.fetch(statement.sql, *args)
@@ -209,18 +212,24 @@ class PgBackend:
         task = self._check_not_holding()
         async with self._pool.acquire() as raw:
             transaction = raw.transaction()
+            metrics.DB_STATEMENTS.inc()  # BEGIN
             await transaction.start()
             if task is not None:
                 self._holders.add(task)
             try:
+                metrics.DB_STATEMENTS.inc()
                 if game_id is None:
                     await raw.execute("SELECT pg_advisory_xact_lock($1, $2)", *_WRITE_LOCK)
                 else:
-                    await raw.execute("SELECT pg_advisory_xact_lock_shared($1, $2)", *_WRITE_LOCK)
-                    await raw.execute("SELECT pg_advisory_xact_lock($1)", game_id)
+                    # One round trip for both locks, taken in this order (the write lock first).
+                    await raw.execute(
+                        "SELECT pg_advisory_xact_lock_shared($1, $2), pg_advisory_xact_lock($3)", *_WRITE_LOCK, game_id
+                    )
                 yield PgConnection(raw, self.translate)
+                metrics.DB_STATEMENTS.inc()  # COMMIT
                 await transaction.commit()
             except BaseException:
+                metrics.DB_STATEMENTS.inc()  # ROLLBACK
                 try:
                     await asyncio.shield(transaction.rollback())
                 except Exception:  # the pool closes a connection left in a transaction on release
