@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from l10n import t
 from render.fonts import GRAPHEME, clean, shorten
 from render.fonts import font as font  # the renderers import it from here
+from render.fonts import put_text as put_text  # every renderer draws its text with it
 
 # Sprites are painted this many times larger, then shrunk: Pillow's shapes have no anti-aliasing.
 SUPERSAMPLE = 4
@@ -170,7 +171,7 @@ def draw_text(
     """
     if max_width is not None:
         text = ellipsize(text, fnt, max_width)
-    draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)
+    put_text(draw, xy, text, font=fnt, fill=fill, anchor=anchor)
     return fnt.getlength(text)
 
 
@@ -186,7 +187,7 @@ def draw_centred(
     """Draw ``text`` centred in ``box``, shrunk (then cut) to fit its width."""
     x0, y0, x1, y1 = box
     shown, fnt = fitted(text, x1 - x0, size, bold, min_size)
-    draw.text(((x0 + x1) / 2, (y0 + y1) / 2), shown, font=fnt, fill=fill, anchor="mm")
+    put_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), shown, font=fnt, fill=fill, anchor="mm")
 
 
 def draw_runs(
@@ -199,7 +200,7 @@ def draw_runs(
     """Draw coloured pieces of text one after another on a line; return the total width."""
     x, y = xy
     for text, fill in runs:
-        draw.text((x, y), text, font=fnt, fill=fill, anchor="l" + anchor_v)
+        put_text(draw, (x, y), text, font=fnt, fill=fill, anchor="l" + anchor_v)
         x += fnt.getlength(text)
     return x - xy[0]
 
@@ -366,12 +367,12 @@ def dashed_slot(draw: ImageDraw.ImageDraw, box: Box, text: str, radius: int = 14
     lines = wrap(text, fnt, x1 - x0 - 20, 2)
     for i, line in enumerate(lines):
         line_y = (y0 + y1) / 2 + (i - (len(lines) - 1) / 2) * 30
-        draw.text(((x0 + x1) / 2, line_y), line, font=fnt, fill=Palette.TEXT_MUTED, anchor="mm")
+        put_text(draw, ((x0 + x1) / 2, line_y), line, font=fnt, fill=Palette.TEXT_MUTED, anchor="mm")
 
 
 def panel_title(draw: ImageDraw.ImageDraw, box: Box, text: str) -> None:
     """A small capitalised heading in a panel's top-left corner."""
-    draw.text((box[0] + 24, box[1] + 30), text, font=font(24, True), fill=Palette.TEXT_MUTED, anchor="lm")
+    put_text(draw, (box[0] + 24, box[1] + 30), text, font=font(24, True), fill=Palette.TEXT_MUTED, anchor="lm")
 
 
 @lru_cache(maxsize=4)

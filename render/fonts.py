@@ -17,11 +17,14 @@ Where the faces come from (the bot runs, and draws what it can, wherever one is 
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import struct
+import threading
 import unicodedata
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from io import BytesIO
@@ -155,6 +158,8 @@ def clear_caches() -> None:
     """Forget the faces found and the fonts loaded (tests that move fonts away call this)."""
     for cached in (stack, _runs, _face_font, _emoji_piece, _scaled_emoji, _vertical_shift, _cached_layout, font):
         cached.cache_clear()
+    masks.clear()
+    measures.clear()
 
 
 # --- cutting text into runs -------------------------------------------------------------------
@@ -252,9 +257,67 @@ def shorten(text: str, max_columns: int) -> str:
 # --- the font ---------------------------------------------------------------------------------
 
 
-# A CJK face costs about 1 MB of memory at each size (its glyph tables are parsed per size): keep
-# the sizes in use, not every size fit_font() ever tried.
-@lru_cache(maxsize=32)
+class Bounded:
+    """A least-recently-used map holding at most ``limit`` in weight (bytes, or 1 per entry), thread-safe
+    (the bot without workers draws in threads)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.weight = 0
+        self.hits = 0
+        self.misses = 0
+        self._data: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def get(self, key: Hashable) -> Any:
+        with self._lock:
+            found = self._data.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._data.move_to_end(key)
+            self.hits += 1
+            return found[0]
+
+    def put(self, key: Hashable, value: Any, weight: int = 1) -> None:
+        if weight > self.limit:
+            return
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self.weight -= old[1]
+            self._data[key] = (value, weight)
+            self.weight += weight
+            while self.weight > self.limit:
+                self.weight -= self._data.popitem(last=False)[1][1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self.weight = 0
+
+
+# The masks of text drawn (a board draws the same labels, names and numbers move after move), in
+# bytes of pixels; and the lengths and boxes measured (fit_font, ellipsize and wrap measure the
+# same text at each size), in entries.
+MASK_CACHE_BYTES = 12 * 2**20
+MEASURE_CACHE_ENTRIES = 32_768
+MASK_OVERHEAD = 256  # bytes an entry costs beyond its pixels (key, tuple, core object)
+masks = Bounded(MASK_CACHE_BYTES)
+measures = Bounded(MEASURE_CACHE_ENTRIES)
+_serials = itertools.count()
+
+
+# A CJK face costs 2-3 MB of a worker's memory at each size (its tables are read per size, about
+# 1 ms): keep the few sizes in use, not every size fit_font() ever tried. Text drawn or measured
+# again comes from ``masks`` and ``measures`` without its face.
+FACE_CACHE = 8
+
+
+@lru_cache(maxsize=FACE_CACHE)
 def _face_font(face: Face, size: float) -> ImageFont.FreeTypeFont:
     return face.load(size)
 
@@ -299,6 +362,7 @@ class StackFont(ImageFont.FreeTypeFont):
         base = st.faces[0]
         super().__init__(BytesIO(base.source) if isinstance(base.source, bytes) else base.source, size, base.index)
         self.stack = st
+        self.serial = next(_serials)  # names this font in the shared caches (an id could be reused)
 
     def __getstate__(self) -> list[Any]:
         return [self.stack, self.size]
@@ -387,12 +451,46 @@ class StackFont(ImageFont.FreeTypeFont):
         features: list[str] | None = None,
         language: str | None = None,
     ) -> float:
+        key = ("length", self.serial, text, mode, direction, _frozen(features), language)
+        found = measures.get(key)
+        if found is None:
+            found = self._getlength(text, mode, direction, features, language)
+            measures.put(key, found)
+        return found  # type: ignore[no-any-return]
+
+    def _getlength(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
         runs = self._split(text, direction)
         if runs is None:
             return super().getlength(text, mode, direction, features, language)
         return self._layout(runs, features, language, 0)[1]
 
     def getbbox(
+        self,
+        text: str | bytes | bytearray,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+    ) -> tuple[float, float, float, float]:
+        if isinstance(text, bytearray):
+            return self._getbbox(text, mode, direction, features, language, stroke_width, anchor)
+        key = ("box", self.serial, text, mode, direction, _frozen(features), language, stroke_width, anchor)
+        found = measures.get(key)
+        if found is None:
+            found = self._getbbox(text, mode, direction, features, language, stroke_width, anchor)
+            measures.put(key, found)
+        return found  # type: ignore[no-any-return]
+
+    def _getbbox(
         self,
         text: str | bytes | bytearray,
         mode: str = "",
@@ -411,6 +509,55 @@ class StackFont(ImageFont.FreeTypeFont):
         return math.floor(left) + dx, math.floor(top) + dy, math.ceil(right) + dx, math.ceil(bottom) + dy
 
     def getmask2(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[ImagingCore, tuple[int, int]]:
+        """The text's mask (or, in "RGBA", its colours) as Pillow's ``getmask2``, from ``masks`` when this
+        text was drawn before with the same font, anchor and sub-pixel start. Only colour masks
+        depend on the ink; ImageDraw overwrites a colour mask's alpha, so those are handed out as copies."""
+        try:
+            key = (
+                self.serial,
+                text,
+                mode,
+                direction,
+                _frozen(features),
+                language,
+                stroke_width,
+                anchor,
+                ink if mode == "RGBA" else 0,
+                start,
+                args,
+                tuple(sorted(kwargs.items())),
+            )
+            hash(key)
+        except TypeError:  # an argument nobody here passes (a list in kwargs): draw it uncached
+            return self._getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
+        found = masks.get(key)
+        if found is None:
+            core, offset = self._getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
+            width, height = core.size
+            depth = 4 if mode == "RGBA" else 1
+            masks.put(key, (core.copy() if mode == "RGBA" else core, offset), width * height * depth + MASK_OVERHEAD)
+            return core, offset
+        core, offset = found
+        return (core.copy() if mode == "RGBA" else core), offset
+
+    def _getmask2(
         self,
         text: str | bytes,
         mode: str = "",
@@ -487,6 +634,10 @@ def _cached_layout(
     return fnt._measure(runs, None, language, stroke)
 
 
+def _frozen(features: list[str] | None) -> tuple[str, ...] | None:
+    return None if features is None else tuple(features)
+
+
 def _inside(picture: Image.Image, xy: tuple[int, int], size: tuple[int, int]) -> bool:
     return xy[0] >= 0 and xy[1] >= 0 and xy[0] + picture.width <= size[0] and xy[1] + picture.height <= size[1]
 
@@ -507,26 +658,30 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return StackFont(st, size)
 
 
-# --- colour emoji through ImageDraw.text --------------------------------------------------------
-
-_pillow_text = ImageDraw.ImageDraw.text
+# --- drawing text -----------------------------------------------------------------------------
 
 
-def _text(
-    self: ImageDraw.ImageDraw, xy: Any, text: Any, fill: Any = None, font: Any = None, *args: Any, **kwargs: Any
+def put_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    fill: Any = None,
+    font: Any = None,
+    anchor: str | None = None,
+    **kwargs: Any,
 ) -> None:
-    # ImageDraw asks a font for colour only with embedded_color=True, which no renderer passes: turn
-    # it on for text with emoji, on images that have colour, so the ~120 call sites stay as they are.
+    """Draw ``text`` as ``draw.text`` does, with emoji in colour: every renderer draws text through this.
+
+    ImageDraw asks a font for colour only with ``embedded_color=True``: it is turned on for text
+    with an emoji run, on images that have colour. The stack font's masks come from its bounded
+    cache (``StackFont.getmask2``), so a label drawn again costs a paste, not FreeType's rendering.
+    """
     if (
-        len(args) < 9
-        and "embedded_color" not in kwargs
+        "embedded_color" not in kwargs
         and isinstance(font, StackFont)
-        and self.mode in ("RGB", "RGBA")
+        and draw.mode in ("RGB", "RGBA")
         and isinstance(text, str)
         and font.has_colour(text)
     ):
         kwargs["embedded_color"] = True
-    _pillow_text(self, xy, text, fill, font, *args, **kwargs)
-
-
-ImageDraw.ImageDraw.text = _text  # type: ignore[method-assign]
+    draw.text(xy, text, fill=fill, font=font, anchor=anchor, **kwargs)

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 import render
 from engine import GAMES, State
-from render.common import Box, Palette, backdrop, circle, encode_png, fitted, font, shadowed_box, wrap
+from render.common import Box, Palette, backdrop, circle, encode_png, fitted, font, put_text, shadowed_box, wrap
 
 SIZE = (1600, 900)
 TITLE_H = 120
@@ -178,7 +178,7 @@ def _sample(game_id: str, scene: Scene, names: Sequence[str], locale: str = "en"
 def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], number: int, radius: int = 30) -> None:
     circle(draw, centre, radius + 4, fill=Palette.TEXT_DARK)
     circle(draw, centre, radius, fill=Palette.ACCENT)
-    draw.text(centre, str(number), font=font(round(radius * 1.3), True), fill=Palette.TEXT_DARK, anchor="mm")
+    put_text(draw, centre, str(number), font=font(round(radius * 1.3), True), fill=Palette.TEXT_DARK, anchor="mm")
 
 
 LIST_SIZES = range(38, 23, -2)
@@ -220,7 +220,7 @@ def _draw_list(image: Image.Image, box: Box, labels: Sequence[str], numbered: in
         else:
             circle(draw, (x + 36, y + size / 2 + 4), 9, fill=Palette.ACCENT)
         for line in lines:
-            draw.text((x + INDENT, y), line, font=fnt, fill=Palette.TEXT)
+            put_text(draw, (x + INDENT, y), line, font=fnt, fill=Palette.TEXT)
             y += size + LINE_GAP
         y += ITEM_GAP
 
@@ -241,8 +241,8 @@ def page_image(
     counter_w = counter_font.getlength(counter)
     shown, title_font = fitted(title, SIZE[0] - 2 * MARGIN - 90 - counter_w, 56, True, 30)
     mid = (MARGIN + TITLE_H) / 2
-    draw.text((MARGIN + 50, mid), shown, font=title_font, fill=Palette.TEXT, anchor="lm")
-    draw.text((SIZE[0] - MARGIN - 30, mid), counter, font=counter_font, fill=Palette.TEXT_MUTED, anchor="rm")
+    put_text(draw, (MARGIN + 50, mid), shown, font=title_font, fill=Palette.TEXT, anchor="lm")
+    put_text(draw, (SIZE[0] - MARGIN - 30, mid), counter, font=counter_font, fill=Palette.TEXT_MUTED, anchor="rm")
     # The board part, as large as the room beside (or, for a wide part, under) the list allows.
     state, source = _sample(game_id, scene, names, locale)
     cx0, cy0, cx1, cy1 = scene.crop

@@ -29,6 +29,7 @@ from render.common import (
     fitted,
     font,
     paste_sprite,
+    put_text,
     seat_name,
     shade,
     shadowed_box,
@@ -140,7 +141,8 @@ def die_sprite(colour: str, face: int, size: int = DIE) -> Image.Image:
         draw.rounded_rectangle((1 * s, 1 * s, (size - 1) * s, (size - 1) * s), radius=8 * s, fill=shade(base, 0.55))
         draw.rounded_rectangle((1 * s, 1 * s, (size - 3) * s, (size - 3) * s), radius=8 * s, fill=base)
         fnt = font(round(size * 0.72 * s), True)
-        draw.text(
+        put_text(
+            draw,
             ((size - 2) / 2 * s, (size - 2) / 2 * s),
             str(face),
             font=fnt,
@@ -206,8 +208,13 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any], locale: str) -> Non
         elif space["id"] in dive_spaces:
             draw.polygon(hex_corners(c, HEX - 5), outline=DIVE_EDGE, width=5)
         if solo:
-            draw.text(
-                (c[0], c[1] - HEX + 22), str(space["number"]), font=font(22, True), fill=(235, 235, 255), anchor="mm"
+            put_text(
+                draw,
+                (c[0], c[1] - HEX + 22),
+                str(space["number"]),
+                font=font(22, True),
+                fill=(235, 235, 255),
+                anchor="mm",
             )
             if storm and storm.get("last") and storm["last"]["space"] == space["id"]:
                 draw.polygon(hex_corners(c, HEX - 8), outline=STORM_EDGE, width=4)
@@ -220,7 +227,7 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any], locale: str) -> Non
         tag = (c[0], c[1] + HEX - 16) if solo else (c[0], c[1] - HEX + 12)
         draw.ellipse((tag[0] - 16, tag[1] - 16, tag[0] + 16, tag[1] + 16), fill=PATH_EDGE[kind], outline=(10, 20, 40))
         letter, fnt = fitted(t(f"noctiluca.render.path-tag.{kind}", locale), 28, 22, True)
-        draw.text(tag, letter, font=fnt, fill=(10, 20, 40), anchor="mm")
+        put_text(draw, tag, letter, font=fnt, fill=(10, 20, 40), anchor="mm")
     # the island
     ic = hex_centre(0, 0)
     draw.polygon(hex_corners(ic, HEX - 2), fill=(40, 110, 150))
@@ -250,11 +257,12 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any], locale: str) -> Non
         )
         pawn = shore["pawn"]
         if pawn is None:
-            draw.text(c, str(shore["id"]), font=font(28, True), fill=(40, 30, 10), anchor="mm")
+            put_text(draw, c, str(shore["id"]), font=font(28, True), fill=(40, 30, 10), anchor="mm")
         else:
             colour = SEAT_COLOURS[pawn["seat"] % 4] if not solo or pawn["round"] == public["round"] else (150, 150, 160)
             paste_sprite(image, pawn_sprite(colour), (c[0], c[1] - 4))
-            draw.text(
+            put_text(
+                draw,
                 (c[0] + 24, c[1] + 22),
                 str(shore["id"]),
                 font=font(20, True),
@@ -302,7 +310,8 @@ def draw_jar(
     if jar["points"]:
         points = f"+{jar['points']}"
         points_w = font(round(20 * scale), True).getlength(points) + 8 * scale
-        draw.text(
+        put_text(
+            draw,
             (x + w - 10 * scale, y + 15 * scale),
             points,
             font=font(round(20 * scale), True),
@@ -310,7 +319,7 @@ def draw_jar(
             anchor="rm",
         )
     name, fnt = fitted(jar_name(jar, locale), w - 20 * scale - points_w, round(20 * scale), True)
-    draw.text((x + 10 * scale, y + 15 * scale), name, font=fnt, fill=(20, 16, 10), anchor="lm")
+    put_text(draw, (x + 10 * scale, y + 15 * scale), name, font=fnt, fill=(20, 16, 10), anchor="lm")
     slots = jar["slots"]
     dice = jar.get("dice") or [None] * len(slots)
     r = 12 * scale
@@ -329,7 +338,8 @@ def draw_jar(
                 )
             else:
                 draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DICE[c], outline=(255, 255, 255), width=2)
-                draw.text(
+                put_text(
+                    draw,
                     (cx, cy),
                     str(d["face"]),
                     font=font(round(17 * scale), True),
@@ -345,7 +355,8 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: s
     x, y = centre
     fill = JAR_COLOURS[colour]
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(250, 245, 230), width=2)
-    draw.text(
+    put_text(
+        draw,
         (x, y),
         str(value),
         font=font(round(r * 1.15), True),
@@ -372,32 +383,33 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None
         count=public["lid_total"],
     )
     shown, fnt = fitted(title, box[2] - box[0] - 36, 24, True)
-    draw.text((x0, y0 + 12), shown, font=fnt, fill=TEXT, anchor="lm")
+    put_text(draw, (x0, y0 + 12), shown, font=fnt, fill=TEXT, anchor="lm")
     # token stacks: the top value and how many are left
     sx = x0
     for colour in ("gold", "brown", "red"):
         stack = public["stacks"][colour]
         if stack:
             draw_token(draw, (sx + 20, y0 + 56), colour, stack[0], 19)
-            draw.text((sx + 46, y0 + 56), f"×{len(stack)}", font=font(22, True), fill=TEXT, anchor="lm")
+            put_text(draw, (sx + 46, y0 + 56), f"×{len(stack)}", font=font(22, True), fill=TEXT, anchor="lm")
         else:
             shown, fnt = fitted(t("noctiluca.render.empty", locale), 96, 20)
-            draw.text((sx, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
+            put_text(draw, (sx, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
         sx += 110
     if public["solo"]:
         draw_storm(image, public, (sx + 10, y0 + 36, box[2] - 16, box[3] - 10), locale)
         deck = t("noctiluca.render.jar-deck", locale, n=public["deck_size"])
         shown, fnt = fitted(deck, sx - x0 - 10, 22, True)
-        draw.text((x0, y0 + 96), shown, font=fnt, fill=TEXT, anchor="lm")
+        put_text(draw, (x0, y0 + 96), shown, font=fnt, fill=TEXT, anchor="lm")
         return
     if public["piles"]:
         shown, fnt = fitted(t("noctiluca.render.piles", locale), box[2] - 16 - (sx + 20), 20)
-        draw.text((sx + 20, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
+        put_text(draw, (sx + 20, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
     if public["phase"] == "keep":
         note = t("noctiluca.render.keep-note", locale, n=public["deck_size"])
         lines = wrap(note, font(22), box[2] - box[0] - 36, max_lines=2)
         for i, line in enumerate(lines):
-            draw.text((x0, y0 + 118 + i * 28 - (len(lines) - 1) * 14), line, font=font(22), fill=MUTED, anchor="lm")
+            y = y0 + 118 + i * 28 - (len(lines) - 1) * 14
+            put_text(draw, (x0, y), line, font=font(22), fill=MUTED, anchor="lm")
     for i, pile in enumerate(public["piles"]):
         px = x0 + i * (JAR_W * 0.92 + 8)
         py = y0 + 86
@@ -434,10 +446,10 @@ def draw_storm(
     runs, fnt = fit_runs(arrow, x1 - x0 - 24 - 30, 21, True)
     width = draw_runs(draw, (x0 + 12, y0 + 18), runs, fnt)
     turning = "↻" if storm["turning"] == "clockwise" else "↺"
-    draw.text((x0 + 18 + width, y0 + 18), turning, font=font(24, True), fill=TEXT, anchor="lm")
+    put_text(draw, (x0 + 18 + width, y0 + 18), turning, font=font(24, True), fill=TEXT, anchor="lm")
     dice = storm["dice"]
     shown, fnt = fitted(t("noctiluca.render.storm-dice", locale, n=len(dice)), x1 - x0 - 24, 20, True)
-    draw.text((x0 + 12, y0 + 50), shown, font=fnt, fill=(255, 170, 170), anchor="lm")
+    put_text(draw, (x0 + 12, y0 + 50), shown, font=fnt, fill=(255, 170, 170), anchor="lm")
     tx = x0 + 24
     for tok in storm["tokens"][-12:]:
         draw_token(draw, (tx, y0 + 90), tok["colour"], tok["value"], 15)
@@ -449,7 +461,7 @@ def draw_storm(
         section = t(f"noctiluca.render.section.{last['section']}", locale)
         text = t("noctiluca.render.storm-last", locale, roll=last["roll"], section=section, n=len(last["removed"]))
         shown, fnt = fitted(text, x1 - x0 - 24, 18)
-        draw.text((x0 + 12, y1 - 18), shown, font=fnt, fill=MUTED, anchor="lm")
+        put_text(draw, (x0 + 12, y1 - 18), shown, font=fnt, fill=MUTED, anchor="lm")
 
 
 def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -479,7 +491,7 @@ def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[
             chosen = public["pending"]["chosen"][seat]
             text = t("noctiluca.render.has-kept" if chosen else "noctiluca.render.choosing", locale)
             shown, fnt = fitted(text, box[2] - box[0] - 64, 22)
-            draw.text((box[0] + 50, y0 + 70), shown, font=fnt, fill=GOOD if chosen else MUTED, anchor="lm")
+            put_text(draw, (box[0] + 50, y0 + 70), shown, font=fnt, fill=GOOD if chosen else MUTED, anchor="lm")
 
 
 def draw_seat_tokens(draw: ImageDraw.ImageDraw, tokens: Sequence[Mapping[str, Any]], x1: float, y: float) -> float:
@@ -491,7 +503,7 @@ def draw_seat_tokens(draw: ImageDraw.ImageDraw, tokens: Sequence[Mapping[str, An
     for i, tok in enumerate(shown):
         draw_token(draw, (x0 + 16 + 32 * i, y), tok["colour"], tok["value"], 16)
     if more:
-        draw.text((x1, y), more, font=font(18, True), fill=TEXT, anchor="rm")
+        put_text(draw, (x1, y), more, font=font(18, True), fill=TEXT, anchor="rm")
     return x0
 
 
@@ -516,7 +528,7 @@ def draw_seat_line(
     stats, stats_font = fit_runs(stats, (x1 - x0) * 0.45, 20, True, min_size=14)
     stats_w = sum(stats_font.getlength(text) for text, _ in stats)
     name, fnt = fitted(seat_name(names, seat, locale=locale) + marker, x1 - x0 - stats_w, 24, True, min_size=14)
-    draw.text((x0, y), name, font=fnt, fill=TEXT, anchor="lm")
+    put_text(draw, (x0, y), name, font=fnt, fill=TEXT, anchor="lm")
     draw_runs(draw, (x0 + fnt.getlength(name), y), stats, stats_font)
 
 
@@ -528,7 +540,7 @@ def draw_delivered(
     if not jars:
         return
     shown, fnt = fitted(t("noctiluca.render.delivered", locale, n=len(jars)), x1 - x0, 16, True)
-    draw.text((x0, y0 + 8), shown, font=fnt, fill=MUTED, anchor="lm")
+    put_text(draw, (x0, y0 + 8), shown, font=fnt, fill=MUTED, anchor="lm")
     x, y = x0, y0 + 22
     for jar in jars:
         if x + 40 > x1:
@@ -537,8 +549,8 @@ def draw_delivered(
             break
         colour = JAR_COLOURS[jar["colour"]]
         draw.rounded_rectangle((x, y, x + 38, y + 44), radius=7, fill=colour, outline=(250, 245, 230), width=2)
-        draw.text((x + 19, y + 14), f"+{jar['points']}", font=font(16, True), fill=(20, 16, 10), anchor="mm")
-        draw.text((x + 19, y + 32), f"{len(jar['slots'])}●", font=font(14, True), fill=(20, 16, 10), anchor="mm")
+        put_text(draw, (x + 19, y + 14), f"+{jar['points']}", font=font(16, True), fill=(20, 16, 10), anchor="mm")
+        put_text(draw, (x + 19, y + 32), f"{len(jar['slots'])}●", font=font(14, True), fill=(20, 16, 10), anchor="mm")
         x += 44
 
 
@@ -590,7 +602,7 @@ def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
     text = status_text(public, names, locale)
     if text:
         shown, fnt = fitted(text, 860, 22, True)
-        draw.text((20, H - 22), shown, font=fnt, fill=TEXT, anchor="lm")
+        put_text(draw, (20, H - 22), shown, font=fnt, fill=TEXT, anchor="lm")
 
 
 def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
@@ -611,7 +623,7 @@ def hand(
     title, fnt = fitted(
         t("noctiluca.render.hand-title", locale, name=seat_name(names, seat, locale=locale)), HAND_W - 60, 34, True
     )
-    draw.text((30, 36), title, font=fnt, fill=TEXT, anchor="lm")
+    put_text(draw, (30, 36), title, font=fnt, fill=TEXT, anchor="lm")
     fav = private.get("favourite")
     box = (30, 80, 380, HAND_H - 30)
     shadowed_box(image, box, 22, PANEL, PANEL_EDGE)
@@ -634,7 +646,7 @@ def hand(
         draw_centred(draw, (box[0] + 10, cy + 130, box[2] - 10, cy + 180), word, 44, colour, True)
         reminder = wrap(t("noctiluca.render.favourite-rule", locale), font(22), box[2] - box[0] - 30, max_lines=3)
         for i, line in enumerate(reminder):
-            draw.text(((box[0] + box[2]) / 2, cy + 210 + i * 30), line, font=font(22), fill=TEXT, anchor="mm")
+            put_text(draw, ((box[0] + box[2]) / 2, cy + 210 + i * 30), line, font=font(22), fill=TEXT, anchor="mm")
     x0 = 410
     hand_jars = private.get("hand") or []
     y: float = 90
@@ -644,7 +656,7 @@ def hand(
         if kept:
             title = t("noctiluca.render.secret-pick", locale)
         shown, fnt = fitted(title, HAND_W - x0 - 30, 28, True)
-        draw.text((x0, y + 10), shown, font=fnt, fill=TEXT, anchor="lm")
+        put_text(draw, (x0, y + 10), shown, font=fnt, fill=TEXT, anchor="lm")
         for i, jar in enumerate(hand_jars):
             jx = x0 + i * (JAR_W * 1.6 + 24)
             draw_jar(image, (jx, y + 40), jar, locale, 1.6)
@@ -664,12 +676,12 @@ def hand(
     own = public["seats"][seat]["jars"] if public.get("seats") else []
     if own:
         shown, fnt = fitted(t("noctiluca.render.your-jars", locale), HAND_W - x0 - 30, 28, True)
-        draw.text((x0, y + 10), shown, font=fnt, fill=TEXT, anchor="lm")
+        put_text(draw, (x0, y + 10), shown, font=fnt, fill=TEXT, anchor="lm")
         for i, jar in enumerate(own):
             draw_jar(image, (x0 + i * (JAR_W * 1.6 + 24), y + 40), jar, locale, 1.6)
     elif not hand_jars:
         shown, fnt = fitted(t("noctiluca.render.no-jar", locale), HAND_W - x0 - 30, 28, True)
-        draw.text((x0, y + 10), shown, font=fnt, fill=MUTED, anchor="lm")
+        put_text(draw, (x0, y + 10), shown, font=fnt, fill=MUTED, anchor="lm")
     return image
 
 

@@ -31,6 +31,7 @@ from render.common import (
     fitted,
     font,
     gradient,
+    put_text,
     seat_name,
     shade,
     shadowed_box,
@@ -277,7 +278,7 @@ def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Seq
     if last is not None and not (public["solo"] and public["result"] is None):
         text += "  ·  " + t("tm-dice.render.last-turn", locale, turn=last)
     shown, fnt = fitted(text, 900, 30, bold=True)
-    draw.text((24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
+    put_text(draw, (24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
 
 
 def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -285,7 +286,7 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
     box = (RIGHT_X0, 12, RIGHT_X1, 150)
     shadowed_box(image, box, 14, PANEL, PANEL_EDGE)
     shown, fnt = fitted(t("tm-dice.render.awards", locale), 90, 20, True)
-    draw.text((RIGHT_X0 + 14, 34), shown, font=fnt, fill=MUTED, anchor="lm")
+    put_text(draw, (RIGHT_X0 + 14, 34), shown, font=fnt, fill=MUTED, anchor="lm")
     solo = RULES["solo"] if public["solo"] else None
     for i, a in enumerate(public["awards"]):
         draw_die(draw, RIGHT_X0 + 110 + i * 64, 16, a["face"], locale, 44)
@@ -300,9 +301,9 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
         deck=public["deck"],
     )
     shown, fnt = fitted(info, RIGHT_X1 - 14 - (RIGHT_X0 + 310), 16)
-    draw.text((RIGHT_X0 + 310, 38), shown, font=fnt, fill=MUTED, anchor="lm")
+    put_text(draw, (RIGHT_X0 + 310, 38), shown, font=fnt, fill=MUTED, anchor="lm")
     shown, fnt = fitted(t("tm-dice.render.milestones", locale), RIGHT_X1 - RIGHT_X0 - 28, 20, True)
-    draw.text((RIGHT_X0 + 14, 88), shown, font=fnt, fill=MUTED, anchor="lm")
+    put_text(draw, (RIGHT_X0 + 14, 88), shown, font=fnt, fill=MUTED, anchor="lm")
     for i, m in enumerate(public["milestones"]):
         x0 = RIGHT_X0 + 14 + i * 208
         if m["removed"]:
@@ -318,9 +319,9 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
         goal = t(f"tm-dice.render.milestone.{m['kind']}", locale, n=m["n"])
         text = f"{name} ({goal})"
         shown, fnt = fitted(text, 200, 16, bold=True)
-        draw.text((x0, 112), shown, font=fnt, fill=TEXT, anchor="lm")
+        put_text(draw, (x0, 112), shown, font=fnt, fill=TEXT, anchor="lm")
         shown, fnt = fitted(status, 200, 15)
-        draw.text((x0, 136), shown, font=fnt, fill=colour, anchor="lm")
+        put_text(draw, (x0, 136), shown, font=fnt, fill=colour, anchor="lm")
 
 
 def card_name(card_id: str, locale: str = "en") -> str:
@@ -345,14 +346,14 @@ def draw_player(
     else:
         corp = t("tm-dice.render.chosen" if p["chosen"] else "tm-dice.render.choosing", locale)
     vp, vp_font = fitted(t("tm-dice.render.vp", locale, points=p["vp"]), 170, 26, bold=True)
-    draw.text((x1 - 14, y0 + 20), vp, font=vp_font, fill=Palette.ACCENT, anchor="rm")
+    put_text(draw, (x1 - 14, y0 + 20), vp, font=vp_font, fill=Palette.ACCENT, anchor="rm")
     head = f"{seat_name(names, seat, locale=locale)} · {corp}"
     shown, fnt = fitted(head, x1 - x0 - 40 - vp_font.getlength(vp), 22, bold=True)
-    draw.text((x0 + 14, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
+    put_text(draw, (x0 + 14, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
     prod = colour_words(p["production"], locale) or "-"
     line = t("tm-dice.render.stats", locale, wild=p["wild"], hand=p["hand"], production=prod)
     shown, fnt = fitted(line, x1 - x0 - 28, 16)
-    draw.text((x0 + 14, y0 + 46), shown, font=fnt, fill=MUTED, anchor="lm")
+    put_text(draw, (x0 + 14, y0 + 46), shown, font=fnt, fill=MUTED, anchor="lm")
     room = y1 - y0
     die = DIE if room > 150 else 40
     x = x0 + 14
@@ -382,7 +383,7 @@ def draw_player(
     text = " · ".join(played)
     lines = wrap_phrases(text, font(15), x1 - x0 - 28, max_lines=max(1, int((room - die - 74) // 18)))
     for i, line in enumerate(lines):
-        draw.text((x0 + 14, y0 + 70 + die + i * 18), line, font=font(15), fill=TEXT, anchor="lm")
+        put_text(draw, (x0 + 14, y0 + 70 + die + i * 18), line, font=font(15), fill=TEXT, anchor="lm")
 
 
 def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
@@ -408,7 +409,7 @@ def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en"
             scores=sep.join(f"{seat_name(names, s, locale=locale)} {v}" for s, v in enumerate(scores)),
         )
         shown, fnt = fitted(text, 640, 24, bold=True)
-        draw.text((24, H - 24), shown, font=fnt, fill=Palette.ACCENT, anchor="lm")
+        put_text(draw, (24, H - 24), shown, font=fnt, fill=Palette.ACCENT, anchor="lm")
     return image
 
 
@@ -443,9 +444,9 @@ def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], k
     # Project cards' names are kept under the kind "card"; corporations and bonus cards under theirs.
     name = content_name(GAME_ID, kind if kind in ("corporation", "bonus") else "card", card["id"], card["name"], locale)
     shown, fnt = fitted(name, CARD_W - 24, 22, bold=True)
-    draw.text((x + 12, y + 22), shown, font=fnt, fill=TEXT, anchor="lm")
+    put_text(draw, (x + 12, y + 22), shown, font=fnt, fill=TEXT, anchor="lm")
     shown, fnt = fitted(f"{t(f'tm-dice.render.kind.{kind}', locale)} · {card['id']}", CARD_W - 24, 14)
-    draw.text((x + 12, y + 46), shown, font=fnt, fill=MUTED, anchor="lm")
+    put_text(draw, (x + 12, y + 46), shown, font=fnt, fill=MUTED, anchor="lm")
     cx = x + 12
     for face in card.get("cost", []):
         draw_die(draw, cx, y + 60, face, locale, 42)
@@ -463,7 +464,7 @@ def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], k
         for part in wrap_phrases(line, font(16), CARD_W - 24, max_lines=3):
             if text_y > y + CARD_H - 14:
                 break
-            draw.text((x + 12, text_y), part, font=font(16), fill=TEXT, anchor="lm")
+            put_text(draw, (x + 12, text_y), part, font=font(16), fill=TEXT, anchor="lm")
             text_y += 20
 
 
@@ -486,13 +487,13 @@ def hand(
     more_w = 0.0
     if hidden > 0:
         more, more_font = fitted(t("tm-dice.render.more", locale, n=hidden), 260, 24, True)
-        draw.text((HAND_W - 24, 30), more, font=more_font, fill=Palette.ACCENT, anchor="rm")
+        put_text(draw, (HAND_W - 24, 30), more, font=more_font, fill=Palette.ACCENT, anchor="rm")
         more_w = more_font.getlength(more) + 24
     heading = t(
         "tm-dice.render.hand-title", locale, name=seat_name(names, seat, locale=locale), n=len(private.get("hand", []))
     )
     title, fnt = fitted(" · ".join([heading, *asked]), HAND_W - 48 - more_w, 30, True)
-    draw.text((24, 30), title, font=fnt, fill=TEXT, anchor="lm")
+    put_text(draw, (24, 30), title, font=fnt, fill=TEXT, anchor="lm")
     for i, (card, kind) in enumerate(items[: per_row * rows]):
         col, row = i % per_row, i // per_row
         draw_card(image, 20 + col * (CARD_W + 12), 64 + row * (CARD_H + 12), card, kind, locale)

@@ -25,6 +25,7 @@ from render.common import (
     font,
     panel_title,
     paste_sprite,
+    put_text,
     runs_width,
     seat_name,
     shadowed_box,
@@ -145,8 +146,8 @@ def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
     # The round and trick keep their size; the status line shrinks (then is cut) beside them.
     right, rfont = fitted(right, RIGHT_W, 34, bold=True, min_size=24)
     sub, sfont = fitted(sub, RIGHT_W, 24, min_size=18)
-    draw.text((x1 - 24, y0 + 42), right, font=rfont, fill=Palette.TEXT, anchor="rm")
-    draw.text((x1 - 24, y0 + 76), sub, font=sfont, fill=Palette.TEXT_MUTED, anchor="rm")
+    put_text(draw, (x1 - 24, y0 + 42), right, font=rfont, fill=Palette.TEXT, anchor="rm")
+    put_text(draw, (x1 - 24, y0 + 76), sub, font=sfont, fill=Palette.TEXT_MUTED, anchor="rm")
     room = x1 - x0 - 72 - max(rfont.getlength(right), sfont.getlength(sub)) - 40
     shown, fnt = fit_runs(runs, room, 46, bold=True, min_size=22)
     draw_runs(draw, (x0 + 44, (y0 + y1) / 2), shown, fnt)
@@ -162,7 +163,7 @@ def draw_gems(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: floa
             paste_sprite(image, icon("gem", size), (cx + (i - (count - 1) / 2) * step, cy))
         return
     paste_sprite(image, icon("gem", 44), (cx - 24, cy))
-    draw.text((cx + 4, cy + 2), f"×{count}", font=font(34, True), fill=Palette.TEXT, anchor="lm")
+    put_text(draw, (cx + 4, cy + 2), f"×{count}", font=font(34, True), fill=Palette.TEXT, anchor="lm")
 
 
 def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -189,7 +190,7 @@ def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
         draw_gems(image, draw, x, (box[1] + box[3]) / 2, int(sp.get("gems", 0)))
         if sp.get("plus"):
             circle(draw, (box[2] - 16, box[1] + 4), 18, fill=PLUS_FILL, outline=Palette.TEXT, width=2)
-            draw.text((box[2] - 16, box[1] + 4), "+", font=font(30, True), fill=Palette.TEXT, anchor="mm")
+            put_text(draw, (box[2] - 16, box[1] + 4), "+", font=font(30, True), fill=Palette.TEXT, anchor="mm")
         if sp.get("diamond"):
             dx, dy = box[0] + 16, box[1] + 4
             diamond = [(dx, dy - 16), (dx + 14, dy), (dx, dy + 16), (dx - 14, dy)]
@@ -204,9 +205,9 @@ def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
             circle(draw, (x, NODE_Y), NODE_R, fill=START_FILL if i == start else NODE_FILL, outline=NODE_EDGE, width=5)
         if i == start:
             label, lfont = fitted(t("fox-duet.render.start", locale), spacing - 24, 24, bold=True, min_size=16)
-            draw.text((x, DIST_Y), label, font=lfont, fill=START_FILL, anchor="mm")
+            put_text(draw, (x, DIST_Y), label, font=lfont, fill=START_FILL, anchor="mm")
         else:
-            draw.text((x, DIST_Y), str(abs(i - start)), font=font(26, True), fill=Palette.TEXT_MUTED, anchor="mm")
+            put_text(draw, (x, DIST_Y), str(abs(i - start)), font=font(26, True), fill=Palette.TEXT_MUTED, anchor="mm")
     tracker = public.get("tracker")
     if isinstance(tracker, int) and 0 <= tracker < n:
         x = xs[tracker]
@@ -215,8 +216,8 @@ def draw_path(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
     half = (PATH_X1 - PATH_X0) / 2 - 60
     left, lf = fitted(f"◀ {seat_name(names, 0, locale=locale)}", half, 34, bold=True, min_size=20)
     right, rf = fitted(f"{seat_name(names, 1, locale=locale)} ▶", half, 34, bold=True, min_size=20)
-    draw.text((PATH_X0 - 56, END_LABEL_Y), left, font=lf, fill=Palette.TEXT, anchor="lm")
-    draw.text((PATH_X1 + 56, END_LABEL_Y), right, font=rf, fill=Palette.TEXT, anchor="rm")
+    put_text(draw, (PATH_X0 - 56, END_LABEL_Y), left, font=lf, fill=Palette.TEXT, anchor="lm")
+    put_text(draw, (PATH_X1 + 56, END_LABEL_Y), right, font=rf, fill=Palette.TEXT, anchor="rm")
 
 
 def title(draw: ImageDraw.ImageDraw, box: Box, text: str, room: float | None = None) -> float:
@@ -278,7 +279,7 @@ def draw_trick(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
     for k, seat in enumerate(order[:2]):
         sx = box[0] + 24 + k * (slot_w + 14)
         name, nf = fitted(seat_name(names, seat, locale=locale), slot_w, 28, bold=True, min_size=18)
-        draw.text((sx + slot_w / 2, top), name, font=nf, fill=Palette.TEXT, anchor="mm")
+        put_text(draw, (sx + slot_w / 2, top), name, font=nf, fill=Palette.TEXT, anchor="mm")
         card_xy = (round(sx + (slot_w - cw) / 2), top + 26)
         play = next((p for p in plays if p.get("seat") == seat), None)
         if play:
@@ -298,7 +299,7 @@ def draw_trick(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
             if tag:
                 shown, tf = fitted(tag, slot_w, 24, bold=True, min_size=16)
                 colour = Palette.ACCENT if won else Palette.TEXT_MUTED
-                draw.text((sx + slot_w / 2, card_xy[1] + ch + 26), shown, font=tf, fill=colour, anchor="mm")
+                put_text(draw, (sx + slot_w / 2, card_xy[1] + ch + 26), shown, font=tf, fill=colour, anchor="mm")
         else:
             waiting = t("fox-duet.render.to-lead" if k == 0 else "fox-duet.render.to-follow", locale)
             dashed_slot(draw, (card_xy[0], card_xy[1], card_xy[0] + cw, card_xy[1] + ch), waiting)
@@ -321,7 +322,7 @@ def draw_notes(draw: ImageDraw.ImageDraw, notes: Sequence[tuple[str, int, Color]
     for lines, size, colour in blocks:
         fnt = font(size, True)
         for line in lines:
-            draw.text((x0, y), line, font=fnt, fill=colour, anchor="lt")
+            put_text(draw, (x0, y), line, font=fnt, fill=colour, anchor="lt")
             y += size + 10
         y += 12
 
@@ -389,7 +390,7 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
         paste_sprite(image, icon("forest", 52, "" if k < left else "faint"), (x0 + 52 + k * 58, y0 + 84))
     tx = x0 + 52 + max(total, 1) * 58 - 16
     shown, fnt = fitted(t("fox-duet.render.tokens-left", locale, left=left, total=total), x1 - 24 - tx, 30, True, 16)
-    draw.text((tx, y0 + 84), shown, font=fnt, fill=Palette.TEXT if left else LOSS, anchor="lm")
+    put_text(draw, (tx, y0 + 84), shown, font=fnt, fill=Palette.TEXT if left else LOSS, anchor="lm")
     title(draw, (x0, y0 + 116, x1, 0), t("fox-duet.render.gems", locale), x1 - x0 - 48)
     rows = [
         (str(public.get("gems_on_board", 0)), Palette.TEXT, "fox-duet.render.on-path"),
@@ -405,7 +406,7 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
     deck, dfont = fitted(
         t("fox-duet.render.deck", locale, size=public.get("deck_size", 0)), x1 - x0 - 48 - heading_w - 16, 24, True, 14
     )
-    draw.text((x1 - 24, y0 + 292), deck, font=dfont, fill=Palette.TEXT_MUTED, anchor="rm")
+    put_text(draw, (x1 - 24, y0 + 292), deck, font=dfont, fill=Palette.TEXT_MUTED, anchor="rm")
     sizes = list(public.get("hand_sizes") or [0, 0])
     y = y0 + 344
     col_w = (x1 - x0 - 48) / 2

@@ -9,7 +9,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from l10n import t
-from render.common import fitted, font, supersampled
+from render.common import fitted, font, put_text, supersampled
 from render.fox_duet.icons import SUITS, icon, suit_style
 
 CARD_FACE = (252, 248, 236)
@@ -55,8 +55,9 @@ def card_image(key: tuple[str, int, int, str], w: int, h: int, locale: str = "en
             draw.rectangle((0, band_top, w * s - 1, band_top + r), fill=st.main)
             name = ability_name(ability, locale).upper()
             text, fnt = fitted(name, 0.86 * w * s, round(0.125 * w * s), bold=True)
-            draw.text((w * s / 2, (band_top + h * s) / 2), text, font=fnt, fill=CARD_FACE, anchor="mm")
-        draw.text(
+            put_text(draw, (w * s / 2, (band_top + h * s) / 2), text, font=fnt, fill=CARD_FACE, anchor="mm")
+        put_text(
+            draw,
             (0.10 * w * s, 0.03 * h * s),
             str(rank),
             font=font(round(0.34 * w * s), bold=True),
@@ -83,7 +84,7 @@ def card_image(key: tuple[str, int, int, str], w: int, h: int, locale: str = "en
         total = paw + 4 + zero.getlength("0")
         x = round((w - total) / 2)
         card.alpha_composite(icon("paw", paw, "faint"), (x, paw_y))
-        ImageDraw.Draw(card).text((x + paw + 4, paw_y + paw / 2), "0", font=zero, fill=(92, 58, 30), anchor="lm")
+        put_text(ImageDraw.Draw(card), (x + paw + 4, paw_y + paw / 2), "0", font=zero, fill=(92, 58, 30), anchor="lm")
     else:
         gap = round(0.03 * w)
         total = count * paw + (count - 1) * gap

@@ -19,6 +19,7 @@ from render.common import (
     fitted,
     font,
     paste_sprite,
+    put_text,
     seat_name,
     shadowed_box,
     wrap,
@@ -58,7 +59,7 @@ def draw_hand(
     st = suit_style(suit)
     trump, tf = fitted(t("fox-duet.render.trump", locale, suit=suit_label(suit, locale)), TRUMP_W, 38, True, 24)
     trump_w = tf.getlength(trump) + (72 if suit in SUITS else 0)
-    draw.text((x1 - 24, (y0 + y1) / 2), trump, font=tf, fill=st.bright, anchor="rm")
+    put_text(draw, (x1 - 24, (y0 + y1) / 2), trump, font=tf, fill=st.bright, anchor="rm")
     if suit in SUITS:
         paste_sprite(image, icon(suit, 52), (x1 - 24 - tf.getlength(trump) - 36, (y0 + y1) / 2))
     room = x1 - x0 - 44 - 24 - trump_w - 24
@@ -111,13 +112,13 @@ def draw_hand(
     if gift or public.get("phase") == "gift":
         gy = ry0 + 56 + rh + 30
         pick, pf = fitted(t("fox-duet.render.gift-pick", locale), rx1 - rx0 - 48, 24, True, 14)
-        draw.text((rx0 + 24, gy + 10), pick, font=pf, fill=Palette.TEXT_MUTED, anchor="lm")
+        put_text(draw, (rx0 + 24, gy + 10), pick, font=pf, fill=Palette.TEXT_MUTED, anchor="lm")
         if gift:
             paste_card(image, gift, (round(cx - rw / 2), gy + 36), REF_CARD, locale)
         else:
             lines = wrap(t("fox-duet.render.not-chosen", locale), font(24), rx1 - rx0 - 48, 2)
             for k, line in enumerate(lines):
-                draw.text((rx0 + 24, gy + 52 + k * 30), line, font=font(24), fill=Palette.TEXT_MUTED, anchor="lm")
+                put_text(draw, (rx0 + 24, gy + 52 + k * 30), line, font=font(24), fill=Palette.TEXT_MUTED, anchor="lm")
     return image
 
 
@@ -130,4 +131,4 @@ def draw_reminder(draw: ImageDraw.ImageDraw, text: str, top: tuple[float, float]
             break
     x, y = top
     for k, line in enumerate(lines):
-        draw.text((x, y + k * (size + 5)), line, font=fnt, fill=colour, anchor="mm")
+        put_text(draw, (x, y + k * (size + 5)), line, font=fnt, fill=colour, anchor="mm")

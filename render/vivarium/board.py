@@ -8,7 +8,18 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from l10n import t
-from render.common import Palette, backdrop_rgba, draw_centred, ellipsize, fitted, font, seat_name, shadowed_box, wrap
+from render.common import (
+    Palette,
+    backdrop_rgba,
+    draw_centred,
+    ellipsize,
+    fitted,
+    font,
+    put_text,
+    seat_name,
+    shadowed_box,
+    wrap,
+)
 from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
 
@@ -37,7 +48,7 @@ def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, W, HEADER_H), fill=Palette.PANEL_DARK)
     title, tf = fitted(t("vivarium.render.title", locale), TITLE_W, 34, True, 20)
-    draw.text((20, HEADER_H / 2), title, font=tf, fill=Palette.ACCENT, anchor="lm")
+    put_text(draw, (20, HEADER_H / 2), title, font=tf, fill=Palette.ACCENT, anchor="lm")
     left = 20 + tf.getlength(title) + 30
     phase = str(public.get("phase"))
     if phase == "over":
@@ -60,7 +71,7 @@ def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
             step=step,
         )
     shown, fnt = fitted(text, W - left - 20, 30, True, 16)
-    draw.text((left, HEADER_H / 2), shown, font=fnt, fill=Palette.TEXT, anchor="lm")
+    put_text(draw, (left, HEADER_H / 2), shown, font=fnt, fill=Palette.TEXT, anchor="lm")
 
 
 def draw_grid(image: Image.Image, public: Mapping[str, Any], locale: str) -> None:
@@ -71,11 +82,11 @@ def draw_grid(image: Image.Image, public: Mapping[str, Any], locale: str) -> Non
     for i in range(4):
         x = GRID_X + i * (CARD_W + GAP) + CARD_W / 2
         label, lf = fitted(t("vivarium.render.col", locale, number=i + 1), CARD_W - 8, 26, True, 14)
-        draw.text((x, GRID_Y - 20), label, font=lf, fill=Palette.CREAM, anchor="mm")
+        put_text(draw, (x, GRID_Y - 20), label, font=lf, fill=Palette.CREAM, anchor="mm")
         y = GRID_Y + i * (CARD_H + GAP) + CARD_H / 2
-        draw.text((GRID_X - 30, y), str(i + 1), font=font(40, True), fill=Palette.CREAM, anchor="mm")
+        put_text(draw, (GRID_X - 30, y), str(i + 1), font=font(40, True), fill=Palette.CREAM, anchor="mm")
     row, rf = fitted(t("vivarium.render.row", locale), 2 * (GRID_X - 30) - 8, 18, True, 10)
-    draw.text((GRID_X - 30, GRID_Y - 20), row, font=rf, fill=Palette.TEXT_MUTED, anchor="mm")
+    put_text(draw, (GRID_X - 30, GRID_Y - 20), row, font=rf, fill=Palette.TEXT_MUTED, anchor="mm")
     grid = public.get("grid", [])
     for r, row in enumerate(grid[:4]):
         for c, card in enumerate(row[:4]):
@@ -115,7 +126,7 @@ def draw_domino(
     for i, n in enumerate(numbers[:2]):
         cx = x + size / 2 + 3 + i * (size + 3)
         color = (200, 70, 30) if changed[i] else INK if face_up else (200, 200, 196)
-        draw.text((cx, y + h / 2), str(n), font=font(round(size * 0.7), True), fill=color, anchor="mm")
+        put_text(draw, (cx, y + h / 2), str(n), font=font(round(size * 0.7), True), fill=color, anchor="mm")
     return w
 
 
@@ -124,7 +135,7 @@ def draw_priority(
 ) -> None:
     if token is None:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=Palette.PANEL_EDGE, width=3)
-        draw.text((cx, cy), "—", font=font(28, True), fill=Palette.TEXT_MUTED, anchor="mm")
+        put_text(draw, (cx, cy), "—", font=font(28, True), fill=Palette.TEXT_MUTED, anchor="mm")
         return
     icon_ = token.get("icon") or {}
     if "habitat" in icon_:
@@ -161,7 +172,7 @@ def _icon_label(token: Mapping[str, Any] | None, locale: str) -> str:
 def label(draw, xy: tuple[float, float], text: str, size: int, fill, room: float, anchor: str = "mm") -> None:
     """A short bold label, shrunk (then cut) to ``room`` pixels."""
     shown, fnt = fitted(text, room, size, True, 10)
-    draw.text(xy, shown, font=fnt, fill=fill, anchor=anchor)
+    put_text(draw, xy, shown, font=fnt, fill=fill, anchor=anchor)
 
 
 def draw_top(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -203,7 +214,7 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]
     lines.append((t("vivarium.render.worth", locale, left=priority.get("stack", 0)), Palette.TEXT_MUTED))
     for i, (text, color) in enumerate(lines):
         shown, fnt = fitted(text, x1 - tx - 12, 20, True, 14)
-        draw.text((tx, y0 + 66 + i * 32), shown, font=fnt, fill=color, anchor="lm")
+        put_text(draw, (tx, y0 + 66 + i * 32), shown, font=fnt, fill=color, anchor="lm")
 
 
 def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -225,7 +236,7 @@ def _chip(draw, x: float, y: float, text: str, fill, ink, size: int = 20) -> flo
     fnt = font(size, True)
     w = fnt.getlength(text) + 16
     draw.rounded_rectangle((x, y - 15, x + w, y + 15), 9, fill=fill)
-    draw.text((x + w / 2, y), text, font=fnt, fill=ink, anchor="mm")
+    put_text(draw, (x + w / 2, y), text, font=fnt, fill=ink, anchor="mm")
     return w
 
 
@@ -245,7 +256,7 @@ def draw_player(image, box, public, player, names, result, locale: str) -> None:
         score = t("vivarium.render.points", locale, points=result["scores"][seat])
         score_font = font(30, True)
         right_w = score_font.getlength(score)
-        draw.text((x1 - 16, y), score, font=score_font, fill=Palette.ACCENT, anchor="rm")
+        put_text(draw, (x1 - 16, y), score, font=score_font, fill=Palette.ACCENT, anchor="rm")
     else:
         tx = x1 - 14
         for token in reversed(player.get("tokens", [])):
@@ -264,12 +275,12 @@ def draw_player(image, box, public, player, names, result, locale: str) -> None:
     counters_w += 32 * len(player.get("priority", []))
     room = x1 - 16 - right_w - 16 - counters_w - 14 - x
     name, nf = fitted(_name(names, seat, locale), max(40, room), 28, True, 16)
-    draw.text((x, y), name, font=nf, fill=HIGHLIGHT if current else Palette.TEXT, anchor="lm")
+    put_text(draw, (x, y), name, font=nf, fill=HIGHLIGHT if current else Palette.TEXT, anchor="lm")
     x += nf.getlength(name) + 14
     image.alpha_composite(icon("gem", 30), (round(x), round(y - 15)))
-    draw.text((x + 34, y), gems, font=font(28, True), fill=Palette.TEXT, anchor="lm")
+    put_text(draw, (x + 34, y), gems, font=font(28, True), fill=Palette.TEXT, anchor="lm")
     x += 34 + font(28, True).getlength(gems) + 16
-    draw.text((x, y), stars, font=font(26, True), fill=(252, 214, 92), anchor="lm")
+    put_text(draw, (x, y), stars, font=font(26, True), fill=(252, 214, 92), anchor="lm")
     x += font(26, True).getlength(stars) + 14
     for token in player.get("priority", []):
         draw_priority(image, draw, x + 14, y, token, 14, locale)
@@ -297,7 +308,8 @@ def draw_player(image, box, public, player, names, result, locale: str) -> None:
             text = ""
         if text:
             shown, fnt = fitted(text, x1 - x0 - 28, 18, bool(seat_details), 14)
-            draw.text(
+            put_text(
+                draw,
                 (x0 + 14, row3 + 38),
                 shown,
                 font=fnt,
@@ -331,7 +343,7 @@ def draw_counts(image, draw, x0: float, y: float, x1: float, counts: Mapping[str
     x = x0
     for kind, value, step in zip(TYPES, types, type_steps, strict=True):
         image.alpha_composite(badge(kind, 32), (round(x), round(y - 16)))
-        draw.text((x + 36, y), value, font=font(type_size, True), fill=Palette.TEXT, anchor="lm")
+        put_text(draw, (x + 36, y), value, font=font(type_size, True), fill=Palette.TEXT, anchor="lm")
         x += step
     x += 4
     for habitat, chip in zip(HABITATS, chips, strict=True):
@@ -339,7 +351,7 @@ def draw_counts(image, draw, x0: float, y: float, x1: float, counts: Mapping[str
     x += 6
     for ic, value, step in zip(ICONS, icons, icon_steps, strict=True):
         image.alpha_composite(icon(ic, 28), (round(x), round(y - 14)))
-        draw.text((x + 29, y), value, font=font(icon_size, True), fill=Palette.TEXT, anchor="lm")
+        put_text(draw, (x + 29, y), value, font=font(icon_size, True), fill=Palette.TEXT, anchor="lm")
         x += step
 
 
@@ -348,7 +360,7 @@ def draw_contracts(draw, x0: float, y: float, x1: float, contracts: Sequence[Map
     x = x0
     if not contracts:
         shown, fnt = fitted(t("vivarium.render.no-contract", locale), x1 - x0, 18, False, 12)
-        draw.text((x, y), shown, font=fnt, fill=Palette.TEXT_MUTED, anchor="lm")
+        put_text(draw, (x, y), shown, font=fnt, fill=Palette.TEXT_MUTED, anchor="lm")
     fnt = font(18, True)
     more = fnt.getlength("…") + 4
     for k, contract in enumerate(contracts):
@@ -364,7 +376,7 @@ def draw_contracts(draw, x0: float, y: float, x1: float, contracts: Sequence[Map
         room = x1 - x - 16 - (0 if last else more + 6)
         if fnt.getlength(text) > room:
             if k > 0 and room < 120:  # too little left for a readable chip: mark that more follow
-                draw.text((x, y), "…", font=fnt, fill=Palette.TEXT, anchor="lm")
+                put_text(draw, (x, y), "…", font=fnt, fill=Palette.TEXT, anchor="lm")
                 break
             text = ellipsize(text, fnt, room)
         w = fnt.getlength(text) + 16
@@ -372,7 +384,7 @@ def draw_contracts(draw, x0: float, y: float, x1: float, contracts: Sequence[Map
         draw.rounded_rectangle(
             (x, y - 14, x + w, y + 14), 8, fill=CONTRACT_FACE if good else (120, 100, 70), outline=CONTRACT_EDGE
         )
-        draw.text((x + 8, y), text, font=fnt, fill=INK if good else (246, 234, 196), anchor="lm")
+        put_text(draw, (x + 8, y), text, font=fnt, fill=INK if good else (246, 234, 196), anchor="lm")
         x += w + 6
 
 
@@ -395,7 +407,8 @@ def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence
             draw.rounded_rectangle(
                 (x, y - 20, x + 26, y + 20), 5, fill=HABITAT_COLORS.get(habitat, (128, 128, 128)), outline=(20, 20, 20)
             )
-            draw.text(
+            put_text(
+                draw,
                 (x + 13, y),
                 str(card.get("points", 0)),
                 font=font(20, True),
@@ -428,7 +441,7 @@ def draw_hand(
     draw = ImageDraw.Draw(image)
     heading = t("vivarium.render.hand-title", locale, name=_name(names, seat, locale))
     shown, fnt = fitted(heading, HAND_W - 80, 40, True, 22)
-    draw.text((40, 48), shown, font=fnt, fill=Palette.TEXT, anchor="lm")
+    put_text(draw, (40, 48), shown, font=fnt, fill=Palette.TEXT, anchor="lm")
     contracts = list(private.get("contracts", []))
     w = (HAND_W - 80 - 40) // max(1, len(contracts))
     for i, contract in enumerate(contracts):
@@ -468,7 +481,7 @@ def draw_secret(image: Image.Image, box, contract: Mapping[str, Any], locale: st
     y = y0 + 280
     for part in lines[:1]:
         for line in wrap(part, fnt, x1 - x0 - 40, 2):
-            draw.text(((x0 + x1) / 2, y), line, font=fnt, fill=INK, anchor="mm")
+            put_text(draw, ((x0 + x1) / 2, y), line, font=fnt, fill=INK, anchor="mm")
             y += 38
     progress = contract.get("progress", {})
     have = int(progress.get("have", 0))
@@ -485,15 +498,15 @@ def draw_secret(image: Image.Image, box, contract: Mapping[str, Any], locale: st
                 outline=INK,
                 width=3,
             )
-            draw.text((bx + tw / 2, y + 40), f"{least}+", font=font(32, True), fill=INK, anchor="mm")
+            put_text(draw, (bx + tw / 2, y + 40), f"{least}+", font=font(32, True), fill=INK, anchor="mm")
             worth, wf = fitted(t("vivarium.render.points", locale, points=points), tw - 20, 28, True, 14)
-            draw.text((bx + tw / 2, y + 84), worth, font=wf, fill=INK, anchor="mm")
+            put_text(draw, (bx + tw / 2, y + 84), worth, font=wf, fill=INK, anchor="mm")
         y += 130
     else:
         for part in lines[1:]:
             for line in wrap(part, fnt, x1 - x0 - 40, 2):
-                draw.text(((x0 + x1) / 2, y), line, font=fnt, fill=INK, anchor="mm")
+                put_text(draw, ((x0 + x1) / 2, y), line, font=fnt, fill=INK, anchor="mm")
                 y += 38
     text = t("vivarium.render.you-have", locale, have=have, points=progress.get("points", 0))
     shown, f2 = fitted(text, x1 - x0 - 40, 34, True, 18)
-    draw.text(((x0 + x1) / 2, y1 - 40), shown, font=f2, fill=(120, 60, 10), anchor="mm")
+    put_text(draw, ((x0 + x1) / 2, y1 - 40), shown, font=f2, fill=(120, 60, 10), anchor="mm")

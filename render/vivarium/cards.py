@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from l10n import content_name, has, t
-from render.common import draw_centred, fitted, font, supersampled, wrap
+from render.common import draw_centred, fitted, font, put_text, supersampled, wrap
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, ICON_COLORS, TYPE_COLORS, badge, icon
 
 EQUIPMENT_FACE = (236, 232, 220)
@@ -137,19 +137,19 @@ def _creature(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Ima
     image.alpha_composite(badge(kind, size), (8, 8))
     room = w - size - 20
     label, lf = fitted(word("type", kind, locale).upper(), room, round(w * 0.105), True, 10)
-    draw.text((size + 14, 10 + size * 0.30), label, font=lf, fill=ink, anchor="lm")
+    put_text(draw, (size + 14, 10 + size * 0.30), label, font=lf, fill=ink, anchor="lm")
     place = word("habitat", habitat, locale)
     shown, pf = fitted(place, room, round(w * 0.095), False, 10)
-    draw.text((size + 14, 10 + size * 0.72), shown, font=pf, fill=ink, anchor="lm")
+    put_text(draw, (size + 14, 10 + size * 0.72), shown, font=pf, fill=ink, anchor="lm")
     name_font = font(round(w * 0.11), True)
     for i, line in enumerate(wrap(name_of(card, locale), name_font, w - 20, 2)):
-        draw.text((w / 2, h * 0.48 + i * w * 0.13), line, font=name_font, fill=ink, anchor="mm")
+        put_text(draw, (w / 2, h * 0.48 + i * w * 0.13), line, font=name_font, fill=ink, anchor="mm")
     r = round(w * 0.15)
     cx, cy = w - r - 8, h - r - 8
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=POINTS_DISC, outline=INK, width=3)
-    draw.text((cx, cy), str(card.get("points", 0)), font=font(round(r * 1.4), True), fill=INK, anchor="mm")
+    put_text(draw, (cx, cy), str(card.get("points", 0)), font=font(round(r * 1.4), True), fill=INK, anchor="mm")
     corner, cf = fitted(place.upper(), cx - r - 12 - 12, round(w * 0.085), True, 10)
-    draw.text((12, h - 12), corner, font=cf, fill=ink, anchor="lb")
+    put_text(draw, (12, h - 12), corner, font=cf, fill=ink, anchor="lb")
     return image
 
 
@@ -164,14 +164,14 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
     plus_font = font(round(w * 0.1), True)
     room = w - size - 12 - 10 - (plus_font.getlength(plus) + 6 if plus else 0)
     label, lf = fitted(word("icon", ic, locale).upper(), room, round(w * 0.10), True, 10)
-    draw.text((size + 12, 8 + size / 2), label, font=lf, fill=INK, anchor="lm")
+    put_text(draw, (size + 12, 8 + size / 2), label, font=lf, fill=INK, anchor="lm")
     gem = round(w * 0.15)
     for i in range(gems):
         image.alpha_composite(icon("gem", gem), (w - 10 - (i + 1) * (gem - 2), 10 + size // 2 - gem // 2 + 18))
     if gems:
-        draw.text((w - 10, 8), plus, font=plus_font, fill=(14, 110, 100), anchor="ra")
+        put_text(draw, (w - 10, 8), plus, font=plus_font, fill=(14, 110, 100), anchor="ra")
     text, fnt = fitted(name_of(card, locale), w - 16, round(w * 0.11), True, 12)
-    draw.text((w / 2, h * 0.44), text, font=fnt, fill=INK, anchor="mm")
+    put_text(draw, (w / 2, h * 0.44), text, font=fnt, fill=INK, anchor="mm")
     ability = card.get("ability", {})
     timing, color = TIMING.get(str(ability.get("kind")), ("", INK))
     tag = t(f"vivarium.render.timing.{timing}", locale) if timing else ""
@@ -180,7 +180,7 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
     if tag:
         tag, tf = fitted(tag, w - 40, 15, True, 10)
         draw.rounded_rectangle((10, top - 12, 10 + tf.getlength(tag) + 14, top + 10), 8, fill=color)
-        draw.text((17, top - 1), tag, font=tf, fill=(255, 255, 255), anchor="lm")
+        put_text(draw, (17, top - 1), tag, font=tf, fill=(255, 255, 255), anchor="lm")
     text = ability_text(ability, locale)
     body = font(round(w * 0.095), True)
     lines = wrap(text, body, w - 24, 3)
@@ -191,7 +191,7 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
         step = w * 0.098
     y0 = (top + h - 6) / 2 - (len(lines) - 1) * step / 2 + 4
     for i, line in enumerate(lines):
-        draw.text((w / 2, y0 + i * step), line, font=body, fill=INK, anchor="mm")
+        put_text(draw, (w / 2, y0 + i * step), line, font=body, fill=INK, anchor="mm")
     return image
 
 
@@ -204,12 +204,12 @@ def _contract(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Ima
     )
     name_font = font(round(w * 0.105), True)
     for i, line in enumerate(wrap(name_of(card, locale), name_font, w - 16, 2)):
-        draw.text((w / 2, 56 + i * w * 0.12), line, font=name_font, fill=INK, anchor="mm")
+        put_text(draw, (w / 2, 56 + i * w * 0.12), line, font=name_font, fill=INK, anchor="mm")
     body = font(round(w * 0.095), True)
     lines: list[str] = []
     for part in goal_lines(card.get("goal", {}), locale):
         lines += wrap(part, body, w - 20, 2)
     y = h - 14 - (len(lines) - 1) * w * 0.12
     for i, line in enumerate(lines):
-        draw.text((w / 2, y + i * w * 0.12), line, font=body, fill=(90, 54, 10), anchor="mb")
+        put_text(draw, (w / 2, y + i * w * 0.12), line, font=body, fill=(90, 54, 10), anchor="mb")
     return image

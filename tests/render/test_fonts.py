@@ -16,7 +16,7 @@ import render
 from engine import GAMES
 from engine.resources import data_file
 from render import fonts
-from render.common import clean_text, ellipsize, font, seat_name, wrap
+from render.common import clean_text, ellipsize, font, put_text, seat_name, wrap
 from tests.render.text_bounds import overflows, recorded_text
 
 BG = (22, 46, 34)
@@ -41,7 +41,7 @@ def drawn(
     text: str, fnt: ImageFont.FreeTypeFont, anchor: str = "ls", size: tuple[int, int] = (700, 160)
 ) -> Image.Image:
     image = Image.new("RGB", size, BG)
-    ImageDraw.Draw(image).text((40, 100), text, font=fnt, fill=INK, anchor=anchor)
+    put_text(ImageDraw.Draw(image), (40, 100), text, font=fnt, fill=INK, anchor=anchor)
     return image
 
 
@@ -51,7 +51,7 @@ def ink_box(image: Image.Image) -> tuple[int, int, int, int] | None:
 
 def glyph_mask(char: str, fnt: ImageFont.FreeTypeFont) -> bytes:
     image = Image.new("L", (120, 120), 0)
-    ImageDraw.Draw(image).text((20, 90), char, font=fnt, fill=255, anchor="ls")
+    put_text(ImageDraw.Draw(image), (20, 90), char, font=fnt, fill=255, anchor="ls")
     return image.tobytes()
 
 
@@ -96,7 +96,7 @@ def test_emoji_are_drawn_in_colour_and_text_in_its_ink() -> None:
     assert coloured_pixels(words) == 0
     # A mask image (no colour) still gets the emoji's shape.
     mask = Image.new("L", (300, 120), 0)
-    ImageDraw.Draw(mask).text((10, 90), "🦊", font=fnt, fill=255, anchor="ls")
+    put_text(ImageDraw.Draw(mask), (10, 90), "🦊", font=fnt, fill=255, anchor="ls")
     assert mask.getbbox() is not None
 
 
@@ -268,7 +268,9 @@ def test_cjk_and_emoji_names_stay_in_their_slots(game: str, players: int, steps:
 def test_mixed_text_draws_on_every_image_mode(mode: str) -> None:
     image = Image.new(mode, (500, 120))
     fill = 7 if mode == "P" else "white"
-    ImageDraw.Draw(image).text((10, 60), MIXED + " 👨\u200d👩\u200d👧", font=font(30, True), fill=fill, anchor="lm")
+    put_text(
+        ImageDraw.Draw(image), (10, 60), MIXED + " 👨\u200d👩\u200d👧", font=font(30, True), fill=fill, anchor="lm"
+    )
     assert image.getbbox() is not None
     if mode == "P":
         assert image.getcolors() is not None and {index for _, index in image.getcolors()} == {0, 7}
