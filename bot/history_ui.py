@@ -16,10 +16,11 @@ from bot.answers import locale_of
 from bot.flow import Flow, clip
 from bot.games import adapter_for
 from bot.i18n import t
+from bot.replays import ReplayOrder
 from bot.service import Refusal
 from bot.storage import GameRow, seats_and_undo
 from bot.ui import ELSEWHERE, Answered, custom_ids_on, flow_of
-from render.replay import replay_animation
+from render.replay import extension_of
 
 log = logging.getLogger("meeple.history")
 
@@ -182,33 +183,37 @@ async def show_past_board(
 
 
 async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> None:
-    """Add an animated replay of the whole game to its final board message."""
+    """Add an animated replay of the whole game to its final board message.
+
+    Drawn by a drawing worker after every live board and hand (``Pictures.replay``): the worker
+    replays the log and draws the frames, the bot only reads the log and uploads the result."""
     if row.compacted_at is not None:  # the log is gone: a replay would show the set-up only
         log.info("game %s: no replay, its record was compacted", row.id)
         return
     try:
-        publics = []
-        state, _ = history.start_state(row, len(await flow.service.db.seats(row.id)))
-        publics.append(state.view(None)["public"])
-        for entry in await flow.service.db.actions(row.id):
-            history.apply_logged(state, entry.seat, entry.action)
-            publics.append(state.view(None)["public"])
         loc = flow.table_locale(row)  # the replay joins the public final board
-        names = await flow.names(row.id, loc)
-
-        def caption(step: int, steps: int) -> str:
-            return t("replay.caption", loc, step=step, steps=steps)
-
-        data, extension = await asyncio.to_thread(
-            replay_animation, row.game, publics, names, caption=caption, locale=loc
-        )
+        data = await flow.pictures.replay(row.id, await replay_order(flow, row, loc))
         replay = discord.File(
-            io.BytesIO(data), filename=f"replay.{extension}", description=t("replay.description", loc)
+            io.BytesIO(data), filename=f"replay.{extension_of(data)}", description=t("replay.description", loc)
         )
         content = clip(f"{message.content}\n{t('replay.attached', loc)}")
         await message.edit(content=content, attachments=[*message.attachments, replay])
     except discord.HTTPException as exc:
         log.warning("could not attach the replay of game %s: %s %s", row.id, exc.status, exc.code)
+
+
+async def replay_order(flow: Flow, row: GameRow, loc: str) -> ReplayOrder:
+    """What a worker needs to rebuild and draw the game's replay: its set-up, log, names, language."""
+    return ReplayOrder(
+        game=row.game,
+        players=len(await flow.service.db.seats(row.id)),
+        seed=row.seed,
+        options=row.options,
+        rules_version=row.rules_version,
+        actions=[(entry.seat, entry.action) for entry in await flow.service.db.actions(row.id)],
+        names=await flow.names(row.id, loc),
+        locale=loc,
+    )
 
 
 HISTORY_ITEMS = (LogPage, PastBoard)

@@ -7,8 +7,11 @@ bot itself, its threads and open database, is never safe). At most ``workers`` d
 the pool at once; the rest wait here, where they can be coalesced: a board asked for while an
 older board of the same game and language still waits replaces it (the older caller gets
 ``Superseded``), so a busy game costs one drawing, its latest. Hands go before boards: a player
-is waiting on the answer. ``busy`` tells a click not to wait for its board (it is answered at once
-and the board follows). A worker that dies is replaced and its drawing tried again.
+is waiting on the answer. A finished game's replay (seconds of drawing, rebuilt from its log in
+the worker: ``bot.replays``) goes after both and never takes the last free worker: with two
+workers or more, one is always left for live boards. ``busy`` tells a click not to wait for its
+board (it is answered at once and the board follows). A worker that dies is replaced and its
+drawing tried again.
 
 Hand pictures are cached (LRU) by game, version, seat, language, names and the view itself, so
 "My hand" clicked again, or a DM of an unchanged hand, draws nothing. The view is part of the key
@@ -27,11 +30,14 @@ from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import render
 from ai.workers import owned_pool
 from bot import metrics
+
+if TYPE_CHECKING:
+    from bot.replays import ReplayOrder
 
 log = logging.getLogger("meeple.pictures")
 
@@ -55,6 +61,10 @@ def draw(kind: str, args: tuple[Any, ...]) -> bytes:
         return render.render_board(*args)
     if kind == "hand":
         return render.render_hand(*args)
+    if kind == "replay":
+        from bot.replays import draw_replay  # rebuilt from the log and drawn here, frame by frame
+
+        return draw_replay(*args)
     raise ValueError(f"no such picture: {kind!r}")
 
 
@@ -78,6 +88,8 @@ class Pictures:
         self._pool: ProcessPoolExecutor | None = None
         self._boards: OrderedDict[Hashable, _Job] = OrderedDict()  # (game id, language) -> its one board
         self._hands: OrderedDict[Hashable, _Job] = OrderedDict()  # hands waiting for a worker
+        self._replays: OrderedDict[Hashable, _Job] = OrderedDict()  # finished games' replays waiting
+        self._running_replays = 0
         self._drawing_hands: dict[Hashable, asyncio.Future[bytes]] = {}  # asked, not drawn yet
         self._running = 0
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
@@ -87,7 +99,7 @@ class Pictures:
     # -- asking ---------------------------------------------------------------------------
     @property
     def waiting(self) -> int:
-        return len(self._boards) + len(self._hands)
+        return len(self._boards) + len(self._hands)  # replays never make a click wait
 
     @property
     def busy(self) -> bool:
@@ -134,6 +146,13 @@ class Pictures:
             self._cache.popitem(last=False)
         return png
 
+    async def replay(self, game_id: int, order: ReplayOrder) -> bytes:
+        """A finished game's animated replay (``bot.replays.ReplayOrder``), drawn after every board
+        and hand waiting; WebP or GIF bytes (``render.replay.extension_of``)."""
+        job = _Job("replay", (order,), asyncio.get_running_loop().create_future())
+        self._replays[(game_id, object())] = job
+        return await self._submit(job)
+
     async def _submit(self, job: _Job) -> bytes:
         if self._closed:
             raise RuntimeError("the picture pool is closed")
@@ -145,6 +164,10 @@ class Pictures:
         for queue in (self._hands, self._boards):  # hands first: a player waits on that answer
             if queue:
                 return queue.popitem(last=False)[1]
+        # A replay last, and in at most all workers but one: a live board never waits seconds for it.
+        if self._replays and self._running_replays < max(1, self.workers - 1):
+            self._running_replays += 1
+            return self._replays.popitem(last=False)[1]
         return None
 
     def _pump(self) -> None:
@@ -167,6 +190,8 @@ class Pictures:
                 job.future.set_result(png)
         finally:
             self._running -= 1
+            if job.kind == "replay":
+                self._running_replays -= 1
             if not self._closed:
                 self._pump()
 
@@ -207,12 +232,13 @@ class Pictures:
     def close(self) -> None:
         """Stop the workers; drawings not started fail (their boards stay pending for the next start)."""
         self._closed = True
-        for job in [*self._boards.values(), *self._hands.values()]:
+        for job in [*self._boards.values(), *self._hands.values(), *self._replays.values()]:
             if not job.future.done():
                 job.future.set_exception(RuntimeError("the picture pool is closed"))
                 job.future.exception()
         self._boards.clear()
         self._hands.clear()
+        self._replays.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
