@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,7 @@ from bot.logs import LogContext, set_log_context
 from bot.pictures import Superseded
 from bot.results import ranks
 from bot.shards import shard_of
-from bot.storage import GameRow, async_play, jobs
+from bot.storage import GameRow, SeatRow, async_play, jobs
 from bot.storage.async_play import parse_stamp
 from bot.storage.jobs import Job, JobSpec
 from engine import Action, State
@@ -46,8 +46,21 @@ log = logging.getLogger("meeple.delivery")
 # a backlog (1,000 boards a crash left unposted) never crowds out the clicks being answered.
 CATCH_UP = 4
 
+# Boards posted remembered for the moves' answers (game id -> version, message): bounded.
+POSTED_LIMIT = 10_000
+
 # Errors of the network or of Discord's side: the same request may well succeed later.
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+
+@dataclass
+class _Pass:
+    """One pass of a game's worker over its pending jobs: the game's row and seats, read once
+    for all of them, and the jobs delivered (marked done together)."""
+
+    row: GameRow | None
+    seats: list[SeatRow]
+    done: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -105,6 +118,9 @@ class Delivery:
         self._closing = False
         self.catch_up_limit = CATCH_UP
         self._catch_up: asyncio.Task[None] | None = None
+        self._passes: dict[int, _Pass] = {}  # game id -> the delivery pass under way
+        # game id -> (version, message id) of the last board posted; read by the move's answer.
+        self._posted: dict[int, tuple[int, int]] = {}
 
     @property
     def db(self) -> Database:
@@ -160,10 +176,13 @@ class Delivery:
         The worker is not cancelled when the wait ends: the jobs go on in the background.
         """
         task = self._workers.get(game_id)
-        if task is None or task.done():
+        if task is None:
             return not await jobs.pending(self.db, game_id)
-        done, _ = await asyncio.wait({task}, timeout=timeout)
-        return bool(done) and not await jobs.pending(self.db, game_id)
+        if not task.done():
+            await asyncio.wait({task}, timeout=timeout)
+        # A worker that ended by itself delivered (or gave up on) every job it claimed, and
+        # nothing was enqueued since (a kick would have made it claim again).
+        return task.done() and not task.cancelled() and task.exception() is None
 
     async def shutdown(self, grace: float = 3.0) -> None:
         """Let the workers finish the job in hand for a moment, then stop them; jobs left stay pending."""
@@ -182,19 +201,60 @@ class Delivery:
 
     async def _run(self, game_id: int) -> None:
         while True:
-            job = await jobs.claim(self.db, game_id)
-            if job is None:
-                if game_id in self._again:
-                    self._again.discard(game_id)
-                    continue
-                return
+            # A kick from now on (a new move's jobs) is seen by the claim below or makes another pass.
             self._again.discard(game_id)
-            await self._deliver(job)
+            batch = await jobs.claim_all(self.db, game_id)
+            if batch:
+                await self._deliver_all(game_id, batch)
+            if game_id not in self._again:
+                return
 
-    async def _deliver(self, job: Job) -> None:
+    async def _deliver_all(self, game_id: int, batch: list[Job]) -> None:
+        """One pass over the game's pending jobs, in order: the game's row and seats read once for
+        all of them, the boards a later board of the pass replaces skipped (their lines carried
+        into it, in one transaction), the jobs delivered marked done together at the end (before
+        any wait for a retry, too), so the bookkeeping of a move costs a few statements whatever
+        its DMs."""
+        row = await self.db.get_game(game_id)
+        seats = await self.db.seats(game_id) if row is not None else []
+        current = _Pass(row, seats)
+        self._passes[game_id] = current
+        boards = [job for job in batch if job.kind == "board"]
+        skipped: list[Job] = []
+        carried: list[str] = []
+        try:
+            for job in batch:
+                if job.kind == "board" and job is not boards[-1] and self._can_skip(current.row):
+                    assert current.row is not None
+                    # Post only the newest board; what happened since the last one still shows.
+                    carried += await self.board_lines(current.row, job)
+                    skipped.append(job)
+                    continue
+                if job.kind == "board" and skipped:
+                    job = await jobs.skip_all_into(self.db, skipped, job, carried)
+                    metrics.DELIVERY_DONE.labels(kind="board").inc(len(skipped))
+                    skipped, carried = [], []
+                await self._deliver(job, current)
+        finally:
+            self._passes.pop(game_id, None)
+            await self._flush(current)
+
+    @staticmethod
+    def _can_skip(row: GameRow | None) -> bool:
+        return row is not None and row.status != "abandoned"
+
+    async def _flush(self, current: _Pass) -> None:
+        done, current.done = current.done, []
+        await jobs.complete_all(self.db, done)
+
+    async def _deliver(self, job: Job, current: _Pass) -> None:
         attempt = 1
+        fresh = True  # the pass's row is the one to use; after a wait or a drawing replaced, read again
         while True:
-            row = await self.db.get_game(job.game_id)
+            if not fresh:
+                current.row = await self.db.get_game(job.game_id)
+                current.seats = await self.db.seats(job.game_id) if current.row is not None else []
+            row = current.row
             # This worker's lines name its game, table and shard (never the click that kicked it).
             shard = shard_of(row.guild_id, self.flow.shards.count) if row is not None else None
             set_log_context(LogContext(job.game_id, row.channel_id if row is not None else None, shard))
@@ -202,7 +262,7 @@ class Delivery:
                 await jobs.fail(self.db, job.id, "the game is gone or was abandoned")
                 return
             try:
-                if job.kind == "board":
+                if job.kind == "board" and not fresh:
                     newer = await jobs.newer_board(self.db, job)
                     if newer is not None:
                         # Post only the newest board; what happened since the last one still shows.
@@ -211,6 +271,7 @@ class Delivery:
                         return
                 await self._attempt(row, job)
             except Superseded:
+                fresh = False
                 continue  # a newer board took this one's place in the drawing queue: look again
             except Exception as exc:  # every failure is classified below; none may stop the worker
                 if is_transient(exc):
@@ -227,18 +288,33 @@ class Delivery:
                         attempt,
                         delay,
                     )
+                    await self._flush(current)  # what went out is not sent again after a crash meanwhile
                     await jobs.retrying(self.db, job.id, describe(exc))
                     attempt += 1
+                    fresh = False
                     await self._sleep(delay)
                     continue
                 metrics.DELIVERY_FAILED.labels(kind=job.kind).inc()
                 await self._give_up(row, job, exc)
                 return
-            await jobs.complete(self.db, job.id)
+            current.done.append(job.id)
             metrics.DELIVERY_DONE.labels(kind=job.kind).inc()
             if job.kind == "board":
                 observe_board_posted(job)
             return
+
+    def board_of(self, row: GameRow) -> GameRow:
+        """``row`` with the board this process last posted for its version, if it did (the answer
+        to a move links to it without reading the game again)."""
+        posted = self._posted.get(row.id)
+        if posted is None or posted[0] != row.version:
+            return row
+        return replace(row, board_message_id=posted[1], board_version=posted[0])
+
+    def seats_of(self, game_id: int) -> list[SeatRow] | None:
+        """The seats the game's delivery pass read (None outside a pass): its jobs share one read."""
+        current = self._passes.get(game_id)
+        return current.seats if current is not None else None
 
     async def _attempt(self, row: GameRow, job: Job) -> None:
         if job.kind == "board":
@@ -254,10 +330,11 @@ class Delivery:
             await jobs.fail(self.db, job.id, describe(exc))
             return
         if job.kind == "hand" and job.seat is not None:
-            users = await self.flow.service.seat_users(row.id)
+            users = [seat.user_id for seat in await self._seats(row)]
             notice = JobSpec("notice", job.version, payload={"key": "game.dm-failed", "users": [users[job.seat]]})
             log.info("could not DM a player of game %s: %s; telling the channel", row.id, describe(exc))
             await jobs.fail(self.db, job.id, describe(exc), [notice])
+            self._again.add(row.id)  # the notice is delivered by the next pass
             return
         log.warning("gave up posting a %s of game %s: %s", job.kind, row.id, describe(exc))
         await jobs.fail(self.db, job.id, describe(exc))
@@ -269,12 +346,19 @@ class Delivery:
             return await self.flow.service.state(row)
         return await history.state_at(self.db, row, version)
 
+    async def _seats(self, row: GameRow) -> list[SeatRow]:
+        """The game's seats: the pass's (read once for all its jobs), else read."""
+        seats = self.seats_of(row.id)
+        return seats if seats is not None else await self.db.seats(row.id)
+
     async def board_lines(self, row: GameRow, job: Job) -> list[str]:
         """What happened, in words (the table's language): lines carried from skipped boards, then
         this change's own."""
         flow = self.flow
         loc = flow.table_locale(row)
         payload = job.payload
+        seats = await self._seats(row)
+        names = flow.seat_names(seats, loc)
         lines = list(payload.get("carried", []))
         if payload.get("started"):
             lines.append(t("game.started", loc, game=game_title(row.game, loc)))
@@ -284,36 +368,45 @@ class Delivery:
         lines.extend(payload.get("notes", []))
         undo = payload.get("undo")
         if undo:
-            users = await flow.service.seat_users(row.id)
+            users = [seat.user_id for seat in seats]
             state = await self.state_at(row, job.version)
-            names = await flow.names(row.id, loc)
             label = adapter_for(row.game).action_label(Action(undo["action"]), state.view(undo["seat"]), loc, names)
             lines.append(t("undo.public", loc, player=f"<@{users[undo['seat']]}>", action=label))
-        lines.extend(flow.public_lines(row.game, payload.get("events", []), await flow.names(row.id, loc), loc))
+        lines.extend(flow.public_lines(row.game, payload.get("events", []), names, loc))
         return lines
 
     async def post_board(self, row: GameRow, job: Job) -> None:
         state = await self.state_at(row, job.version)
         outcome = state.outcome()
-        if outcome is not None and row.status == "finished":
+        seats = await self._seats(row)
+        if outcome is not None and row.status == "finished" and row.id not in self.flow.results_recorded:
             # Normally recorded already by the move; after a crash this is the only chance.
-            await record_results(self.flow, row, state, set(job.payload.get("forfeited", [])))
-        await self.flow.post_board(row, state, await self.board_lines(row, job))
+            await record_results(self.flow, row, state, set(job.payload.get("forfeited", [])), seats)
+        message = await self.flow.post_board(row, state, await self.board_lines(row, job), seats)
+        if len(self._posted) >= POSTED_LIMIT:
+            self._posted.clear()
+        self._posted[row.id] = (state.version, message.id)
+        current = self._passes.get(row.id)
+        if current is not None and current.row is not None:
+            # The DMs after it link to this board (as a row read again would say).
+            current.row = replace(current.row, board_message_id=message.id, board_version=state.version)
 
     async def send_hand(self, row: GameRow, job: Job) -> None:
         assert job.seat is not None
         flow = self.flow
-        user = (await flow.service.seat_users(row.id))[job.seat]
+        seats = await self._seats(row)
+        user = seats[job.seat].user_id
         if is_computer(user):
             return  # a computer seat reads its own view; nobody to DM
         # Worded when it goes out, in the language last seen from its recipient.
         loc = await flow.user_locale(user, flow.table_locale(row))
-        names = await flow.names(row.id, loc)
+        names = flow.seat_names(seats, loc)
         adapter = adapter_for(row.game)
         lines = [adapter.describe_event(event, names, loc) for event in job.payload.get("events", [])]
         # The hand as it is now: what the seat can act on (only ever this seat's own view).
         state = await flow.service.state(row)
-        await flow.send_hand(row, state, job.seat, job.payload.get("reason", "game.dm.update"), [x for x in lines if x])
+        reason = job.payload.get("reason", "game.dm.update")
+        await flow.send_hand(row, state, job.seat, reason, [x for x in lines if x], seats=seats, loc=loc)
 
     async def post_notice(self, row: GameRow, job: Job) -> None:
         mentions = ", ".join(f"<@{user}>" for user in job.payload.get("users", []))
@@ -322,11 +415,15 @@ class Delivery:
         await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
 
 
-async def record_results(flow: Flow, row: GameRow, state: State, forfeited: set[int]) -> None:
-    """Store each seat's result of a finished game (once: a second call changes nothing)."""
+async def record_results(
+    flow: Flow, row: GameRow, state: State, forfeited: set[int], seats: Sequence[SeatRow] | None = None
+) -> None:
+    """Store each seat's result of a finished game (once: a second call changes nothing).
+
+    ``seats`` are the game's, when the caller has read them."""
     outcome = state.outcome()
     assert outcome is not None
-    users = await flow.service.seat_users(row.id)
+    users = [seat.user_id for seat in seats] if seats is not None else await flow.service.seat_users(row.id)
     # A seat a computer took over is the result of the player who left it: a forfeit, never a
     # win. Should the computer have won there, the best of those who stayed win instead.
     left = await left_players(flow.service.db, row.id)
@@ -347,3 +444,4 @@ async def record_results(flow: Flow, row: GameRow, state: State, forfeited: set[
             for seat in range(len(users))
         ],
     )
+    flow.note_results_recorded(row.id)

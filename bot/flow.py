@@ -27,7 +27,7 @@ from bot.pictures import Pictures
 from bot.service import GameService, MoveResult, Refusal
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
-from bot.storage import GameRow, async_play, jobs, locales
+from bot.storage import GameRow, SeatRow, async_play, jobs, locales
 from bot.storage.jobs import JobSpec
 from bot.ui import ActButton, ActSelect, GameButton, HandButton, LobbyButton, OptionSelect, SnoozeButton, UndoButton
 from engine import Action, Event, State
@@ -50,6 +50,8 @@ MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, repl
 ANSWER_WAIT = 5.0
 # Users whose language is remembered in memory (the database keeps all of them).
 SEEN_LIMIT = 10_000
+# Finished games remembered as recorded (bot.delivery.record_results).
+RECORDED_LIMIT = 10_000
 
 
 def jump_url(row: GameRow, message_id: int | None) -> str | None:
@@ -89,6 +91,8 @@ class Flow:
         self.computer_turns: ComputerTurns | None = None  # plays computer seats; set by the bot
         # The guilds whose games this process carries on without a click (bot/shards.py); set by the bot.
         self.shards: Shards = ALL_SHARDS
+        # Finished games whose results this process stored (bounded; after a restart, empty).
+        self.results_recorded: set[int] = set()
 
     # -- answering ------------------------------------------------------------------------
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, row: GameRow | None = None) -> None:
@@ -163,8 +167,17 @@ class Flow:
 
     # -- names ----------------------------------------------------------------------------
     async def names(self, game_id: int, loc: str | None = None) -> list[str]:
-        seats = await self.service.db.seats(game_id)
+        return self.seat_names(await self.service.db.seats(game_id), loc)
+
+    def seat_names(self, seats: Sequence[SeatRow], loc: str | None = None) -> list[str]:
+        """The players' names as shown, from seats already read."""
         return [s.display_name or t("player.fallback", loc or self.locale, number=s.seat + 1) for s in seats]
+
+    def note_results_recorded(self, game_id: int) -> None:
+        """A finished game's results are stored (``record_results``): its final board need not store them again."""
+        if len(self.results_recorded) >= RECORDED_LIMIT:
+            self.results_recorded.clear()  # a game forgotten here is only recorded again, changing nothing
+        self.results_recorded.add(game_id)
 
     # -- lobby ----------------------------------------------------------------------------
     async def lobby_payload(self, row: GameRow) -> dict:
@@ -273,16 +286,24 @@ class Flow:
 
     # -- the board ------------------------------------------------------------------------
     async def board_payload(
-        self, row: GameRow, state: State, lines: list[str], loc: str | None = None, latest: bool = False
+        self,
+        row: GameRow,
+        state: State,
+        lines: list[str],
+        loc: str | None = None,
+        latest: bool = False,
+        seats: Sequence[SeatRow] | None = None,
     ) -> dict:
         """The board's words and picture, in ``loc`` (a private /table status) else the table's language.
 
         ``latest`` (the board delivery posts) may raise ``Superseded``: a newer board of the game
-        took its place in the drawing queue."""
+        took its place in the drawing queue. ``seats``: the game's, when the caller has read them."""
         adapter = adapter_for(row.game)
         loc = loc or self.table_locale(row)
-        names = await self.names(row.id, loc)
-        users = await self.service.seat_users(row.id)
+        if seats is None:
+            seats = await self.service.db.seats(row.id)
+        names = self.seat_names(seats, loc)
+        users = [seat.user_id for seat in seats]
         public_view = state.view(None)
         png = await self.pictures.board(row.id, row.game, public_view, names, loc, latest=latest)
         body = list(lines)
@@ -330,13 +351,18 @@ class Flow:
             for a in actions
         ]
 
-    async def deliver(self, game_id: int) -> GameRow:
-        """Have the game's pending boards and DMs delivered; wait a little for them, not for retries."""
+    async def deliver(self, game_id: int, row: GameRow | None = None) -> GameRow:
+        """Have the game's pending boards and DMs delivered; wait a little for them, not for retries.
+
+        The game's row after it: ``row`` (the game as a change just left it), with the board this
+        process posted for it, if it did; without ``row``, read again."""
         self.delivery.kick(game_id)
         if self.computer_turns is not None:
             self.computer_turns.poke(game_id)
         if not self.pictures.busy:  # a full drawing queue: answer now, the board follows
             await self.delivery.wait(game_id, self.answer_wait)
+        if row is not None:
+            return self.delivery.board_of(row)
         return await self.service.get(game_id)
 
     def board_link(self, row: GameRow, loc: str) -> str:
@@ -346,10 +372,12 @@ class Flow:
             return t("move.board-link", loc, url=url)
         return t("move.board-coming", loc)
 
-    async def post_board(self, row: GameRow, state: State, lines: list[str]) -> discord.Message:
+    async def post_board(
+        self, row: GameRow, state: State, lines: list[str], seats: Sequence[SeatRow] | None = None
+    ) -> discord.Message:
         """Post a board message in the game's channel and remember it as the current one (one
         attempt; the delivery worker retries). A final board gets the replay and Rematch."""
-        payload = await self.board_payload(row, state, lines, latest=True)
+        payload = await self.board_payload(row, state, lines, latest=True, seats=seats)
         message = await self.send_to_channel(row, payload)
         await self.service.db.set_board(row.id, message.id, state.version)
         if state.outcome() is not None:
@@ -390,21 +418,36 @@ class Flow:
             log.warning("could not unarchive thread %s: %s", channel_id, exc.status)
 
     # -- private information --------------------------------------------------------------
-    async def hand_payload(self, row: GameRow, state: State, seat: int, loc: str) -> tuple[str, bytes]:
+    async def hand_payload(
+        self, row: GameRow, state: State, seat: int, loc: str, seats: Sequence[SeatRow] | None = None
+    ) -> tuple[str, bytes]:
         """A seat's private view in words and picture, in its reader's language ``loc``."""
         adapter = adapter_for(row.game)
-        names = await self.names(row.id, loc)
+        names = self.seat_names(seats, loc) if seats is not None else await self.names(row.id, loc)
         view = state.view(seat)
         png = await self.pictures.hand(row.id, state.version, row.game, view, names, seat, loc)
         return adapter.hand_text(view, loc), png
 
-    async def send_hand(self, row: GameRow, state: State, seat: int, reason: str, lines: Sequence[str] = ()) -> None:
+    async def send_hand(
+        self,
+        row: GameRow,
+        state: State,
+        seat: int,
+        reason: str,
+        lines: Sequence[str] = (),
+        seats: Sequence[SeatRow] | None = None,
+        loc: str | None = None,
+    ) -> None:
         """DM the seat's player its private view (one attempt; the delivery worker retries, and
-        turns a refusal into a public notice that names the player, never the content)."""
-        users = await self.service.seat_users(row.id)
+        turns a refusal into a public notice that names the player, never the content).
+        ``seats`` and the reader's ``loc``: when the caller has them already."""
+        if seats is None:
+            seats = await self.service.db.seats(row.id)
+        users = [s.user_id for s in seats]
         game = self.service.game(row.game)
-        loc = await self.user_locale(users[seat], self.table_locale(row))
-        text, png = await self.hand_payload(row, state, seat, loc)
+        if loc is None:
+            loc = await self.user_locale(users[seat], self.table_locale(row))
+        text, png = await self.hand_payload(row, state, seat, loc, seats)
         header = t(
             reason,
             loc,
@@ -460,11 +503,13 @@ class Flow:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         row = await self.service.get(game_id)
-        seat = await self.service.seat_of(row, interaction.user.id)
+        seats = await self.service.db.seats(game_id)
+        users = [s.user_id for s in seats]
+        seat = users.index(interaction.user.id) if interaction.user.id in users else None
         if seat is None:
             raise Refusal("error.spectator-hand")
         state = await self.service.state(row)
-        text, png = await self.hand_payload(row, state, seat, loc)
+        text, png = await self.hand_payload(row, state, seat, loc, seats)
         lines = [text]
         view = None
         if row.status == "running" and seat in state.to_move():
@@ -472,7 +517,7 @@ class Flow:
             meaning = adapter_for(row.game).choice_help(state.view(seat), seat, loc)
             if meaning:
                 lines.append(t("howto.help.label", loc, text=meaning))
-            view = self.choices_view(row, state, seat, loc, await self.names(row.id, loc))
+            view = self.choices_view(row, state, seat, loc, self.seat_names(seats, loc))
         elif row.status == "running":
             lines.append(t("choices.not-your-turn", loc))
         else:
@@ -488,7 +533,7 @@ class Flow:
         loc = locale_of(interaction)
         result = await self.service.act(game_id, interaction.user.id, version, action)
         row = await self.after_move(result)
-        names = await self.names(row.id, loc)
+        names = self.seat_names(result.seats, loc) if result.seats else await self.names(row.id, loc)
         lines = [t("move.done", loc, action=self.action_words(row, result, Action(result.action), loc, names))]
         view = None
         if result.seat in result.state.to_move():
@@ -522,12 +567,12 @@ class Flow:
         """
         row = result.row
         if result.state.outcome() is not None:
-            await record_results(self, row, result.state, set(forfeited))
+            await record_results(self, row, result.state, set(forfeited), result.seats or None)
             if self.table_over is not None:
                 self.table_over(row.id)
         if before or forfeited:
             await jobs.annotate_board(self.service.db, row.id, result.state.version, list(before), sorted(forfeited))
-        return await self.deliver(row.id)
+        return await self.deliver(row.id, row)
 
     # -- undo, resign, seats, rematch ------------------------------------------------------
     async def undo(self, interaction: discord.Interaction, game_id: int, version: int | None) -> None:

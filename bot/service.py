@@ -17,7 +17,17 @@ from dataclasses import dataclass, field
 from bot import history, metrics
 from bot.games import adapter_for
 from bot.i18n import Phrase, title_term
-from bot.storage import AlreadySeated, ChannelBusy, Database, GameFull, GameRow, WrongStatus, async_play, seats_and_undo
+from bot.storage import (
+    AlreadySeated,
+    ChannelBusy,
+    Database,
+    GameFull,
+    GameRow,
+    SeatRow,
+    WrongStatus,
+    async_play,
+    seats_and_undo,
+)
 from bot.storage.connection import Connection
 from bot.storage.jobs import JobSpec, plain
 from engine import GAMES, Event, Game, IllegalAction, State
@@ -93,6 +103,8 @@ class MoveResult:
     # The acting seat's view before the move: actions are worded from it (the card taken, not
     # the one that refilled its space).
     view_before: dict | None = None
+    # The game's seats as the move read them (empty when it did not): the answer names players from them.
+    seats: list[SeatRow] = field(default_factory=list)
 
 
 @dataclass
@@ -411,7 +423,7 @@ class GameService:
             working = self.game(row.game).load(state.to_dict())
             events = working.resign(seat)
             outcome = working.outcome()
-            ok = await self.db.commit_move(
+            moved = await self.db.commit_move(
                 game_id,
                 row.version,
                 seat,
@@ -420,10 +432,10 @@ class GameService:
                 outcome.to_dict() if outcome else None,
                 delivery_jobs(row.game, working.version, events),
             )
-            if not ok:
+            if moved is None:
                 raise Refusal("error.stale-board")
             self._remember(game_id, working)
-            return MoveResult(await self.get(game_id), working, seat, "resign", events)
+            return MoveResult(moved, working, seat, "resign", events)
 
     async def hand_over(self, game_id: int, from_user: int, to_user: int, name: str | None) -> tuple[GameRow, int]:
         """Give a seat to someone who is not playing in this game."""
@@ -473,7 +485,9 @@ class GameService:
                 raise Refusal("error.not-started")
             if row.status != "running":
                 raise Refusal("error.game-over")
-            seat = await self.seat_of(row, user_id)
+            seats = await self.db.seats(game_id)
+            users = [s.user_id for s in seats]
+            seat = users.index(user_id) if user_id in users else None
             if seat is None:
                 raise Refusal("error.not-a-player")
             if expected_version is not None and expected_version != row.version:
@@ -488,7 +502,7 @@ class GameService:
             except IllegalAction as exc:
                 raise illegal_refusal(exc) from exc
             outcome = working.outcome()
-            ok = await self.db.commit_move(
+            moved = await self.db.commit_move(
                 game_id,
                 row.version,
                 seat,
@@ -497,9 +511,8 @@ class GameService:
                 outcome.to_dict() if outcome else None,
                 delivery_jobs(row.game, working.version, events),
             )
-            if not ok:
+            if moved is None:
                 raise Refusal("error.stale-board")
             metrics.MOVES.labels(game=row.game).inc()
             self._remember(game_id, working)
-            row = await self.get(game_id)
-            return MoveResult(row, working, seat, str(action), events, view_before=state.view(seat))
+            return MoveResult(moved, working, seat, str(action), events, view_before=state.view(seat), seats=seats)

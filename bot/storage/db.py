@@ -406,6 +406,21 @@ class Database:
         if (watch := _COMMIT_WATCH.get()) is not None:
             watch.committed = True
 
+    async def write(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """Run one statement that changes rows, atomic on its own, and return its rows (RETURNING).
+
+        One round trip: no BEGIN and COMMIT around it (SQLite in autocommit mode, PostgreSQL
+        outside a transaction block), for a change that a single statement makes whole (a delivery
+        job's bookkeeping, the board message of a game). Anything that reads before it writes, or
+        writes twice, belongs in ``transaction()``.
+        """
+        with metrics.timed(metrics.TRANSACTION_SECONDS):
+            async with self._locked() as conn:
+                rows: list[Row] = list(await conn.execute_fetchall(sql, tuple(params)))
+        if (watch := _COMMIT_WATCH.get()) is not None:
+            watch.committed = True
+        return rows
+
     async def query(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """Run a read-only query and return its rows (for modules that add their own tables)."""
         return await self._fetchall(sql, params)
@@ -529,10 +544,11 @@ class Database:
         state: dict[str, Any],
         outcome: dict[str, Any] | None,
         jobs: Sequence[JobSpec] = (),
-    ) -> bool:
+    ) -> GameRow | None:
         """Log an action and store the state it produced, if the game is still at expected_version.
 
-        Return False, changing nothing, when another move got there first or the game is not
+        Return the game's row as the move left it (read back by the update itself: no second
+        read), or None, changing nothing, when another move got there first or the game is not
         running. A non-None ``outcome`` finishes the game. ``jobs`` (the new board, the DMs) are
         enqueued in the same transaction, so a crash cannot keep a committed move unannounced.
         """
@@ -548,12 +564,14 @@ class Database:
             async with self.transaction(game_id=game_id) as conn:
                 # The guarded UPDATE goes first: a stale version then simply matches no row,
                 # rather than colliding with the newer move's row in the actions log.
-                cursor = await conn.execute(
-                    f"UPDATE games SET state = ?, version = ?, updated_at = {_NOW}{finish}"
-                    " WHERE id = ? AND version = ? AND status = 'running'",
-                    params,
+                updated = list(
+                    await conn.execute_fetchall(
+                        f"UPDATE games SET state = ?, version = ?, updated_at = {_NOW}{finish}"
+                        " WHERE id = ? AND version = ? AND status = 'running' RETURNING *",
+                        params,
+                    )
                 )
-                if cursor.rowcount != 1:
+                if len(updated) != 1:
                     raise _StaleVersion
                 await conn.execute(
                     "INSERT INTO actions (game_id, version, seat, action) VALUES (?, ?, ?, ?)",
@@ -566,8 +584,8 @@ class Database:
                     )
                 await insert_jobs(conn, game_id, jobs)
         except _StaleVersion:
-            return False
-        return True
+            return None
+        return GameRow.from_row(updated[0])
 
     async def abandon(self, game_id: int) -> bool:
         """End a lobby or running game without an outcome; return False if it was already over."""
@@ -600,8 +618,13 @@ class Database:
         await self._update_game(game_id, f"{column} = ?", (message_id,))
 
     async def set_board(self, game_id: int, message_id: int, version: int) -> None:
-        """Remember the current board message and the state version it shows."""
-        await self._update_game(game_id, "board_message_id = ?, board_version = ?", (message_id, version))
+        """Remember the current board message and the state version it shows (one statement)."""
+        rows = await self.write(
+            "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ? RETURNING id",
+            (message_id, version, game_id),
+        )
+        if not rows:
+            raise GameNotFound(f"There is no game {game_id}.")
 
     async def _update_game(self, game_id: int, assignments: str, params: tuple[Any, ...]) -> None:
         async with self.transaction() as conn:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.shards import ALL as ALL_SHARDS
@@ -151,6 +151,46 @@ async def claim(db: Database, game_id: int) -> Job | None:
         )
         row = list(await conn.execute_fetchall("SELECT * FROM delivery_jobs WHERE id = ?", (job_id,)))[0]
         return Job.from_row(row)
+
+
+async def claim_all(db: Database, game_id: int) -> list[Job]:
+    """Every pending job of the game, oldest first, each one's attempt counted: one statement.
+
+    The worker delivers them in this order; jobs enqueued after it are claimed by its next call.
+    """
+    rows = await db.write(
+        f"UPDATE delivery_jobs SET attempts = attempts + 1, updated_at = {_NOW}"
+        " WHERE game_id = ? AND status = 'pending' RETURNING *",
+        (game_id,),
+    )
+    return sorted((Job.from_row(row) for row in rows), key=lambda job: job.id)
+
+
+async def complete_all(db: Database, job_ids: Sequence[int]) -> None:
+    """Mark delivered jobs done, however many, in one statement (those still pending)."""
+    if not job_ids:
+        return
+    marks = ", ".join("?" * len(job_ids))
+    await db.write(
+        f"UPDATE delivery_jobs SET status = 'done', updated_at = {_NOW} WHERE id IN ({marks}) AND status = 'pending'",
+        tuple(job_ids),
+    )
+
+
+async def skip_all_into(db: Database, skipped: Sequence[Job], newer: Job, carried: list[str]) -> Job:
+    """Skip superseded boards, carrying their lines (``carried``, oldest first) into ``newer``,
+    the board that replaces them, atomically; ``newer`` as it is now stored. One transaction
+    of two statements whatever the number of boards skipped (the newer board is in hand)."""
+    payload = {**newer.payload, "carried": [*carried, *newer.payload.get("carried", [])]}
+    marks = ", ".join("?" * len(skipped))
+    async with db.transaction(game_id=newer.game_id) as conn:
+        await conn.execute(
+            f"UPDATE delivery_jobs SET status = 'skipped', updated_at = {_NOW}"
+            f" WHERE id IN ({marks}) AND status = 'pending'",
+            tuple(job.id for job in skipped),
+        )
+        await conn.execute("UPDATE delivery_jobs SET payload = ? WHERE id = ?", (_dump(payload), newer.id))
+    return replace(newer, payload=payload)
 
 
 async def retrying(db: Database, job_id: int, error: str) -> None:

@@ -14,9 +14,10 @@ pytestmark = pytest.mark.asyncio
 
 
 async def test_commit_move_appends_the_action_and_updates_the_game(db: Database, running: GameRow) -> None:
-    assert await db.commit_move(running.id, 0, 1, "play dove-7", {"step": 1}, None)
+    moved = await db.commit_move(running.id, 0, 1, "play dove-7", {"step": 1}, None)
     row = await db.get_game(running.id)
     assert row is not None and (row.version, row.state, row.status) == (1, {"step": 1}, "running")
+    assert moved == row  # the row as stored, read back by the update itself
     assert row.updated_at >= running.updated_at
     assert await db.actions(running.id) == [(1, 1, "play dove-7")]
 
@@ -41,7 +42,7 @@ async def test_two_concurrent_moves_on_one_version_apply_exactly_one(db: Databas
         db.commit_move(running.id, 0, 0, "first", {"who": "first"}, None),
         db.commit_move(running.id, 0, 1, "second", {"who": "second"}, None),
     )
-    assert sorted(results) == [False, True]
+    assert sorted(result is not None for result in results) == [False, True]
     winner = "first" if results[0] else "second"
     row = await db.get_game(running.id)
     assert row is not None and (row.version, row.state) == (1, {"who": winner})
@@ -55,9 +56,9 @@ async def test_commit_move_on_a_lobby_returns_false(db: Database, lobby: GameRow
 
 async def test_commit_move_with_outcome_finishes_the_game(db: Database, running: GameRow) -> None:
     outcome = {"scores": [3, 5], "winners": [1], "details": [{}, {}]}
-    assert await db.commit_move(running.id, 0, 1, "last", {"step": 1}, outcome)
+    moved = await db.commit_move(running.id, 0, 1, "last", {"step": 1}, outcome)
     row = await db.get_game(running.id)
-    assert row is not None
+    assert row is not None and moved == row
     assert (row.status, row.outcome, row.version) == ("finished", outcome, 1)
     assert row.finished_at is not None and not row.active
     assert await db.running_games() == []
