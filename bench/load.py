@@ -1,10 +1,22 @@
 """Load on the real bot process through the loopback Discord emulator: moves/s and latencies.
 
 The bot runs as its own process (``python -m bot``, as in ``tests/e2e``), pointed at the emulator
-with ``DISCORD_API_BASE``; this process is Discord and its users. It opens ``--games`` tables of
-the four games (mixed player counts) by slash command, then for each ``--rate`` runs a phase of
-``--duration`` seconds in which users press a legal button on their turn: a public move button on
-the board, or "My hand" and then a button or menu choice in the private answer.
+with ``DISCORD_API_BASE``; this process is Discord and its users. ``--games`` tables hold the four
+games at the player counts people play, on servers in each language the bot ships (en, zh-TW,
+pt-BR: the server's preferred locale, which its tables take, and its members' Discord locale).
+Each ``--stage`` is a run of its own (a new emulator, bot and database), the tables then:
+
+- ``fresh``: opened by ``/table create``, Join and Start once the bot is up: every game starts at
+  its deal, so the boards are early ones and few games end in a minute;
+- ``stored``: written into the bot's database before it starts (``bench/stored_games.py``: through
+  the bot's storage API, a third each early, middle and late, up to 300 moves in), each with its
+  current board left pending in the bot's delivery outbox, which the bot posts at start-up as
+  after any restart; the users then click on those boards.
+
+In both, a game that ends is replaced by a new table (``/table create``) at the same channel.
+For each ``--rate`` a phase of ``--duration`` seconds follows, in which users press a legal button
+on their turn: a public move button on the board, or "My hand" and then a button or menu choice
+in the private answer.
 
 A numeric rate is an open loop: every 1/rate seconds a random game whose board is up gets a
 click (a click finding no such game counts as "no idle game"). ``max`` is the saturation and
@@ -15,10 +27,14 @@ Measured per phase: moves/s (boards posted for clicks made in the phase, over it
 click-to-new-board latency (from the click that makes the move to the first board posted after
 it in that channel), the interaction answer latency (the bot's first callback, as Discord times
 it: later than 3 s and the click fails), clicks outstanding (sent, board not yet posted: the
-queue seen from outside), the RSS and CPU time of the bot process and its children, board bytes.
+queue seen from outside), games ended, CPU per move of the bot process and of its drawing workers
+apart (/proc of the bot and its children), SQL statements per move (the bot's
+``meeple_db_statements_total`` on its /metrics), the RSS of the bot and of its whole process tree,
+board bytes. With two stages the figures are printed side by side at the end.
 
     .venv/bin/python bench/load.py --games 100 --rate 10,25,40,max --duration 60
-    .venv/bin/python bench/load.py --games 1000 --rate 10,max --duration 60 --json load.json
+    .venv/bin/python bench/load.py --games 100 --rate 10,max --stage stored --json load.json
+    .venv/bin/python bench/load.py --games 1000 --rate 10,max --duration 60 --stage fresh --mix classic
 """
 
 from __future__ import annotations
@@ -31,6 +47,7 @@ import os
 import random
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -41,16 +58,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.stored_games import STAGES, StoredTable, seed  # noqa: E402
+from bot.i18n import t  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
 from emulator.interactions import InteractionFailed, InteractionResult  # noqa: E402
 from emulator.state import Channel, Message, User  # noqa: E402
 
-# (game, players) dealt round-robin to the tables after a seeded shuffle: every game, at the
-# counts people play most.
-MIX = [
+# (game, players) dealt round-robin to the tables after a seeded shuffle. ``played`` (the
+# default): each game a quarter of the tables, at the player counts people play (Fox Duet 2,
+# Noctiluca 1-4, Vivarium 2-4, TM dice 1-4); ``classic``: the mix of the figures before
+# 2026-11-26 (2 or 3 players, English only).
+PLAYED = [  # interleaved, so that a few tables already hold every game
+    ("fox-duet", 2),
+    ("noctiluca", 1),
+    ("vivarium", 2),
+    ("tm-dice", 1),
+    ("fox-duet", 2),
+    ("noctiluca", 2),
+    ("vivarium", 3),
+    ("tm-dice", 2),
+    ("fox-duet", 2),
+    ("noctiluca", 3),
+    ("vivarium", 3),
+    ("tm-dice", 3),
+    ("fox-duet", 2),
+    ("noctiluca", 4),
+    ("vivarium", 4),
+    ("tm-dice", 4),
+]
+CLASSIC = [
     ("fox-duet", 2),
     ("noctiluca", 2),
     ("vivarium", 2),
@@ -60,9 +101,17 @@ MIX = [
     ("vivarium", 3),
     ("tm-dice", 3),
 ]
+MIXES = {"played": PLAYED, "classic": CLASSIC}
+# The languages the bot ships, each the Discord locale of its servers and their members.
+LANGUAGES = {"en": "en-US", "zh-TW": "zh-TW", "pt-BR": "pt-BR"}
+# "Done: {action}." as each language says it: the answer to a move that was made.
+DONE = tuple(t("move.done", code, action="\x00").split("\x00")[0] for code in LANGUAGES)
+LOBBY_JOIN = re.compile(r"^mp:lobby:\d+:join$")
 CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
 MENTION = re.compile(r"<@!?(\d+)>")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# The storage layer's count of SQL statements (bot/metrics.py), as /metrics shows it.
+STATEMENTS = "meeple_db_statements_total"
 
 
 # -- the bot process and what it costs -------------------------------------------------------------
@@ -102,24 +151,37 @@ def rss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
-def cpu_seconds(pids: list[int], root: int) -> float:
-    """User + system CPU of the live processes, plus the children the root has already reaped."""
-    ticks = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
+def _stat(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def cpu_split(root: int) -> tuple[float, float]:
+    """CPU seconds (user + system) of the process itself and of its children: the drawing workers
+    and their forkserver, live or already reaped (a reaped child's time is in its parent's
+    ``cutime``: counted for every process of the tree, it covers every generation)."""
+    own = children = 0
+    for pid in descendants(root):
+        fields = _stat(pid)
+        if fields is None:
             continue
-        ticks += int(fields[11]) + int(fields[12])
+        done = int(fields[11]) + int(fields[12])
+        reaped = int(fields[13]) + int(fields[14])
         if pid == root:
-            ticks += int(fields[13]) + int(fields[14])
-    return ticks / CLOCK_TICKS
+            own += done
+        else:
+            children += done
+        children += reaped
+    return own / CLOCK_TICKS, children / CLOCK_TICKS
 
 
-def bots_cpu(bots: list[BotProcess]) -> float:
-    """CPU seconds of every bot process and its children."""
-    return sum(cpu_seconds(descendants(bot.pid), bot.pid) for bot in bots)
+def bots_cpu(bots: list[BotProcess]) -> tuple[float, float]:
+    """CPU seconds of the bot processes themselves, and of their children (drawing workers)."""
+    split = [cpu_split(bot.pid) for bot in bots]
+    return sum(own for own, _ in split), sum(children for _, children in split)
 
 
 def runqueue_wait_seconds(pids: list[int]) -> float:
@@ -140,6 +202,18 @@ def runqueue_wait_seconds(pids: list[int]) -> float:
     return total / 1e9
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def statements(bots: list[BotProcess]) -> float | None:
+    """The SQL statements every bot process has run so far (None: the bot does not count them)."""
+    counts = [await bot.statements() for bot in bots]
+    return None if any(c is None for c in counts) else sum(c for c in counts if c is not None)
+
+
 class BotProcess:
     """``python -m bot`` configured by its environment, as a deployment is; its log in a file."""
 
@@ -158,6 +232,7 @@ class BotProcess:
         self.env_file = workdir / "empty.env"
         self.env_file.write_text("", encoding="utf-8")
         self.log_level = log_level
+        self.metrics_port = free_port()
         self.process: subprocess.Popen | None = None
 
     @property
@@ -174,6 +249,8 @@ class BotProcess:
             MEEPLE_DB=self.database,
             MEEPLE_LOG_LEVEL=self.log_level,
             MEEPLE_ENV_FILE=str(self.env_file),  # never a developer's .env: this bot talks to the emulator only
+            MEEPLE_METRICS_PORT=str(self.metrics_port),
+            MEEPLE_METRICS_HOST="127.0.0.1",
             PYTHONUNBUFFERED="1",
         )
         if self.shard is not None:
@@ -213,6 +290,17 @@ class BotProcess:
             self.process.kill()
             self.process.wait(5)
         self.process = None
+
+    async def statements(self) -> float | None:
+        """``meeple_db_statements_total`` from the bot's /metrics; None when it has no such counter."""
+        url = f"http://127.0.0.1:{self.metrics_port}/metrics"
+        async with aiohttp.ClientSession() as session, session.get(url) as answer:
+            answer.raise_for_status()
+            text = await answer.text()
+        for line in text.splitlines():
+            if line.startswith(STATEMENTS + " "):
+                return float(line.split()[1])
+        return None
 
     def tracebacks(self) -> int:
         text = self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
@@ -298,6 +386,9 @@ class Table:
     players: int
     channel: Channel
     users: list[User]
+    language: str = "en"
+    stage: str = "fresh"  # fresh (opened by /table create), or the stage of its stored game
+    moves_in: int = 0  # the stored game's moves when the bot started
     busy: bool = False
     dead: bool = False  # a new game could not be opened here (under overload): left out from then on
     refusals: int = 0
@@ -320,14 +411,17 @@ class Phase:
     lost: int = 0  # answered, but no board within --move-timeout
     no_idle: int = 0
     restarts: int = 0
+    ended: int = 0  # moves whose board was the game's last
     restart_failed: int = 0
     board_ms: list[float] = field(default_factory=list)
     ack_ms: list[float] = field(default_factory=list)
     hand_ms: list[float] = field(default_factory=list)
     samples: list[dict[str, float]] = field(default_factory=list)
     outstanding: int = 0
-    cpu_bot: float = 0.0
+    cpu_bot: float = 0.0  # the bot processes themselves
+    cpu_workers: float = 0.0  # their children: the drawing workers
     cpu_harness: float = 0.0
+    statements: float | None = None  # SQL statements the bots ran during the phase and its drain
     waited_bot: float = 0.0
     drained: float | None = None
     board_bytes: list[int] = field(default_factory=list)
@@ -344,41 +438,99 @@ def action_buttons(message: Message) -> list[dict[str, Any]]:
     return [b for b in message.buttons() if str(b.get("custom_id", "")).startswith("mp:act:")]
 
 
+def is_final(board: Message) -> bool:
+    """A board without moves to make: its game has ended."""
+    return not action_buttons(board) and hand_button(board) is None
+
+
+def join_button(message: Message) -> str | None:
+    """The custom id of a lobby's Join button (whatever the table's language labels it)."""
+    ids = (str(b.get("custom_id", "")) for b in message.buttons())
+    return next((i for i in ids if LOBBY_JOIN.match(i)), None)
+
+
 def hand_button(message: Message) -> dict[str, Any] | None:
     return next((b for b in message.buttons() if str(b.get("custom_id", "")).startswith("mp:hand:")), None)
 
 
 class Load:
-    def __init__(self, emu: Emulator, args: argparse.Namespace) -> None:
+    def __init__(self, emu: Emulator, args: argparse.Namespace, stage: str) -> None:
         self.emu = emu
         self.args = args
+        self.stage = stage  # fresh: tables opened by /table create; stored: games seeded at every stage
         self.rng = random.Random(args.seed)
         self.watch = Watch(emu)
         self.tables: list[Table] = []
         self.phase: Phase | None = None
         self.deadline = emu.interaction_deadline
+        self.scrape_statements = 0.0  # statements one reading of /metrics costs (its gauges' refresh)
 
     # -- the world and its tables
     def build_world(self) -> None:
-        emu, count = self.emu, self.args.games
-        deals = [MIX[i % len(MIX)] for i in range(count)]
+        """Servers, channels and members: one table per channel, each server in one language (its
+        preferred locale, which new tables take, and its members' Discord locale)."""
+        emu, count, args = self.emu, self.args.games, self.args
+        mix = MIXES[args.mix]
+        deals = [mix[i % len(mix)] for i in range(count)]
         self.rng.shuffle(deals)
-        for first in range(0, count, CHANNELS_PER_GUILD):
-            owner = emu.add_user(f"owner{first}")
-            number = first // CHANNELS_PER_GUILD
-            shards = self.args.shards
-            guild = emu.add_guild(f"Load {number + 1}", owner, shard=(number % shards, shards) if shards > 1 else None)
-            size = min(CHANNELS_PER_GUILD, count - first)
-            # Each player sits at a few tables, as people do; never twice at one.
-            pool = [emu.add_user(f"p{first}_{i}", global_name=f"Player {i}") for i in range(max(4, size))]
-            for user in pool:
-                emu.add_member(guild, user)
-            for offset in range(size):
-                index = first + offset
-                game, players = deals[index]
-                users = [pool[(offset * 3 + k) % len(pool)] for k in range(players)]
-                channel = emu.add_text_channel(guild, f"table-{index}")
-                self.tables.append(Table(index, game, players, channel, users))
+        languages = ["en"] if args.mix == "classic" else list(LANGUAGES)
+        spoken = [languages[i % len(languages)] for i in range(count)]
+        self.rng.shuffle(spoken)
+        stages = [list(STAGES)[i % len(STAGES)] if self.stage == "stored" else "fresh" for i in range(count)]
+        self.rng.shuffle(stages)
+        number = 0
+        for language in languages:
+            ours = [i for i in range(count) if spoken[i] == language]
+            for first in range(0, len(ours), CHANNELS_PER_GUILD):
+                size = min(CHANNELS_PER_GUILD, len(ours) - first)
+                locale = LANGUAGES[language]
+                owner = emu.add_user(f"owner{number}", locale=locale)
+                shards = self.args.shards
+                guild = emu.add_guild(
+                    f"Load {number + 1} ({language})", owner, shard=(number % shards, shards) if shards > 1 else None
+                )
+                guild.locale = locale
+                number += 1
+                # Each player sits at a few tables, as people do; never twice at one.
+                pool = [
+                    emu.add_user(f"p{number}_{i}", global_name=f"Player {i}", locale=locale)
+                    for i in range(max(4, size))
+                ]
+                for user in pool:
+                    emu.add_member(guild, user)
+                for offset in range(size):
+                    index = ours[first + offset]
+                    game, players = deals[index]
+                    users = [pool[(offset * 3 + k) % len(pool)] for k in range(players)]
+                    channel = emu.add_text_channel(guild, f"table-{index}")
+                    self.tables.append(Table(index, game, players, channel, users, language, stages[index]))
+        self.tables.sort(key=lambda table: table.index)
+
+    def stored_tables(self) -> list[StoredTable]:
+        """What to write into the bot's database for the tables of a stored run."""
+        return [
+            StoredTable(
+                table.game,
+                table.channel.guild_id or 0,
+                table.channel.id,
+                [(user.id, user.global_name or user.username) for user in table.users],
+                table.language,
+                table.stage,
+                self.args.seed * 1_000_003 + table.index,
+            )
+            for table in self.tables
+        ]
+
+    async def await_boards(self, timeout: float) -> float:
+        """Wait until the bot has posted every stored game's board (its outbox at start-up); seconds."""
+        started = time.monotonic()
+        channels = {table.channel.id for table in self.tables}
+        while not channels <= self.watch.boards.keys():
+            if time.monotonic() - started > timeout:
+                missing = len(channels - self.watch.boards.keys())
+                raise RuntimeError(f"{missing} stored games' boards were not posted within {timeout:.0f} s")
+            await asyncio.sleep(0.1)
+        return time.monotonic() - started
 
     async def open_table(self, table: Table) -> None:
         """/table create, the others join, the creator starts; returns once the first board is up."""
@@ -386,18 +538,19 @@ class Load:
         creator = table.users[0]
         created = await emu.slash(creator, table.channel, "table create", {"game": table.game})
         answer = await created.final_message(timeout=timeout)
-        if "table is open" not in answer.content:
-            raise RuntimeError(f"table {table.index}: /table create answered {answer.content!r}")
-        lobbies = [m for m in emu.messages(table.channel) if any(b.get("label") == "Join" for b in m.buttons())]
+        lobbies = [m for m in emu.messages(table.channel) if join_button(m) is not None]
         if not lobbies:
-            raise RuntimeError(f"table {table.index}: no lobby was posted")
+            raise RuntimeError(f"table {table.index}: no lobby was posted; /table create answered {answer.content!r}")
         lobby = lobbies[-1]
+        join = join_button(lobby)
+        assert join is not None
         for user in table.users[1:]:
-            await (await emu.click(user, lobby, label="Join")).response(timeout=timeout)
+            await (await emu.click(user, lobby, custom_id=join)).response(timeout=timeout)
             listed = f"<@{user.id}>"
             await emu.wait_until(lambda: listed in lobby.content, timeout, "a player in the lobby")  # noqa: B023
         board = self.watch.next_board(table.channel)
-        await (await emu.click(creator, lobby, label="Start")).response(timeout=timeout)
+        start = join.removesuffix(":join") + ":start"
+        await (await emu.click(creator, lobby, custom_id=start)).response(timeout=timeout)
         await asyncio.wait_for(board, timeout)
         table.games_started += 1
 
@@ -435,7 +588,7 @@ class Load:
         board = self.watch.boards[table.channel.id]
         public = action_buttons(board)
         hand = hand_button(board)
-        if not public and hand is None:  # finished: a new game at the same table
+        if is_final(board):  # finished: a new game at the same table
             phase.restarts += 1
             try:
                 await self.open_table(table)
@@ -490,7 +643,7 @@ class Load:
             if answer is None:
                 phase.expired += 1
                 return False
-            if not answer.content.startswith("Done"):
+            if not answer.content.startswith(DONE):
                 phase.refused += 1
                 table.refusals += 1
                 return False
@@ -502,6 +655,8 @@ class Load:
                 phase.lost += 1
                 return False
             posted = loop.time()
+            if is_final(next_board.result()):
+                phase.ended += 1
             phase.completed += 1
             if posted <= phase.end:
                 phase.in_window += 1
@@ -528,7 +683,8 @@ class Load:
                     "outstanding": phase.outstanding,
                     "completed": phase.completed,
                     "rss_mb": sum(rss_mb(descendants(bot.pid)) for bot in bots),
-                    "cpu_s": bots_cpu(bots),
+                    "rss_bot_mb": sum(rss_mb([bot.pid]) for bot in bots),
+                    "cpu_s": sum(bots_cpu(bots)),
                 }
             )
             await asyncio.sleep(self.args.sample)
@@ -538,7 +694,8 @@ class Load:
         label = "max" if rate is None else f"{rate:g}/s"
         phase = Phase(label, rate, self.args.duration, len(self.tables))
         self.phase = phase
-        cpu_bot = bots_cpu(bots)
+        counted = await statements(bots)  # read first: the reading's own CPU is not the phase's
+        cpu_bot, cpu_workers = bots_cpu(bots)
         waited_bot = sum(runqueue_wait_seconds(descendants(bot.pid)) for bot in bots)
         cpu_harness = time.process_time()
         phase.start = loop.time()
@@ -584,7 +741,12 @@ class Load:
         sampler.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sampler
-        phase.cpu_bot = bots_cpu(bots) - cpu_bot
+        own, children = bots_cpu(bots)
+        phase.cpu_bot, phase.cpu_workers = own - cpu_bot, children - cpu_workers
+        after = await statements(bots)
+        if counted is not None and after is not None:
+            # Each reading of /metrics runs the refresh of its gauges: one reading's worth is not the phase's.
+            phase.statements = max(0.0, after - counted - self.scrape_statements)
         phase.waited_bot = sum(runqueue_wait_seconds(descendants(bot.pid)) for bot in bots) - waited_bot
         phase.cpu_harness = time.process_time() - cpu_harness
         phase.board_bytes = self.watch.board_bytes[bytes_before:]
@@ -596,6 +758,8 @@ class Load:
 
 def summary(phase: Phase) -> dict[str, Any]:
     rss = [s["rss_mb"] for s in phase.samples] or [float("nan")]
+    rss_bot = [s["rss_bot_mb"] for s in phase.samples] or [float("nan")]
+    moves = phase.completed
     queue = [s["outstanding"] for s in phase.samples] or [0]
     return {
         "phase": phase.label,
@@ -617,6 +781,7 @@ def summary(phase: Phase) -> dict[str, Any]:
         "refused": phase.refused,
         "lost": phase.lost,
         "no_idle_game": phase.no_idle,
+        "ended": phase.ended,
         "new_games": phase.restarts,
         "new_games_failed": phase.restart_failed,
         "queue_mean": statistics.mean(queue),
@@ -624,8 +789,13 @@ def summary(phase: Phase) -> dict[str, Any]:
         "rss_start_mb": rss[0],
         "rss_max_mb": max(rss),
         "rss_end_mb": rss[-1],
-        "bot_cpu_ms_per_move": phase.cpu_bot * 1000 / phase.completed if phase.completed else float("nan"),
-        "bot_cpu_cores": phase.cpu_bot / (phase.duration + (phase.drained or 0.0)),
+        "rss_bot_max_mb": max(rss_bot),
+        # CPU per move: the bot processes and their drawing workers together, then each apart.
+        "cpu_ms_per_move": (phase.cpu_bot + phase.cpu_workers) * 1000 / moves if moves else float("nan"),
+        "bot_cpu_ms_per_move": phase.cpu_bot * 1000 / moves if moves else float("nan"),
+        "workers_cpu_ms_per_move": phase.cpu_workers * 1000 / moves if moves else float("nan"),
+        "statements_per_move": phase.statements / moves if moves and phase.statements is not None else None,
+        "bot_cpu_cores": (phase.cpu_bot + phase.cpu_workers) / (phase.duration + (phase.drained or 0.0)),
         "harness_cpu_cores": phase.cpu_harness / (phase.duration + (phase.drained or 0.0)),
         # Threads of the bot ready to run but kept off a core by other processes (this harness included).
         "bot_runqueue_wait_cores": phase.waited_bot / (phase.duration + (phase.drained or 0.0)),
@@ -635,42 +805,86 @@ def summary(phase: Phase) -> dict[str, Any]:
     }
 
 
+def number(digits: int) -> Callable[[Any], str]:
+    return lambda v: "n/a" if v is None else f"{v:.{digits}f}"
+
+
 COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [
     ("phase", "rate", str),
     ("games", "games", str),
     ("clicks", "clicks", str),
-    ("moves_per_s", "moves/s", lambda v: f"{v:.1f}"),
-    ("served_per_s", "served/s", lambda v: f"{v:.1f}"),
-    ("board_p50_ms", "board p50", lambda v: f"{v:.0f}"),
-    ("board_p99_ms", "board p99", lambda v: f"{v:.0f}"),
-    ("ack_p50_ms", "ack p50", lambda v: f"{v:.0f}"),
-    ("ack_p99_ms", "ack p99", lambda v: f"{v:.0f}"),
+    ("moves_per_s", "moves/s", number(1)),
+    ("served_per_s", "served/s", number(1)),
+    ("board_p50_ms", "board p50", number(0)),
+    ("board_p99_ms", "board p99", number(0)),
+    ("ack_p50_ms", "ack p50", number(0)),
+    ("ack_p99_ms", "ack p99", number(0)),
     ("expired", ">3s", str),
     ("lost", "lost", str),
     ("no_idle_game", "no idle", str),
+    ("ended", "ended", str),
+    ("new_games", "new", str),
     ("queue_max", "queue max", str),
-    ("rss_max_mb", "RSS max", lambda v: f"{v:.0f}"),
-    ("bot_cpu_ms_per_move", "CPU ms/move", lambda v: f"{v:.0f}"),
-    ("bot_cpu_cores", "bot cores", lambda v: f"{v:.2f}"),
-    ("harness_cpu_cores", "harness cores", lambda v: f"{v:.2f}"),
-    ("bot_runqueue_wait_cores", "bot waiting", lambda v: f"{v:.2f}"),
-    ("board_kb_mean", "board KB", lambda v: f"{v:.0f}"),
+    ("cpu_ms_per_move", "CPU ms/move", number(0)),
+    ("bot_cpu_ms_per_move", "bot ms", number(0)),
+    ("workers_cpu_ms_per_move", "workers ms", number(0)),
+    ("statements_per_move", "SQL/move", number(1)),
+    ("rss_bot_max_mb", "RSS bot", number(0)),
+    ("rss_max_mb", "RSS tree", number(0)),
+    ("bot_cpu_cores", "bot cores", number(2)),
+    ("harness_cpu_cores", "harness cores", number(2)),
+    ("bot_runqueue_wait_cores", "bot waiting", number(2)),
+    ("board_kb_mean", "board KB", number(0)),
+]
+
+# Side by side, one stage per cell: what changes when the boards are those of games people play.
+COMPARED: list[tuple[str, str, Callable[[Any], str]]] = [
+    ("moves_per_s", "moves/s", number(1)),
+    ("board_p50_ms", "board p50", number(0)),
+    ("board_p99_ms", "board p99", number(0)),
+    ("ack_p50_ms", "ack p50", number(0)),
+    ("ack_p99_ms", "ack p99", number(0)),
+    ("bot_cpu_ms_per_move", "bot ms/move", number(0)),
+    ("workers_cpu_ms_per_move", "workers ms/move", number(0)),
+    ("statements_per_move", "SQL/move", number(1)),
+    ("rss_bot_max_mb", "RSS bot", number(0)),
+    ("rss_max_mb", "RSS tree", number(0)),
+    ("ended", "ended", str),
+    ("bot_runqueue_wait_cores", "bot waiting", number(2)),
 ]
 
 
-def print_table(rows: list[dict[str, Any]]) -> None:
-    cells = [[head for _, head, _ in COLUMNS]] + [[fmt(row[key]) for key, _, fmt in COLUMNS] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(COLUMNS))]
+def print_cells(cells: list[list[str]]) -> None:
+    widths = [max(len(r[i]) for r in cells) for i in range(len(cells[0]))]
     for n, row in enumerate(cells):
         print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
         if n == 0:
             print("  ".join("-" * w for w in widths))
+
+
+def print_side_by_side(runs: list[dict[str, Any]]) -> None:
+    """One row per rate, each cell the stages' figures in the order run (fresh | stored)."""
+    stages = [run["stage"] for run in runs]
+    print(f"side by side ({' | '.join(stages)}):")
+    cells = [["rate", *(head for _, head, _ in COMPARED)]]
+    for index, first in enumerate(runs[0]["phases"]):
+        rows = [run["phases"][index] for run in runs if index < len(run["phases"])]
+        cells.append([first["phase"], *(" | ".join(fmt(row[key]) for row in rows) for key, _, fmt in COMPARED)])
+    print_cells(cells)
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    print_cells([[head for _, head, _ in COLUMNS]] + [[fmt(row[key]) for key, _, fmt in COLUMNS] for row in rows])
     print(
         "moves/s = boards posted during the phase; served/s = all its clicks' boards over the phase and\n"
         "its drain; board = click to the new board posted (ms); ack = the bot's first answer (ms);\n"
         ">3s = clicks not answered within Discord's 3 s; lost = no board within --move-timeout;\n"
         "no idle = ticks of a target rate that found every game waiting for its board;\n"
-        "queue = clicks sent whose board is not posted yet; RSS in MB (bot and its children);\n"
+        "ended = moves that ended their game; new = tables opened (/table create) where one had ended;\n"
+        "queue = clicks sent whose board is not posted yet; CPU ms/move = the bot and its drawing\n"
+        "workers (bot ms + workers ms); SQL/move = the bot's meeple_db_statements_total over the phase\n"
+        "and its drain per move (n/a: the bot does not count them); RSS in MB: the bot process, and\n"
+        "the whole tree (its drawing workers too);\n"
         "cores = CPU seconds per second; bot waiting = its threads ready to run but without a core\n"
         "(summed over its threads, in the same unit): high when other processes hold the cores."
     )
@@ -713,53 +927,116 @@ def uptime() -> str:
         return "load average " + " ".join(fh.read().split()[:3])
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+def describe_tables(tables: list[Table]) -> str:
+    """Which games, player counts, languages and stages the tables hold."""
+    games = ", ".join(
+        f"{game} x{sum(t.game == game for t in tables)}"
+        f" ({'/'.join(f'{n}p' for n in sorted({t.players for t in tables if t.game == game}))})"
+        for game in sorted({t.game for t in tables})
+    )
+    languages = ", ".join(f"{code} x{sum(t.language == code for t in tables)}" for code in LANGUAGES)
+    stages = sorted({t.stage for t in tables}, key=lambda s: [*STAGES, "fresh"].index(s))
+    where = ", ".join(
+        f"{stage} x{len(ins)}"
+        + (f" ({min(ins)}-{max(ins)} moves in, mean {statistics.mean(ins):.0f})" if stage != "fresh" else "")
+        for stage in stages
+        for ins in [[t.moves_in for t in tables if t.stage == stage]]
+    )
+    return f"{games}; {languages}; {where}"
+
+
+async def run_stage(args: argparse.Namespace, stage: str, workdir: Path, database: str | None) -> dict[str, Any]:
+    """One run: a new emulator and bot on a new database, the tables fresh or seeded, every phase."""
+    print(f"-- {stage}: {uptime()}", flush=True)
+    async with Emulator(interaction_deadline=3.0, shard_count=args.shards) as emu:
+        load = Load(emu, args, stage)
+        load.build_world()
+        if args.shards > 1:
+            bots = [BotProcess(emu, workdir, database, args.log_level, (i, args.shards)) for i in range(args.shards)]
+        else:
+            bots = [BotProcess(emu, workdir, database, args.log_level)]
+        seeded_s = 0.0
+        if stage == "stored":
+            began = time.monotonic()
+            for table, stored in zip(load.tables, await seed(bots[0].database, load.stored_tables()), strict=True):
+                table.moves_in = stored.moves_in
+            seeded_s = time.monotonic() - began
+            print(f"{len(load.tables)} games stored in {seeded_s:.1f} s, {uptime()}", flush=True)
+        ready = 0.0
+        for bot in bots:
+            ready += await bot.start(args.start_timeout)
+        try:
+            if stage == "stored":
+                setup = await load.await_boards(args.move_timeout + len(load.tables))
+                opened = f"their boards posted by the bot's outbox in {setup:.1f} s"
+            else:
+                setup = await load.open_all()
+                opened = f"opened in {setup:.1f} s"
+            print(f"bot ready in {ready:.1f} s; {len(load.tables)} tables {opened}: {describe_tables(load.tables)}")
+            before = await statements(bots)
+            after = await statements(bots)
+            if before is not None and after is not None:
+                load.scrape_statements = after - before
+            rows = []
+            for rate in args.rate:
+                phase = await load.run_phase(bots, rate)
+                rows.append(summary(phase))
+                print(f"  {stage} {phase.label}: done (drained in {phase.drained:.1f} s), {uptime()}", flush=True)
+        finally:
+            for bot in bots:
+                await bot.stop()
+        tracebacks = sum(bot.tracebacks() for bot in bots)
+    print()
+    print(f"{stage}:")
+    print_table(rows)
+    for row in rows:
+        print_timeline(row, args.timeline)
+    print(f"bot log: {tracebacks} tracebacks; {uptime()}")
+    print()
+    return {
+        "stage": stage,
+        "bot_ready_s": ready,
+        "seeded_s": seeded_s,
+        "setup_s": setup,
+        "tables": [
+            {"game": t.game, "players": t.players, "language": t.language, "stage": t.stage, "moves_in": t.moves_in}
+            for t in load.tables
+        ],
+        "tracebacks": tracebacks,
+        "phases": rows,
+    }
+
+
+async def run(args: argparse.Namespace, databases: dict[str, str | None]) -> dict[str, Any]:
     print(f"before: {uptime()} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(prefix="meeple-load-") as tmp:
-        workdir = Path(args.keep) if args.keep else Path(tmp)
-        workdir.mkdir(parents=True, exist_ok=True)
-        async with Emulator(interaction_deadline=3.0, shard_count=args.shards) as emu:
-            load = Load(emu, args)
-            load.build_world()
-            if args.shards > 1:
-                bots = [
-                    BotProcess(emu, workdir, args.database, args.log_level, (i, args.shards))
-                    for i in range(args.shards)
-                ]
-            else:
-                bots = [BotProcess(emu, workdir, args.database, args.log_level)]
-            ready = 0.0
-            for bot in bots:
-                ready += await bot.start(args.start_timeout)
-            try:
-                setup = await load.open_all()
-                used = sorted({t.game for t in load.tables})
-                kinds = ", ".join(f"{g} x{sum(t.game == g for t in load.tables)}" for g in used)
-                print(f"bot ready in {ready:.1f} s; {len(load.tables)} tables opened in {setup:.1f} s ({kinds})")
-                rows = []
-                for rate in args.rate:
-                    phase = await load.run_phase(bots, rate)
-                    rows.append(summary(phase))
-                    print(f"  {phase.label}: done (drained in {phase.drained:.1f} s), {uptime()}", flush=True)
-            finally:
-                for bot in bots:
-                    await bot.stop()
-            tracebacks = sum(bot.tracebacks() for bot in bots)
-        print()
-        print_table(rows)
-        for row in rows:
-            print_timeline(row, args.timeline)
-        print(f"bot log: {tracebacks} tracebacks; after: {uptime()}")
+        root = Path(args.keep) if args.keep else Path(tmp)
+        runs = []
+        for stage in args.stage:
+            workdir = root / stage
+            workdir.mkdir(parents=True, exist_ok=True)
+            runs.append(await run_stage(args, stage, workdir, databases[stage]))
+        if len(runs) > 1:
+            print_side_by_side(runs)
+        print(f"after: {uptime()}")
         if args.keep:
-            print(f"kept the bot's log and database in {workdir}")
+            print(f"kept the bots' logs and databases in {root}")
         return {
             "args": {k: v for k, v in vars(args).items() if k != "rate"},
             "rates": args.rate,
-            "bot_ready_s": ready,
-            "setup_s": setup,
-            "tracebacks": tracebacks,
-            "phases": rows,
+            "runs": runs,
+            "tracebacks": sum(run["tracebacks"] for run in runs),
         }
+
+
+def parse_stages(text: str) -> list[str]:
+    stages = [word.strip().lower() for word in text.split(",")]
+    for stage in stages:
+        if stage not in ("fresh", "stored"):
+            raise argparse.ArgumentTypeError(f"a stage is fresh or stored, not {stage!r}")
+    if len(set(stages)) != len(stages):
+        raise argparse.ArgumentTypeError("each stage once")
+    return stages
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -798,6 +1075,20 @@ def main(argv: list[str] | None = None) -> None:
         default=1,
         help="bot processes, each owning one shard of this many (their guilds alternate); share --database",
     )
+    parser.add_argument(
+        "--stage",
+        type=parse_stages,
+        default=parse_stages("fresh,stored"),
+        help="fresh = tables opened by /table create (early boards); stored = games written into the"
+        " database at every stage before the bot starts; both (default fresh,stored) print side by side",
+    )
+    parser.add_argument(
+        "--mix",
+        choices=sorted(MIXES),
+        default="played",
+        help="played: the four games at the player counts people play, in en, zh-TW and pt-BR (default);"
+        " classic: 2-3 players in English, the mix of the figures before 2026-11-26",
+    )
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--keep", metavar="DIR", help="keep the bot's log and database in DIR")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
@@ -811,13 +1102,17 @@ def main(argv: list[str] | None = None) -> None:
         if bin_dir is None:
             parser.error(f"--database postgres: {reason}")
         server = PostgresServer.start(bin_dir)
-        try:
-            args.database = server.url(asyncio.run(server.create_database(migrated=False)))
-            result = asyncio.run(run(args))
+        try:  # a database per stage: the emulator's ids repeat from one run to the next
+            databases: dict[str, str | None] = {
+                s: server.url(asyncio.run(server.create_database(migrated=False))) for s in args.stage
+            }
+            result = asyncio.run(run(args, databases))
         finally:
             server.stop()
     else:
-        result = asyncio.run(run(args))
+        if args.database is not None and len(args.stage) > 1:
+            parser.error("--database with several --stage: run one stage at a time (each needs a new database)")
+        result = asyncio.run(run(args, dict.fromkeys(args.stage, args.database)))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
 

@@ -30,21 +30,62 @@ def test_every_bench_script_explains_itself() -> None:
         assert "usage:" in shown.stdout and "--json" in shown.stdout
 
 
-def test_load_plays_moves_through_the_bot_process_at_a_rate_and_at_saturation(tmp_path: Path) -> None:
-    out = tmp_path / "load.json"
-    done = run("load.py", "--games", "3", "--rate", "4,max", "--duration", "5", "--drain", "120", "--json", str(out))
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    result = json.loads(out.read_text())
-    assert result["tracebacks"] == 0, "the bot logged an error under load"
-    assert [p["phase"] for p in result["phases"]] == ["4/s", "max"]
-    for phase in result["phases"]:
-        assert phase["games"] == 3
+def check_phases(run: dict, labels: list[str], games: int) -> None:
+    assert [p["phase"] for p in run["phases"]] == labels
+    for phase in run["phases"]:
+        assert phase["games"] == games
         settled = phase["boards_posted"] + phase["refused"] + phase["expired"] + phase["lost"]
         assert settled == phase["clicks"], f"a click of {phase['phase']} was never settled: {phase}"
         assert phase["boards_posted"] >= 1, phase
-        assert not math.isnan(phase["board_p50_ms"]) and phase["rss_max_mb"] > 0 and phase["queue_max"] >= 1
+        assert not math.isnan(phase["board_p50_ms"]) and phase["queue_max"] >= 1
+        assert not math.isnan(phase["ack_p50_ms"]), "the bot's first answers were not timed"
+        assert 0 < phase["rss_bot_max_mb"] < phase["rss_max_mb"], "the bot and its drawing workers apart"
+        assert phase["bot_cpu_ms_per_move"] > 0 and phase["workers_cpu_ms_per_move"] > 0, phase
+        assert phase["statements_per_move"] > 0, "meeple_db_statements_total was not read from /metrics"
         assert phase["timeline"], "RSS and queue were never sampled"
+
+
+def test_load_plays_moves_through_the_bot_process_at_a_rate_and_at_saturation(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    done = run(
+        "load.py",
+        *("--games", "3", "--rate", "4,max", "--duration", "5", "--drain", "120"),
+        *("--stage", "fresh", "--mix", "classic", "--json", str(out)),
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert result["tracebacks"] == 0, "the bot logged an error under load"
+    [fresh] = result["runs"]
+    assert fresh["stage"] == "fresh"
+    assert {t["language"] for t in fresh["tables"]} == {"en"} and {t["stage"] for t in fresh["tables"]} == {"fresh"}
+    check_phases(fresh, ["4/s", "max"], 3)
     assert "moves/s" in done.stdout and "board p99" in done.stdout  # the table was printed
+
+
+def test_load_on_stored_games_at_every_stage_in_every_language_beside_fresh_ones(tmp_path: Path) -> None:
+    """Stored games of the four games, early to late, in en, zh-TW and pt-BR: the bot posts their
+    boards from its outbox at start-up and the users play on; both stages are printed side by side."""
+    out = tmp_path / "load.json"
+    done = run(
+        "load.py",
+        *("--games", "6", "--rate", "max", "--duration", "6", "--drain", "120"),
+        *("--stage", "fresh,stored", "--json", str(out)),
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert result["tracebacks"] == 0, "the bot logged an error under load"
+    fresh, stored = result["runs"]
+    assert (fresh["stage"], stored["stage"]) == ("fresh", "stored")
+    tables = stored["tables"]
+    assert {t["game"] for t in tables} == set(GAMES)
+    assert {t["language"] for t in tables} == {"en", "zh-TW", "pt-BR"}
+    assert {t["stage"] for t in tables} == {"early", "middle", "late"}
+    assert all(t["moves_in"] >= 1 for t in tables) and max(t["moves_in"] for t in tables) >= 20
+    assert [t["game"] for t in fresh["tables"]] == [t["game"] for t in tables], "the same tables in both"
+    assert all(t["moves_in"] == 0 for t in fresh["tables"])
+    check_phases(fresh, ["max"], 6)
+    check_phases(stored, ["max"], 6)
+    assert "side by side (fresh | stored)" in done.stdout
 
 
 def test_move_cpu_times_every_phase_of_every_game_and_compares_encodings(tmp_path: Path) -> None:
