@@ -456,7 +456,7 @@ class StackFont(ImageFont.FreeTypeFont):
         if found is None:
             found = self._getlength(text, mode, direction, features, language)
             measures.put(key, found)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def _getlength(
         self,
@@ -488,7 +488,7 @@ class StackFont(ImageFont.FreeTypeFont):
         if found is None:
             found = self._getbbox(text, mode, direction, features, language, stroke_width, anchor)
             measures.put(key, found)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def _getbbox(
         self,
