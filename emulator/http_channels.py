@@ -263,16 +263,19 @@ class ChannelRoutes:
         """PUT /channels/{id}/thread-members/{@me|user_id}."""
         thread = self._thread(request)
         self.emu.service.check_thread_open(thread)
-        thread.thread_member_ids.add(self._user_id(request))
-        self.emu.notify()
+        user_id = self._user_id(request)
+        if user_id != self.emu.state.bot.id:  # adding someone else: they must see the thread's channel
+            parent = self.emu.state.channels.get(thread.parent_id or 0)
+            if parent is None or not self.emu.state.permissions_in(parent, user_id):
+                raise missing_access()
+        self.emu.service.add_thread_member(thread, user_id)
         return no_content()
 
     async def leave_thread(self, request: web.Request) -> web.Response:
         """DELETE /channels/{id}/thread-members/{@me|user_id}."""
         thread = self._thread(request)
         self.emu.service.check_thread_open(thread)
-        thread.thread_member_ids.discard(self._user_id(request))
-        self.emu.notify()
+        self.emu.service.remove_thread_member(thread, self._user_id(request))
         return no_content()
 
     # -- reactions -----------------------------------------------------------------------------------

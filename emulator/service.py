@@ -182,6 +182,12 @@ class Service:
         message.mention_ids = _mentions(message.content)
         self.state.add_message(message)
         self.dispatch_message_event("MESSAGE_CREATE", message)
+        if channel.type == PRIVATE_THREAD and ephemeral_to is None:
+            # Discord adds whoever a message in a private thread mentions (and may be notified) to it
+            parent = self.state.channels.get(channel.parent_id or 0)
+            for user_id in _notified(payload.get("allowed_mentions"), message.mention_ids):
+                if parent is not None and self.state.permissions_in(parent, user_id):
+                    self.add_thread_member(channel, user_id)
         self.host.notify()
         return message
 
@@ -302,6 +308,35 @@ class Service:
         self.dispatch_channel_event("THREAD_CREATE", thread)
         return thread
 
+    def add_thread_member(self, thread: Channel, user_id: int) -> None:
+        """Make someone a member of a thread (THREAD_MEMBERS_UPDATE; for another user than the bot,
+        only to sessions with the GUILD_MEMBERS intent, as Discord does)."""
+        if user_id in thread.thread_member_ids:
+            return
+        thread.thread_member_ids.add(user_id)
+        self._members_update(thread, added=[user_id], removed=[])
+
+    def remove_thread_member(self, thread: Channel, user_id: int) -> None:
+        """Take someone out of a thread (THREAD_MEMBERS_UPDATE, as for adding)."""
+        if user_id not in thread.thread_member_ids:
+            return
+        thread.thread_member_ids.discard(user_id)
+        self._members_update(thread, added=[], removed=[user_id])
+
+    def _members_update(self, thread: Channel, *, added: list[int], removed: list[int]) -> None:
+        data = {
+            "id": str(thread.id),
+            "guild_id": str(thread.guild_id),
+            "member_count": min(len(thread.thread_member_ids), 50),
+            "added_members": [
+                {"id": str(thread.id), "user_id": str(u), "join_timestamp": now_iso(), "flags": 0} for u in added
+            ],
+            "removed_member_ids": [str(u) for u in removed],
+        }
+        about_bot = self.state.bot.id in added + removed
+        self.host.gateway.dispatch("THREAD_MEMBERS_UPDATE", data, intent=gw.GUILDS if about_bot else gw.GUILD_MEMBERS)
+        self.host.notify()
+
     def update_channel(self, channel: Channel, patch: dict[str, Any], *, by: User) -> Channel:
         """PATCH /channels/{id}: rename, retopic, (un)archive, (un)lock; announces the update."""
         value = self.state.permissions_in(channel, by.id) if channel.guild_id else 0
@@ -417,6 +452,16 @@ def _reference(channel: Channel, reference: dict[str, Any]) -> dict[str, Any]:
     if channel.guild_id is not None:
         data["guild_id"] = str(reference.get("guild_id") or channel.guild_id)
     return data
+
+
+def _notified(allowed: Any, mention_ids: list[int]) -> list[int]:
+    """The mentioned users a message pings: all of them unless ``allowed_mentions`` narrows it."""
+    if not isinstance(allowed, dict):
+        return list(mention_ids)
+    if "users" in (allowed.get("parse") or []):
+        return list(mention_ids)
+    listed = {int(u) for u in allowed.get("users") or [] if str(u).isdigit()}
+    return [u for u in mention_ids if u in listed]
 
 
 def _mentions(content: str) -> list[int]:

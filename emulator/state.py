@@ -560,4 +560,7 @@ class State:
             value = (value & ~own.deny) | own.allow
         if not value & perms.VIEW_CHANNEL:
             return 0
+        if channel.type == PRIVATE_THREAD and user_id not in channel.thread_member_ids:
+            # a private thread shows only to its members, and to whoever may manage threads
+            return value if value & perms.MANAGE_THREADS else 0
         return value

@@ -108,3 +108,36 @@ async def test_unknown_route_is_a_clear_404(emu: Emulator, world: World, bot: Sa
     assert "no route for GET /api/v10/no/such/route" in missing.value.text
     assert emu.unknown_routes == ["GET /api/v10/no/such/route"]
     emu.unknown_routes.clear()
+
+
+async def test_a_private_thread_shows_only_to_its_members_added_by_the_bot_or_by_a_mention(
+    emu: Emulator, world: World, bot: SampleBot
+) -> None:
+    carol = emu.add_user("carol", global_name="Carol")
+    emu.add_member(emu.state.guilds[world.guild.id], carol)
+    parent = channel_of(bot, world.channel.id)
+    thread = await parent.create_thread(name="alice's challenge", type=discord.ChannelType.private_thread)
+    stored = emu.state.channels[thread.id]
+    assert stored.type == 12 and stored.thread_member_ids == {emu.bot_user.id}
+    with pytest.raises(PermissionError):  # not a member, no Manage Threads: Discord shows her nothing
+        await emu.send_message(world.alice, stored, "may I?")
+
+    await thread.add_user(discord.Object(world.alice.id))  # PUT /channels/{id}/thread-members/{user}
+    assert world.alice.id in stored.thread_member_ids
+    await emu.send_message(world.alice, stored, "in")
+    await thread.send(f"no ping for <@{world.bob.id}>", allowed_mentions=discord.AllowedMentions.none())
+    assert world.bob.id not in stored.thread_member_ids  # a mention that notifies nobody adds nobody
+    await thread.send(f"your partner: <@{world.bob.id}>")
+    assert world.bob.id in stored.thread_member_ids  # a mention adds the person, as on Discord
+    await emu.send_message(world.bob, stored, "me too")
+    with pytest.raises(PermissionError):
+        await emu.send_message(carol, stored, "and me?")
+    assert stored.thread_member_ids == {emu.bot_user.id, world.alice.id, world.bob.id}
+
+    await thread.remove_user(discord.Object(world.bob.id))
+    with pytest.raises(PermissionError):
+        await emu.send_message(world.bob, stored, "still here?")
+    emu.set_channel_permissions(world.channel, carol, deny=1 << 10)  # Carol cannot see #games at all
+    with pytest.raises(discord.Forbidden):
+        await thread.add_user(discord.Object(carol.id))
+    assert [m.content for m in emu.messages(stored)][-1] == "me too"
