@@ -96,21 +96,27 @@ async def rate_game(
     before = [known.get(user, (fresh.mu, fresh.sigma, 0)) for user in users]
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
     after = MODEL.rate(teams, ranks=[float(rank) for _, rank in placed])
-    for user, (mu0, sigma0, games), team in zip(users, before, after, strict=True):
-        mu1, sigma1 = team[0].mu, team[0].sigma
-        await conn.execute(
-            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, game, user_id)"
-            " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
-            " updated_at = excluded.updated_at",
-            (guild_id, game, user, mu1, sigma1, games + 1, finished_at),
-        )
-        await conn.execute(
-            "INSERT INTO rating_history (game_id, user_id, guild_id, game, mu_before, sigma_before,"
-            " mu_after, sigma_after, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, user, guild_id, game, mu0, sigma0, mu1, sigma1, finished_at),
-        )
+    moved = [
+        (user, mu0, sigma0, games, team[0].mu, team[0].sigma)
+        for user, (mu0, sigma0, games), team in zip(users, before, after, strict=True)
+    ]
+    # Every player's rating, then every player's history row: two statements, whatever the players.
+    await conn.executemany(
+        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, game, user_id)"
+        " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+        " updated_at = excluded.updated_at",
+        [(guild_id, game, user, mu1, sigma1, games + 1, finished_at) for user, _, _, games, mu1, sigma1 in moved],
+    )
+    await conn.executemany(
+        "INSERT INTO rating_history (game_id, user_id, guild_id, game, mu_before, sigma_before,"
+        " mu_after, sigma_after, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, user, guild_id, game, mu0, sigma0, mu1, sigma1, finished_at)
+            for user, mu0, sigma0, _, mu1, sigma1 in moved
+        ],
+    )
     return True
 
 
