@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import io
+import json
 import random
+import subprocess
+import sys
 import threading
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -236,6 +240,26 @@ def test_draw_replay_captions_every_frame_in_the_tables_language() -> None:
         band_a = a.convert("RGB").crop((0, 0, a.width, 30)).tobytes()
         band_b = b.convert("RGB").crop((0, 0, b.width, 30)).tobytes()
     assert band_a != band_b
+
+
+def test_the_replay_benchmark_runs_both_ways(tmp_path: Path) -> None:
+    """bench/replay.py on a tiny configuration, so it keeps working (no timing is checked)."""
+    out = tmp_path / "replay.json"
+    done = subprocess.run(
+        [sys.executable, "bench/replay.py", "--game", "fox-duet", "--seeds", "1", "--max-moves", "3"]
+        + ["--json", str(out)],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "load average before" in done.stdout and "load average after" in done.stdout
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["log"], r["way"]) for r in rows] == [(log, way) for log in ("short", "long") for way in ("old", "new")]
+    for old, new in (rows[:2], rows[2:]):
+        assert old["frames"] == new["frames"] == 4 and old["width"] == new["width"] == 800
+        assert old["peak_mb"] > 0 and new["cpu_s"] > 0 and old["bot_cpu_ms"] > new["bot_cpu_ms"]
 
 
 # -- through the emulator -------------------------------------------------------------------
