@@ -6,7 +6,6 @@ datetimes; they are stored in the same text form SQLite writes for its own times
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -82,30 +81,12 @@ async def set_timing(
         )
 
 
-async def record_reminder(db: Database, game_id: int, version: int, sent: int) -> bool:
-    """Note that ``sent`` reminders went out for the wait at ``version``; False if the game moved on."""
-    async with db.transaction() as conn:
-        cursor = await conn.execute(
-            "UPDATE games SET reminded_version = ?, reminders_sent = ? WHERE id = ? AND version = ?",
-            (version, sent, game_id, version),
-        )
-        return cursor.rowcount == 1
-
-
 async def snooze(db: Database, game_id: int, version: int) -> bool:
     """Stop reminders for the wait at ``version``; False if the game has moved on."""
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "UPDATE games SET snoozed_version = ? WHERE id = ? AND version = ? AND status = 'running'",
             (version, game_id, version),
-        )
-        return cursor.rowcount == 1
-
-
-async def mark_warned(db: Database, game_id: int, version: int) -> bool:
-    async with db.transaction() as conn:
-        cursor = await conn.execute(
-            "UPDATE games SET warned_version = ? WHERE id = ? AND version = ?", (version, game_id, version)
         )
         return cursor.rowcount == 1
 
@@ -180,8 +161,6 @@ async def vacations(db: Database, user_id: int) -> list[tuple[datetime, datetime
     return [(parse_stamp(r["starts_at"]), parse_stamp(r["ends_at"])) for r in rows]
 
 
-# Rows handled between two yields to the event loop, so no long list stalls it.
-YIELD_EVERY = 500
 # Ids per ``IN (...)`` list: far below SQLite's and PostgreSQL's limits on parameters.
 IN_CHUNK = 500
 
@@ -217,22 +196,27 @@ _DUE_COLUMNS = (
 )
 
 
-async def due_games(db: Database, now: datetime, owned: Shards = ALL_SHARDS) -> list[DueRow]:
-    """The running games the scheduler must look at ``now``: due by their stored due time, or
-    never worked out for their current version. One query over the ``games_due`` index, reading
-    no JSON column (``running_by_id`` reads the whole rows of the few that need them)."""
+async def due_page(
+    db: Database, now: datetime, after_id: int = 0, limit: int = 500, owned: Shards = ALL_SHARDS
+) -> list[DueRow]:
+    """One page of the running games the scheduler must look at ``now``, the ``limit`` first
+    with an id above ``after_id`` (keyset paging: the next page starts after this page's last
+    id): due by their stored due time, or never worked out for their current version.
+
+    The page's ids come from the ``games_due`` index alone (it holds every column the filter
+    reads); only their rows are read then, never a row that is not due, nor a JSON column
+    (``running_by_id`` reads the whole rows of those that need them). The ``+id`` keeps SQLite's
+    planner from walking the games in id order instead, reading every running game's row to
+    test it (its choice for the plain ``id``: 85-120 ms for 10,000 games with five due, against
+    2-10 ms). A process serving some shards reads the rows it filters (the index has no guild).
+    """
     rows = await db.query(
-        f"SELECT {_DUE_COLUMNS} FROM games WHERE status = 'running'"
+        f"SELECT {_DUE_COLUMNS} FROM games WHERE id IN (SELECT id FROM games WHERE status = 'running'"
         " AND (due_version IS NULL OR due_version <> version OR due_at <= ?)"
-        f" AND {owned.sql()} ORDER BY id",
-        (stamp(now),),
+        f" AND +id > ? AND {owned.sql()} ORDER BY +id LIMIT ?) ORDER BY id",
+        (stamp(now), after_id, limit),
     )
-    found: list[DueRow] = []
-    for start in range(0, len(rows), YIELD_EVERY):
-        if start:
-            await asyncio.sleep(0)  # thousands of rows (the first tick after an upgrade): let clicks in
-        found.extend(_due_row(r) for r in rows[start : start + YIELD_EVERY])
-    return found
+    return [_due_row(r) for r in rows]
 
 
 def _due_row(r: Any) -> DueRow:
@@ -267,14 +251,58 @@ async def set_due(db: Database, dues: Sequence[tuple[int, int, datetime | None]]
     if not dues:
         return
     async with db.transaction() as conn:
-        for start in range(0, len(dues), YIELD_EVERY):  # each slice's wait lets clicks in
+        await conn.executemany(
+            "UPDATE games SET due_at = ?, due_version = ? WHERE id = ? AND version = ?",
+            [(None if due is None else stamp(due), version, game_id, version) for game_id, version, due in dues],
+        )
+
+
+async def record_notices(
+    db: Database, warnings: Sequence[tuple[int, int]], reminders: Sequence[tuple[int, int, int]]
+) -> tuple[set[int], set[int]]:
+    """Note, in one transaction, the time-limit warnings ((game id, version)) and reminders
+    ((game id, version, n): the wait's n-th) about to be sent; the ids of the games whose warning
+    and whose reminder were noted. Each is noted once: not for a game that moved on or stopped
+    running, nor a warning already noted at that version, nor a reminder whose n-1 earlier ones
+    are not exactly those noted (another tick noted it). A note is written before its post, so
+    a post is never repeated (a stop between the two loses it instead)."""
+    ids = sorted({game_id for game_id, _ in warnings} | {game_id for game_id, _, _ in reminders})
+    if not ids:
+        return set(), set()
+    async with db.transaction() as conn:
+        found: dict[int, Any] = {}
+        for start in range(0, len(ids), IN_CHUNK):
+            chunk = ids[start : start + IN_CHUNK]
+            async with conn.execute(
+                "SELECT id, version, reminded_version, reminders_sent, warned_version FROM games"
+                f" WHERE status = 'running' AND id IN ({_marks(chunk)})",
+                chunk,
+            ) as cursor:
+                found.update((r[0], r) for r in await cursor.fetchall())
+        warned = [
+            (game_id, version)
+            for game_id, version in warnings
+            if game_id in found and found[game_id][1] == version and found[game_id][4] != version
+        ]
+        reminded = []
+        for game_id, version, nth in reminders:
+            now = found.get(game_id)
+            if now is None or now[1] != version:
+                continue
+            sent = now[3] if now[2] == version else 0
+            if sent == nth - 1:
+                reminded.append((game_id, version, nth))
+        if warned:
             await conn.executemany(
-                "UPDATE games SET due_at = ?, due_version = ? WHERE id = ? AND version = ?",
-                [
-                    (None if due is None else stamp(due), version, game_id, version)
-                    for game_id, version, due in dues[start : start + YIELD_EVERY]
-                ],
+                "UPDATE games SET warned_version = ? WHERE id = ? AND version = ?",
+                [(version, game_id, version) for game_id, version in warned],
             )
+        if reminded:
+            await conn.executemany(
+                "UPDATE games SET reminded_version = ?, reminders_sent = ? WHERE id = ? AND version = ?",
+                [(version, nth, game_id, version) for game_id, version, nth in reminded],
+            )
+    return {game_id for game_id, _ in warned}, {game_id for game_id, _, _ in reminded}
 
 
 async def settings_of(db: Database, guild_ids: Iterable[int]) -> dict[int, GuildSettings]:
