@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ai.pool import Computers
-from bot import metrics
+from bot import collector, metrics
 from bot.answers import answer_failure, locale_of, refuse, say, seen
 from bot.backups import start_backups
 from bot.command_l10n import CatalogueTranslator
@@ -186,6 +186,7 @@ class MeepleBot(commands.Bot):
         metrics.initialise(GAMES, LEVELS)
         metrics.count_rate_limits()
         self.watchdog.start()
+        collector.settle(self)  # everything is loaded: out of the garbage collector's sight
         sd_notify("READY=1")  # systemd's Type=notify: the database is open and the games carry on
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -302,6 +303,7 @@ class MeepleBot(commands.Bot):
         if self.db is not None:
             await self.db.close()
             self.db = None
+        collector.release()
 
 
 class ShardedMeepleBot(MeepleBot, commands.AutoShardedBot):
