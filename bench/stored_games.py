@@ -11,9 +11,9 @@ events), left pending: at start-up the bot's durable outbox (``Flow.resume_all``
 the load's users click on those boards.
 
 How far in: the whole random game is played in the engine first (its length ``L``), then
-``fraction * L`` of its moves are stored, at least one, at most ``MAX_MOVES_IN`` and never the
-last (the game is still running). The same seed replays the same moves, so the stored game is
-the start of a game that ends.
+``fraction * L`` of its moves are stored (a late game at most ``LATE_LEFT`` moves from its end),
+at least one, at most ``MAX_MOVES_IN`` and never the last (the game is still running). The same
+seed replays the same moves, so the stored game is the start of a game that ends.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ MAX_MOVES_IN = 300
 LONGEST = 2_000
 # Where a stage stands, as a share of its game's length.
 STAGES = {"early": 0.15, "middle": 0.5, "late": 0.9}
+# A late game is at most this many moves from its end, so that late games end during a run.
+LATE_LEFT = 10
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,11 @@ def random_game(key: str, players: int, seed: int) -> list[tuple[int, str]]:
 
 
 def moves_in(stage: str, length: int) -> int:
-    return max(1, min(MAX_MOVES_IN, length - 1, round(STAGES[stage] * length)))
+    """Moves to store of a game ``length`` moves long: at least one, never its last."""
+    wanted = round(STAGES[stage] * length)
+    if stage == "late":
+        wanted = max(wanted, length - LATE_LEFT)
+    return max(1, min(MAX_MOVES_IN, length - 1, wanted))
 
 
 async def seed_table(service: GameService, table: StoredTable) -> Seeded:
