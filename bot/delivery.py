@@ -224,12 +224,13 @@ class Delivery:
         carried: list[str] = []
         try:
             for job in batch:
-                if job.kind == "board" and job is not boards[-1] and self._can_skip(current.row):
-                    assert current.row is not None
-                    # Post only the newest board; what happened since the last one still shows.
-                    carried += await self.board_lines(current.row, job)
-                    skipped.append(job)
-                    continue
+                if job.kind == "board" and job is not boards[-1] and current.row is not None:
+                    lines = await self._lines_if_superseded(current.row, job)
+                    if lines is not None:
+                        # Post only the newest board; what happened since the last one still shows.
+                        carried += lines
+                        skipped.append(job)
+                        continue
                 if job.kind == "board" and skipped:
                     job = await jobs.skip_all_into(self.db, skipped, job, carried)
                     metrics.DELIVERY_DONE.labels(kind="board").inc(len(skipped))
@@ -239,9 +240,17 @@ class Delivery:
             self._passes.pop(game_id, None)
             await self._flush(current)
 
-    @staticmethod
-    def _can_skip(row: GameRow | None) -> bool:
-        return row is not None and row.status != "abandoned"
+    async def _lines_if_superseded(self, row: GameRow, job: Job) -> list[str] | None:
+        """The lines a board replaced by a later one carries into it; None when it is not to be
+        skipped (its game was abandoned: it fails as any board of it does; or its lines cannot
+        be worded: it is delivered alone, where its failure is classified)."""
+        if row.status == "abandoned":
+            return None
+        try:
+            return await self.board_lines(row, job)
+        except Exception:  # the board's own delivery meets and classifies the same failure
+            log.warning("could not word the lines of board %s of game %s", job.version, job.game_id, exc_info=True)
+            return None
 
     async def _flush(self, current: _Pass) -> None:
         done, current.done = current.done, []

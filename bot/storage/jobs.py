@@ -25,6 +25,9 @@ JobStatus = Literal["pending", "done", "failed", "skipped"]
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 _ERROR_LIMIT = 500
+# Ids marked by one statement (a backlog after a long outage can be thousands; the backends
+# take at most 32,766 parameters in a statement).
+_IDS_PER_STATEMENT = 500
 
 
 @dataclass(frozen=True)
@@ -168,13 +171,13 @@ async def claim_all(db: Database, game_id: int) -> list[Job]:
 
 async def complete_all(db: Database, job_ids: Sequence[int]) -> None:
     """Mark delivered jobs done, however many, in one statement (those still pending)."""
-    if not job_ids:
-        return
-    marks = ", ".join("?" * len(job_ids))
-    await db.write(
-        f"UPDATE delivery_jobs SET status = 'done', updated_at = {_NOW} WHERE id IN ({marks}) AND status = 'pending'",
-        tuple(job_ids),
-    )
+    for start in range(0, len(job_ids), _IDS_PER_STATEMENT):
+        chunk = job_ids[start : start + _IDS_PER_STATEMENT]
+        await db.write(
+            f"UPDATE delivery_jobs SET status = 'done', updated_at = {_NOW}"
+            f" WHERE id IN ({', '.join('?' * len(chunk))}) AND status = 'pending'",
+            tuple(chunk),
+        )
 
 
 async def skip_all_into(db: Database, skipped: Sequence[Job], newer: Job, carried: list[str]) -> Job:
@@ -182,13 +185,14 @@ async def skip_all_into(db: Database, skipped: Sequence[Job], newer: Job, carrie
     the board that replaces them, atomically; ``newer`` as it is now stored. One transaction
     of two statements whatever the number of boards skipped (the newer board is in hand)."""
     payload = {**newer.payload, "carried": [*carried, *newer.payload.get("carried", [])]}
-    marks = ", ".join("?" * len(skipped))
     async with db.transaction(game_id=newer.game_id) as conn:
-        await conn.execute(
-            f"UPDATE delivery_jobs SET status = 'skipped', updated_at = {_NOW}"
-            f" WHERE id IN ({marks}) AND status = 'pending'",
-            tuple(job.id for job in skipped),
-        )
+        for start in range(0, len(skipped), _IDS_PER_STATEMENT):
+            chunk = [job.id for job in skipped[start : start + _IDS_PER_STATEMENT]]
+            await conn.execute(
+                f"UPDATE delivery_jobs SET status = 'skipped', updated_at = {_NOW}"
+                f" WHERE id IN ({', '.join('?' * len(chunk))}) AND status = 'pending'",
+                tuple(chunk),
+            )
         await conn.execute("UPDATE delivery_jobs SET payload = ? WHERE id = ?", (_dump(payload), newer.id))
     return replace(newer, payload=payload)
 
