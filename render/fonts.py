@@ -303,7 +303,7 @@ class Bounded:
 # The masks of text drawn (a board draws the same labels, names and numbers move after move), in
 # bytes of pixels; and the lengths and boxes measured (fit_font, ellipsize and wrap measure the
 # same text at each size), in entries.
-MASK_CACHE_BYTES = 12 * 2**20
+MASK_CACHE_BYTES = 8 * 2**20
 MEASURE_CACHE_ENTRIES = 32_768
 MASK_OVERHEAD = 256  # bytes an entry costs beyond its pixels (key, tuple, core object)
 masks = Bounded(MASK_CACHE_BYTES)
@@ -314,7 +314,7 @@ _serials = itertools.count()
 # A CJK face costs 2-3 MB of a worker's memory at each size (its tables are read per size, about
 # 1 ms): keep the few sizes in use, not every size fit_font() ever tried. Text drawn or measured
 # again comes from ``masks`` and ``measures`` without its face.
-FACE_CACHE = 8
+FACE_CACHE = 6
 
 
 @lru_cache(maxsize=FACE_CACHE)

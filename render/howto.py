@@ -231,7 +231,7 @@ def page_image(
     """Draw page ``index`` of a game's guide: the title, the marked board part (worded in ``locale``), the list."""
     scenes = SCENES[game_id]
     scene = scenes[index]
-    image = backdrop(SIZE).copy()
+    image = backdrop(SIZE)
     # Title band.
     shadowed_box(image, (MARGIN, MARGIN, SIZE[0] - MARGIN, TITLE_H), 18, Palette.PANEL, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)

@@ -172,8 +172,8 @@ def pawn_sprite(colour: RGB, size: int = 40) -> Image.Image:
     return supersampled((size, size), paint)
 
 
-@lru_cache(maxsize=4)
 def sea(size: tuple[int, int]) -> Image.Image:
+    """The sea behind the pool: a new image to draw on."""
     return vertical_gradient(size, SEA_TOP, SEA_BOTTOM)
 
 
@@ -606,7 +606,7 @@ def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
 
 
 def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
-    image = sea((W, H)).copy()
+    image = sea((W, H))
     draw_pool(image, public, locale)
     draw_top(image, public, locale)
     draw_players(image, public, names, locale)
@@ -618,7 +618,7 @@ def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en"
 def hand(
     public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
-    image = sea((HAND_W, HAND_H)).copy()
+    image = sea((HAND_W, HAND_H))
     draw = ImageDraw.Draw(image)
     title, fnt = fitted(
         t("noctiluca.render.hand-title", locale, name=seat_name(names, seat, locale=locale)), HAND_W - 60, 34, True

@@ -35,7 +35,7 @@ class BoardRow:
 def leaderboard_png(title: str, subtitle: str, rows: Sequence[BoardRow]) -> bytes:
     """A leaderboard page: title, then one row per player, provisional players muted."""
     height = 150 + ROW * max(1, len(rows)) + MARGIN
-    image = backdrop((WIDTH, height)).copy()
+    image = backdrop((WIDTH, height))
     draw = ImageDraw.Draw(image)
     # A long game title shrinks before it is cut: "best scores" must stay readable.
     heading = fit_font(title, WIDTH - 2 * MARGIN, 44, bold=True, min_size=30)
@@ -75,7 +75,7 @@ def profile_png(
 ) -> bytes:
     """A player's card: their games with rating and trend, then their latest games."""
     height = 140 + 118 * max(1, len(games)) + (60 + 46 * len(recent) if recent else 0) + MARGIN
-    image = backdrop((WIDTH, height)).copy()
+    image = backdrop((WIDTH, height))
     draw = ImageDraw.Draw(image)
     draw_text(draw, (MARGIN, 60), name, font(48, True), Palette.TEXT, anchor="ls", max_width=WIDTH - 2 * MARGIN)
     draw_text(draw, (MARGIN, 106), subtitle, font(28), Palette.TEXT_MUTED, anchor="ls", max_width=WIDTH - 2 * MARGIN)

@@ -387,7 +387,7 @@ def draw_player(
 
 
 def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
-    image = gradient((W, H), SKY_TOP, SKY_BOTTOM).copy()
+    image = gradient((W, H), SKY_TOP, SKY_BOTTOM)
     draw = ImageDraw.Draw(image)
     draw_header(draw, public, names, locale)
     draw_map(draw, public, locale)
@@ -476,7 +476,7 @@ def hand(
     items += [(c, c["colour"]) for c in private.get("hand", [])]
     per_row = (HAND_W - 40) // (CARD_W + 12)
     rows = min(HAND_ROWS, max(1, -(-len(items) // per_row)))
-    image = gradient((HAND_W, 76 + rows * (CARD_H + 12)), SKY_TOP, SKY_BOTTOM).copy()
+    image = gradient((HAND_W, 76 + rows * (CARD_H + 12)), SKY_TOP, SKY_BOTTOM)
     draw = ImageDraw.Draw(image)
     asked = []
     if private.get("corporations"):

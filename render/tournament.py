@@ -186,7 +186,7 @@ def standings_png(title: str, subtitle: str, headings: tuple[str, ...], rows: Se
     ``headings`` titles the columns: rank, name, points, up to three tie-breaks, games played.
     """
     layout = standings_layout(headings, rows)
-    image = backdrop((layout.width, layout.height)).copy()
+    image = backdrop((layout.width, layout.height))
     draw = ImageDraw.Draw(image)
     _header(draw, title, subtitle, layout.width)
     head_font = font(layout.heading_size, True)
@@ -421,7 +421,7 @@ def bracket_png(
 ) -> bytes:
     """The bracket: each section (winners, losers, final...) as rounds left to right, winners in accent."""
     layout = bracket_layout(round_titles, matches)
-    image = backdrop((layout.width, layout.height)).copy()
+    image = backdrop((layout.width, layout.height))
     draw = ImageDraw.Draw(image)
     _header(draw, title, subtitle, layout.width)
     round_font = font(HEADING_SIZES[0], True)
@@ -504,7 +504,7 @@ def podium_png(title: str, subtitle: str, places: Sequence[tuple[str, str, str]]
     )
     floor = round(TOP + 16 + reach)
     height = floor + 24 + (PODIUM_ROW * len(rest) + 20 if rest else 0) + MARGIN
-    image = backdrop((WIDTH, height)).copy()
+    image = backdrop((WIDTH, height))
     draw = ImageDraw.Draw(image)
     _header(draw, title, subtitle, WIDTH)
     span = len(order) * STEP_W + (len(order) - 1) * STEP_GAP

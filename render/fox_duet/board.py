@@ -423,7 +423,7 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
 
 def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     """Draw the public board of a view, worded in ``locale``: path, tracker, decree, trick, counters, status."""
-    image = backdrop((W, H)).copy()
+    image = backdrop((W, H))
     draw_header(image, public, names, locale)
     draw_path(image, public, names, locale)
     draw_decree(image, public, locale)

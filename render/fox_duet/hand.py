@@ -48,7 +48,7 @@ def draw_hand(
     public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
     """Draw a seat's hand with ability reminders, its gift pick and the decree for reference, in ``locale``."""
-    image = backdrop((W, H)).copy()
+    image = backdrop((W, H))
     hand = list(private.get("hand") or [])
     shadowed_box(image, HEADER, PANEL_RADIUS, Palette.PANEL, Palette.PANEL_EDGE)
     draw = ImageDraw.Draw(image)

@@ -421,7 +421,7 @@ def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence
 
 def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
     """Draw the public board of a view, worded in ``locale``: grid, middle tokens, priority, players."""
-    image = backdrop_rgba((W, H)).copy()
+    image = backdrop_rgba((W, H))
     draw_header(image, public, names, locale)
     draw_grid(image, public, locale)
     draw_top(image, public, names, locale)
@@ -437,7 +437,7 @@ def draw_hand(
     public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
     """Draw a seat's secret starting contracts with their progress, worded in ``locale``."""
-    image = backdrop_rgba((HAND_W, HAND_H)).copy()
+    image = backdrop_rgba((HAND_W, HAND_H))
     draw = ImageDraw.Draw(image)
     heading = t("vivarium.render.hand-title", locale, name=_name(names, seat, locale))
     shown, fnt = fitted(heading, HAND_W - 80, 40, True, 22)

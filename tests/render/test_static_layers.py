@@ -1,4 +1,4 @@
-"""Backgrounds drawn once and reused: a board drawn on them never changes the next board."""
+"""Backgrounds made from a column made once: a board drawn on one never changes the next board."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 import render
 from engine import GAMES
-from render.common import backdrop_rgba, gradient, vertical_gradient
+from render.common import backdrop, backdrop_rgba, gradient, vertical_gradient
 
 
 def positions(key: str, players: int, moves: int) -> list:
@@ -37,8 +37,15 @@ def test_a_board_and_hand_drawn_again_are_the_same_after_others_were_drawn(key: 
     assert render.render_hand(key, first.view(0), names, 0, "zh-TW") == hand
 
 
-def test_cached_backgrounds_are_the_gradients_they_replace() -> None:
+def test_backgrounds_are_the_gradients_they_replace_and_new_every_time() -> None:
     top, bottom = (48, 20, 14), (10, 20, 30)
-    assert gradient((300, 200), top, bottom).tobytes() == vertical_gradient((300, 200), top, bottom).tobytes()
-    assert gradient((300, 200), top, bottom) is gradient((300, 200), top, bottom)
+    first = gradient((300, 200), top, bottom)
+    for y in (0, 57, 199):
+        expected = tuple(round(t + (b - t) * y / 199) for t, b in zip(top, bottom, strict=True))
+        assert first.getpixel((0, y)) == first.getpixel((299, y)) == expected
+    first.paste((255, 0, 0), (0, 0, 50, 50))  # a renderer draws on it
+    again = gradient((300, 200), top, bottom)
+    assert again is not first
+    assert again.tobytes() == vertical_gradient((300, 200), top, bottom).tobytes() != first.tobytes()
     assert backdrop_rgba((300, 200)).mode == "RGBA"
+    assert backdrop_rgba((300, 200)).convert("RGB").tobytes() == backdrop((300, 200)).tobytes()
