@@ -3,11 +3,12 @@
 In a fresh process started as the bot starts its drawing workers (``forkserver``, then the
 ``draw`` function of ``bot/pictures.py``), draws every game's boards and hands at a few positions
 (early, middle, late of seeded random games) in three languages (en, zh-TW, pt-BR, with Latin,
-CJK and emoji names), several rounds over the same positions as a worker meets them again move
-after move. Prints, per game and in all: CPU ms (``time.process_time``) per board and per hand,
-the split of that time measured by cProfile on a second pass (palette quantizing, text:
-FreeType's rendering and measuring, zlib: the PNG encoder, and the rest), the mean PNG KB, and
-the worker's RSS after every round (the last is what a worker keeps).
+CJK and emoji names), several rounds, each at the positions of another seeded game (the first
+round is a warm-up: the fonts and sprites a worker loads once). Prints, per game and in all: CPU
+ms (``time.process_time``) per board and per hand, the split of that time measured by cProfile on
+one more round (palette quantizing, text: FreeType's rendering and measuring, zlib: the PNG
+encoder, and the rest), the mean PNG KB, the worker's RSS after every round (the last is what a
+worker keeps), and the text caches' hits.
 
     .venv/bin/python bench/workers.py [--rounds 3] [--positions 3] [--game fox-duet] [--json out.json]
 """
@@ -45,15 +46,15 @@ def rss_mb() -> float:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def positions(key: str, count: int) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+def positions(key: str, count: int, seed: int = 7) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """``count`` positions of a seeded random game, from its start to near its end: the public view
     and every seat's view."""
     from engine import GAMES
 
     game = GAMES[key]
     players = max(game.min_players, min(PLAYERS.get(key, 2), game.max_players))
-    chooser = random.Random(7)
-    state = game.new(players, 7)
+    chooser = random.Random(seed)
+    state = game.new(players, seed)
     states = [game.load(state.to_dict())]
     for _ in range(400):
         if state.outcome() is not None:
@@ -92,20 +93,15 @@ def work(games: list[str], rounds: int, count: int) -> dict[str, Any]:
     from bot.pictures import draw
 
     started = rss_mb()
-    jobs: list[tuple[str, str, tuple[Any, ...]]] = []  # (game, kind, args)
-    for key in games:
-        for public, seats in positions(key, count):
-            for loc in LOCALES:
-                names = NAMES[loc][: len(seats)]
-                jobs.append((key, "board", (key, public, names, loc)))
-                for seat, view in enumerate(seats):
-                    jobs.append((key, "hand", (key, view, names, seat, loc)))
+    rounds_jobs = [pictures(games, count, 7 + round_) for round_ in range(rounds + 1)]
+    profiled = rounds_jobs.pop()  # one more game's positions, drawn under cProfile
+    jobs = rounds_jobs[0]
     after_positions = rss_mb()
     cpu: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     size: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     first: dict[str, float] = {}
     rss: list[float] = []
-    for round_ in range(rounds):
+    for round_, jobs in enumerate(rounds_jobs):
         for key, kind, args in jobs:
             start = time.process_time()
             png = draw(kind, args)
@@ -116,9 +112,10 @@ def work(games: list[str], rounds: int, count: int) -> dict[str, Any]:
                 cpu[key][kind].append(spent)
                 size[key][kind].append(len(png))
         rss.append(rss_mb())
+    caches = cache_counts()
     profiler = cProfile.Profile()
     profiler.enable()
-    for _, kind, args in jobs:
+    for _, kind, args in profiled:
         draw(kind, args)
     profiler.disable()
     profile = split(pstats.Stats(profiler))
@@ -131,7 +128,33 @@ def work(games: list[str], rounds: int, count: int) -> dict[str, Any]:
         "rss_positions": after_positions,
         "rss_rounds": rss,
         "profile": profile,
+        "caches": caches,
     }
+
+
+def pictures(games: list[str], count: int, seed: int) -> list[tuple[str, str, tuple[Any, ...]]]:
+    """Every board and hand of ``count`` positions of each game (a game of ``seed``), in every language."""
+    jobs: list[tuple[str, str, tuple[Any, ...]]] = []  # (game, kind, args)
+    for key in games:
+        for public, seats in positions(key, count, seed):
+            for loc in LOCALES:
+                names = NAMES[loc][: len(seats)]
+                jobs.append((key, "board", (key, public, names, loc)))
+                for seat, view in enumerate(seats):
+                    jobs.append((key, "hand", (key, view, names, seat, loc)))
+    return jobs
+
+
+def cache_counts() -> dict[str, list[int]]:
+    """Hits, misses and size of the text caches, where the checked-out code has them."""
+    from render import fonts
+
+    found = {}
+    for name in ("masks", "measures"):
+        cache = getattr(fonts, name, None)
+        if cache is not None:
+            found[name] = [cache.hits, cache.misses, len(cache), cache.weight]
+    return found
 
 
 def main() -> None:
@@ -148,9 +171,14 @@ def main() -> None:
     context = multiprocessing.get_context("forkserver")
     with context.Pool(1) as pool:  # a fresh process, started as the bot starts its workers
         result = pool.apply(work, (games, max(2, args.rounds), max(1, args.positions)))
-    print(f"{result['jobs']} pictures a round, {max(2, args.rounds) - 1} timed rounds after a warm-up\n")
-    print(f"{'game':<10} {'board ms':>9} {'p90':>6} {'hand ms':>8} {'p90':>6} {'board KB':>9} {'hand KB':>8}"
-          f" {'warm-up ms':>11}")
+    print(
+        f"{result['jobs']} pictures a round, {max(2, args.rounds) - 1} timed rounds after a warm-up, each round"
+        " at the positions of another seeded game\n"
+    )
+    print(
+        f"{'game':<10} {'board ms':>9} {'p90':>6} {'hand ms':>8} {'p90':>6} {'board KB':>9} {'hand KB':>8}"
+        f" {'warm-up ms':>11}"
+    )
     every: dict[str, list[float]] = defaultdict(list)
     sizes: dict[str, list[int]] = defaultdict(list)
     for key in games:
@@ -170,13 +198,21 @@ def main() -> None:
         f" {statistics.mean(sizes['board']) / 1024:9.1f} {statistics.mean(sizes['hand']) / 1024:8.1f}"
     )
     total = sum(result["profile"].values()) or 1.0
-    print("\nwhere the time goes (cProfile, own time): " + ", ".join(
-        f"{kind} {100 * seconds / total:.0f} %" for kind, seconds in sorted(result["profile"].items(), key=lambda kv: -kv[1])
-    ))
+    print(
+        "\nwhere the time goes (cProfile, own time): "
+        + ", ".join(
+            f"{kind} {100 * seconds / total:.0f} %"
+            for kind, seconds in sorted(result["profile"].items(), key=lambda kv: -kv[1])
+        )
+    )
     print(
         f"RSS: {result['rss_start']:.0f} MB at start, {result['rss_positions']:.0f} MB with the positions, "
         f"after each round {', '.join(f'{v:.0f}' for v in result['rss_rounds'])} MB"
     )
+    for name, (hits, misses, entries, weight) in result["caches"].items():
+        print(
+            f"text cache {name}: {100 * hits / max(1, hits + misses):.0f} % hits, {entries} entries, weight {weight:,}"
+        )
     print(f"load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))

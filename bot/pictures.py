@@ -27,13 +27,13 @@ import logging
 import os
 from collections import Counter, OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import render
-from ai.workers import owned_pool
+from ai.workers import RecyclingPool
 from bot import metrics
 
 if TYPE_CHECKING:
@@ -45,6 +45,10 @@ log = logging.getLogger("meeple.pictures")
 QUEUE_PER_WORKER = 4
 HAND_CACHE = 512  # hand PNGs kept (~30 KB each)
 ATTEMPTS = 3  # a drawing whose worker died is tried again, in a new one, this many times in all
+# A worker is replaced, between two drawings, once its RSS passes this (every game in every
+# language keeps a worker under 150 MB: bench/workers.py) or after this many drawings.
+WORKER_MAX_MB = 200
+WORKER_MAX_DRAWINGS = 5000
 
 
 class Superseded(Exception):
@@ -85,7 +89,7 @@ class Pictures:
         self.workers = default_workers() if workers is None else max(0, workers)
         self.queue_limit = queue if queue is not None else max(1, self.workers) * QUEUE_PER_WORKER
         self.hand_cache = hand_cache
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Executor | None = None
         self._boards: OrderedDict[Hashable, _Job] = OrderedDict()  # (game id, language) -> its one board
         self._hands: OrderedDict[Hashable, _Job] = OrderedDict()  # hands waiting for a worker
         self._replays: OrderedDict[Hashable, _Job] = OrderedDict()  # finished games' replays waiting
@@ -212,14 +216,15 @@ class Pictures:
                     raise
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self) -> Executor:
         if self._closed:
             raise RuntimeError("the picture pool is closed")
         if self._pool is None:
-            self._pool = owned_pool(self.workers)  # its workers leave if the bot is killed hard
+            # Its workers leave if the bot is killed hard, and are replaced when they grow.
+            self._pool = RecyclingPool(self.workers, WORKER_MAX_MB * 2**20, WORKER_MAX_DRAWINGS)
         return self._pool
 
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
+    def _replace(self, broken: Executor) -> None:
         if self._pool is broken:
             self._pool = None
             broken.shutdown(wait=False, cancel_futures=True)
