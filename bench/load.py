@@ -105,7 +105,8 @@ MIXES = {"played": PLAYED, "classic": CLASSIC}
 # The languages the bot ships, each the Discord locale of its servers and their members.
 LANGUAGES = {"en": "en-US", "zh-TW": "zh-TW", "pt-BR": "pt-BR"}
 # "Done: {action}." as each language says it: the answer to a move that was made.
-DONE = tuple(t("move.done", code, action="\x00").split("\x00")[0] for code in LANGUAGES)
+DONE_IN = {code: t("move.done", code, action="\x00").split("\x00")[0] for code in LANGUAGES}
+DONE = tuple(DONE_IN.values())
 LOBBY_JOIN = re.compile(r"^mp:lobby:\d+:join$")
 CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -412,6 +413,7 @@ class Phase:
     no_idle: int = 0
     restarts: int = 0
     ended: int = 0  # moves whose board was the game's last
+    other_language: int = 0  # moves answered in a language other than the player's
     restart_failed: int = 0
     board_ms: list[float] = field(default_factory=list)
     ack_ms: list[float] = field(default_factory=list)
@@ -647,6 +649,8 @@ class Load:
                 phase.refused += 1
                 table.refusals += 1
                 return False
+            if not answer.content.startswith(DONE_IN[table.language]):
+                phase.other_language += 1  # the player's Discord language is the table's
             table.refusals = 0
             remaining = self.args.move_timeout - (loop.time() - clicked)
             try:
@@ -782,6 +786,7 @@ def summary(phase: Phase) -> dict[str, Any]:
         "lost": phase.lost,
         "no_idle_game": phase.no_idle,
         "ended": phase.ended,
+        "answers_in_other_language": phase.other_language,
         "new_games": phase.restarts,
         "new_games_failed": phase.restart_failed,
         "queue_mean": statistics.mean(queue),

@@ -42,6 +42,7 @@ def check_phases(run: dict, labels: list[str], games: int) -> None:
         assert 0 < phase["rss_bot_max_mb"] < phase["rss_max_mb"], "the bot and its drawing workers apart"
         assert phase["bot_cpu_ms_per_move"] > 0 and phase["workers_cpu_ms_per_move"] > 0, phase
         assert phase["statements_per_move"] > 0, "meeple_db_statements_total was not read from /metrics"
+        assert phase["answers_in_other_language"] == 0, "a move was answered in another language than its player's"
         assert phase["timeline"], "RSS and queue were never sampled"
 
 
