@@ -90,7 +90,15 @@ def split(stats: pstats.Stats) -> dict[str, float]:
 
 def work(games: list[str], rounds: int, count: int) -> dict[str, Any]:
     """In the worker: draw everything ``rounds`` times, timing each picture; then once more under cProfile."""
+    from bot import pictures as bot_pictures
     from bot.pictures import draw
+
+    trim_above = getattr(bot_pictures, "WORKER_TRIM_MB", None)
+    if trim_above is not None:  # as the bot's workers run a drawing: its C heap trimmed above the mark
+        from ai.workers import measured
+
+        def draw(kind: str, args: tuple[Any, ...]) -> bytes:  # noqa: F811
+            return measured(trim_above * 2**20, bot_pictures.draw, kind, args)[0]
 
     started = rss_mb()
     rounds_jobs = [pictures(games, count, 7 + round_) for round_ in range(rounds + 1)]

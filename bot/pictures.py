@@ -46,9 +46,11 @@ QUEUE_PER_WORKER = 4
 HAND_CACHE = 512  # hand PNGs kept (~30 KB each)
 ATTEMPTS = 3  # a drawing whose worker died is tried again, in a new one, this many times in all
 # A worker is replaced, between two drawings, once its RSS passes this (every game in every
-# language keeps a worker under 150 MB: bench/workers.py) or after this many drawings.
+# language keeps a worker under 150 MB: bench/workers.py) or after this many drawings. Above
+# WORKER_TRIM_MB a worker gives its C heap's free pages back after each drawing (about 1 ms).
 WORKER_MAX_MB = 200
 WORKER_MAX_DRAWINGS = 5000
+WORKER_TRIM_MB = 128
 
 
 class Superseded(Exception):
@@ -221,7 +223,9 @@ class Pictures:
             raise RuntimeError("the picture pool is closed")
         if self._pool is None:
             # Its workers leave if the bot is killed hard, and are replaced when they grow.
-            self._pool = RecyclingPool(self.workers, WORKER_MAX_MB * 2**20, WORKER_MAX_DRAWINGS)
+            self._pool = RecyclingPool(
+                self.workers, WORKER_MAX_MB * 2**20, WORKER_MAX_DRAWINGS, trim_above=WORKER_TRIM_MB * 2**20
+            )
         return self._pool
 
     def _replace(self, broken: Executor) -> None:

@@ -256,22 +256,26 @@ def shadowed_box(
 ) -> None:
     """Draw a rounded panel with a soft drop shadow under it."""
     x0, y0, x1, y1 = (int(v) for v in box)
-    shadow = shadow_sprite(x1 - x0, y1 - y0, radius, offset)
-    image.paste(shadow, (x0 - 2 * offset, y0 - 2 * offset), shadow)
+    shadow = shadow_mask(x1 - x0, y1 - y0, radius, offset)
+    corner = (x0 - 2 * offset, y0 - 2 * offset)
+    if image.mode == "RGB":
+        image.paste((0, 0, 0), corner, shadow)  # the same blend as the black sprite through its alpha
+    else:
+        sprite = Image.new("RGBA", shadow.size, (0, 0, 0, 0))
+        sprite.putalpha(shadow)
+        image.paste(sprite, corner, sprite)
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=fill, outline=outline, width=width)
 
 
 @lru_cache(maxsize=64)
-def shadow_sprite(w: int, h: int, radius: int, offset: int) -> Image.Image:
-    """A blurred translucent rounded shape, made once per panel size."""
+def shadow_mask(w: int, h: int, radius: int, offset: int) -> Image.Image:
+    """A blurred rounded shape, the opacity of a panel's shadow, made once per panel size (kept as
+    one byte a pixel: as black RGBA sprites, the shadows of every game's panels were 13 MB)."""
     pad = 2 * offset
     mask = Image.new("L", (w + 2 * pad, h + 2 * pad), 0)
     ImageDraw.Draw(mask).rounded_rectangle((pad, pad + offset, pad + w, pad + h + offset), radius=radius, fill=110)
-    mask = mask.filter(ImageFilter.GaussianBlur(offset))
-    sprite = Image.new("RGBA", mask.size, (0, 0, 0, 0))
-    sprite.putalpha(mask)
-    return sprite
+    return mask.filter(ImageFilter.GaussianBlur(offset))
 
 
 def supersampled(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, float], None]) -> Image.Image:

@@ -649,7 +649,8 @@ def _plain(fnt: ImageFont.FreeTypeFont) -> ImageFont.FreeTypeFont:
     return _face_font(fnt.stack.faces[0], fnt.size)
 
 
-@lru_cache(maxsize=128)
+# Each size is a DejaVu face (about 0.4 MB of a worker): every game in every language uses about 50.
+@lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The stack at ``size`` pixels, made once per size (Pillow's default font if no face loads at all)."""
     st = stack(bold)
