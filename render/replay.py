@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from PIL import Image, ImageDraw, features
 
 from render import RENDERERS
-from render.common import fit_font
+from render.common import fit_font, put_text
 
 FRAME_WIDTH = 800
 MAX_FRAMES = 120
@@ -113,7 +113,7 @@ def label_frame(frame: Image.Image, text: str) -> Image.Image:
     labelled = Image.new("RGB", (frame.width, frame.height + band), BAND_COLOUR)
     labelled.paste(frame, (0, band))
     fnt = fit_font(text, frame.width - band, int(band * 0.62), bold=True)
-    ImageDraw.Draw(labelled).text((band // 2, band // 2), text, font=fnt, fill=BAND_TEXT, anchor="lm")
+    put_text(ImageDraw.Draw(labelled), (band // 2, band // 2), text, font=fnt, fill=BAND_TEXT, anchor="lm")
     return labelled
 
 
