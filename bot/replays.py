@@ -3,7 +3,8 @@
 The bot sends the worker a ``ReplayOrder``: how the game was set up, its logged actions, the
 names and the language. The worker replays the log from the seed (the engine is deterministic,
 see ``bot.history``) and streams the boards into the animation (``render.replay``), so neither
-the positions nor the frames are ever built in the bot process. No Discord and no database here:
+the positions nor the frames are ever built in the bot process, and the worker keeps one
+position and one frame at a time. No Discord and no database here:
 a worker imports this module.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from engine import GAMES, State
 from l10n import t
@@ -43,14 +44,50 @@ def apply_logged(state: State, seat: int, text: str) -> None:
         state.apply(seat, text)
 
 
+class LoggedPositions(Sequence[dict[str, Any]]):
+    """The public view after each step (set-up first), rebuilt when asked for by playing the log
+    forward from the last position asked (from the start again to go back).
+
+    A replay asks for its frames in order, so one state is kept, not a view per step (a 1,000-move
+    TM dice game's views were 12 MB), and only the ~120 positions drawn are viewed."""
+
+    def __init__(self, order: ReplayOrder) -> None:
+        self.order = order
+        self._state: State | None = None
+        self._at = 0
+
+    def __len__(self) -> int:
+        return len(self.order.actions) + 1
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        order = self.order
+        if self._state is None or index < self._at:
+            game = GAMES[order.game]
+            self._state = game.new(order.players, order.seed, dict(order.options), rules_version=order.rules_version)
+            self._at = 0
+        while self._at < index:
+            seat, text = order.actions[self._at]
+            apply_logged(self._state, seat, text)
+            self._at += 1
+        return self._state.view(None)["public"]
+
+
 def publics(order: ReplayOrder) -> list[dict[str, Any]]:
-    """The public view after every step, set-up first, rebuilt from the seed and the log."""
-    state = GAMES[order.game].new(order.players, order.seed, dict(order.options), rules_version=order.rules_version)
-    views = [state.view(None)["public"]]
-    for seat, text in order.actions:
-        apply_logged(state, seat, text)
-        views.append(state.view(None)["public"])
-    return views
+    """The public view after every step, set-up first, all at once (as the bot once held them)."""
+    positions = LoggedPositions(order)
+    return [positions[index] for index in range(len(positions))]
 
 
 def draw_replay(order: ReplayOrder) -> bytes:
@@ -59,7 +96,8 @@ def draw_replay(order: ReplayOrder) -> bytes:
     def caption(step: int, steps: int) -> str:
         return t(order.caption_key, order.locale, step=step, steps=steps)
 
+    positions = LoggedPositions(order)
     data, _ = replay_animation(
-        order.game, publics(order), list(order.names), budget=order.budget, caption=caption, locale=order.locale
+        order.game, positions, list(order.names), budget=order.budget, caption=caption, locale=order.locale
     )
     return data

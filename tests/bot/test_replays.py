@@ -22,7 +22,7 @@ import bot.replays
 import render.replay
 from bot.client import MeepleBot
 from bot.pictures import Pictures, _Job
-from bot.replays import ReplayOrder, draw_replay, publics
+from bot.replays import LoggedPositions, ReplayOrder, draw_replay, publics
 from emulator.testing import running
 from engine import GAMES
 from render import RENDERERS
@@ -74,6 +74,11 @@ def test_the_worker_rebuilds_every_position_from_the_log() -> None:
     for seat, text in order.actions:
         state.apply(seat, text)
     assert views[-1] == state.view(None)["public"]
+    positions = LoggedPositions(order)  # as a replay asks: forward, and back to the start on a retry
+    assert [positions[6], positions[2], positions[0], positions[-1]] == [views[6], views[2], views[0], views[6]]
+    assert len(positions) == 7 and positions[1:3] == views[1:3]
+    with pytest.raises(IndexError):
+        positions[7]
 
 
 async def test_a_replay_is_drawn_in_a_worker_process_and_never_in_this_one(monkeypatch: pytest.MonkeyPatch) -> None:
