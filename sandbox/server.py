@@ -68,6 +68,7 @@ class SandboxServer:
         app.router.add_post("/api/select", self.select)
         app.router.add_post("/api/send", self.send)
         app.router.add_post("/api/locale", self.set_locale)
+        app.router.add_post("/api/rename", self.rename)
         app.router.add_get("/api/attachments/{message_id}/{attachment_id}/{filename}", self.attachment)
         app.router.add_static("/static/", STATIC)
         return app
@@ -93,13 +94,17 @@ class SandboxServer:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     async def world_info(self, request: web.Request) -> web.Response:
+        """The guild, the people, the bot, the commands and the channels: those ``?as=`` (an id or
+        a username) may see, or only the public ones."""
         people = [views.person(u, i) for i, u in enumerate(self.world.people)]
+        wanted = request.query.get("as", "").lower()
+        viewer = next((u for u in self.world.people if wanted in (str(u.id), u.username)), None)
         return web.json_response(
             {
                 "guild": {"id": str(self.world.guild.id), "name": self.world.guild.name},
                 "people": people,
                 "bot": views.person(self.emu.bot_user),
-                "channels": [views.channel_info(c) for c in self.world.channels()],
+                "channels": [views.channel_info(c) for c in self.world.channels(viewer)],
                 "commands": views.commands(self.emu, self.world),
                 "locales": [{"value": code, "label": label} for code, label in LOCALES.items()],
             }
@@ -222,6 +227,16 @@ class SandboxServer:
         user.locale = locale
         return web.json_response({"ok": True, "locale": locale})
 
+    async def rename(self, request: web.Request) -> web.Response:
+        """Change a person's display name (Discord's global name): any Unicode, emoji included."""
+        try:
+            body = await request.json()
+            user = self._person(body.get("user_id"))
+            name = self.emu.rename(user, str(body.get("name", "")))
+        except (Refused, ValueError, TypeError, AttributeError) as exc:
+            return web.json_response({"ok": False, "error": str(exc)})
+        return web.json_response({"ok": True, "name": name})
+
     async def _interaction(self, request: web.Request, act: Any) -> web.Response:
         """Dispatch an interaction as a person; answer once the bot has responded (or failed to)."""
         try:
@@ -269,7 +284,7 @@ class SandboxServer:
     def _may_read(self, channel: Channel, user: User) -> bool:
         if channel.is_dm:
             return channel.recipient_ids == [user.id]
-        return channel in self.world.channels()
+        return channel in self.world.channels(user)
 
     def _channel(self, channel_id: Any, user: User) -> Channel:
         channel = self._channel_or_none(None if channel_id is None else str(channel_id), user)

@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from emulator.emulator import Emulator
-from emulator.state import Channel, Message, User
+from emulator.state import PRIVATE_THREAD, Channel, Message, User
 from sandbox.world import World
 
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -36,19 +36,31 @@ def channel_info(channel: Channel) -> dict[str, Any]:
         "name": channel.name,
         "topic": channel.topic,
         "thread": channel.is_thread,
+        "private": channel.type == PRIVATE_THREAD,
         "parent_id": str(channel.parent_id) if channel.parent_id else None,
     }
 
 
+def localizations(item: dict[str, Any], field: str) -> dict[str, str]:
+    """What the bot registered for ``field`` in other Discord locales (``name_localizations``)."""
+    return {str(k): str(v) for k, v in (item.get(f"{field}_localizations") or {}).items() if v}
+
+
 def command_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Option schemas the page needs: name, type, description, required, choices, autocomplete."""
+    """Option schemas the page needs: name, type, description, required, choices, autocomplete,
+    and each one's localizations (the page shows a person's client language, as Discord does)."""
     return [
         {
             "name": o["name"],
+            "name_localizations": localizations(o, "name"),
             "type": o.get("type"),
             "description": o.get("description", ""),
+            "description_localizations": localizations(o, "description"),
             "required": bool(o.get("required")),
-            "choices": [{"name": c["name"], "value": c["value"]} for c in o.get("choices") or []],
+            "choices": [
+                {"name": c["name"], "name_localizations": localizations(c, "name"), "value": c["value"]}
+                for c in o.get("choices") or []
+            ],
             "autocomplete": bool(o.get("autocomplete")),
             "min_value": o.get("min_value"),
             "max_value": o.get("max_value"),
@@ -58,22 +70,39 @@ def command_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def commands(emu: Emulator, world: World) -> list[dict[str, Any]]:
-    """Every invocable chat command, flattened: `table create`, `table join`, ..."""
+    """Every invocable chat command, flattened: `table create`, `table join`, ...
+
+    ``name`` is what is invoked; ``name_localizations`` the same path in each locale the bot
+    translated, each word its own localization or the default (`桌 建立` or `table 建立`).
+    """
     found: dict[str, dict[str, Any]] = {}
     for command in emu.commands() + emu.commands(world.guild):
         if command.type != 1:
             continue
-        _flatten(found, command.name, command.description, command.options)
+        item = {**command.raw, "name": command.name, "description": command.description, "options": command.options}
+        _flatten(found, [item], item["options"])
     return sorted(found.values(), key=lambda c: c["name"])
 
 
-def _flatten(found: dict[str, dict[str, Any]], path: str, description: str, options: list[dict[str, Any]]) -> None:
+def _flatten(found: dict[str, dict[str, Any]], parts: list[dict[str, Any]], options: list[dict[str, Any]]) -> None:
     subs = [o for o in options if o.get("type") in (1, 2)]
     if not subs:
-        found[path] = {"name": path, "description": description, "options": command_options(options)}
+        path = " ".join(p["name"] for p in parts)
+        locales = set().union(*(localizations(p, "name") for p in parts))
+        last = parts[-1]
+        found[path] = {
+            "name": path,
+            "name_localizations": {
+                locale: " ".join(localizations(p, "name").get(locale, p["name"]) for p in parts)
+                for locale in sorted(locales)
+            },
+            "description": last.get("description", ""),
+            "description_localizations": localizations(last, "description"),
+            "options": command_options(options),
+        }
         return
     for sub in subs:
-        _flatten(found, f"{path} {sub['name']}", sub.get("description", ""), sub.get("options") or [])
+        _flatten(found, [*parts, sub], sub.get("options") or [])
 
 
 def attachment_url(message: Message, attachment_id: int, filename: str, viewer: User) -> str:
@@ -143,7 +172,8 @@ def view(
     dm = dm_channel(emu, viewer)
     dms = emu.messages(dm)[-SHOWN:] if dm is not None else []
     counts = {}
-    for each in world.channels():
+    listed = world.channels(viewer)
+    for each in listed:
         counts[str(each.id)] = unread(visible(emu, each, viewer), viewer, seen.get(str(each.id)))
     if dm is not None:
         counts[str(dm.id)] = unread(dms, viewer, seen.get(str(dm.id)))
@@ -157,7 +187,10 @@ def view(
             "messages": [message(m, viewer) for m in dms],
         },
         "counts": counts,
-        # Live: a thread the bot creates appears in every open page's channel list at once.
-        "channels": [channel_info(c) for c in world.channels()],
+        # Live: a thread the bot creates appears at once in the channel list of every open page
+        # that may see it (a private thread: its members' only).
+        "channels": [channel_info(c) for c in listed],
         "commands": commands(emu, world),
+        # Live too: a person renamed in one tab is renamed in every other.
+        "people": [person(u, i) for i, u in enumerate(world.people)],
     }

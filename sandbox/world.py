@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from emulator import gateway as gw
+from emulator import payloads
 from emulator.emulator import Emulator
-from emulator.state import GUILD_TEXT, PUBLIC_THREAD, Channel, Guild, State, User
+from emulator.state import GUILD_TEXT, PRIVATE_THREAD, PUBLIC_THREAD, Channel, Guild, State, User
 
 PEOPLE = (("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave"))
 GUILD_NAME = "Meeple Hall"
@@ -19,6 +21,7 @@ CHANNEL_TOPIC = "Board games by post: type /table create to open a table"
 THREAD_NAME = "Game night"
 # The Discord client languages a person may switch to (Discord's locale codes), each named in itself.
 LOCALES = {"en-US": "English", "zh-TW": "繁體中文", "pt-BR": "Português (Brasil)"}
+NAME_MAX = 32  # Discord's limit on a display (global) name
 
 
 class SandboxEmulator(Emulator):
@@ -33,6 +36,25 @@ class SandboxEmulator(Emulator):
         super().notify()
         self.changes += 1
         self.changed.set()
+
+    def rename(self, user: User, name: str) -> str:
+        """Change someone's display name as they would in Discord's settings: any Unicode, emoji
+        included, 1-32 characters once trimmed. Every later payload (interactions, messages,
+        members) carries it; bots with the members intent also get GUILD_MEMBER_UPDATE.
+
+        Raises ValueError for an empty or too long name.
+        """
+        name = " ".join(name.split())
+        if not name or len(name) > NAME_MAX:
+            raise ValueError(f"a display name has 1 to {NAME_MAX} characters")
+        user.global_name = name
+        for guild in self.state.guilds.values():
+            member = guild.members.get(user.id)
+            if member is not None:
+                data = {**payloads.member(member), "guild_id": str(guild.id)}
+                self.gateway.dispatch("GUILD_MEMBER_UPDATE", data, intent=gw.GUILD_MEMBERS)
+        self.notify()
+        return name
 
 
 @dataclass
@@ -56,9 +78,11 @@ class World:
                 return user
         raise KeyError(f"no sandbox user {user_id}")
 
-    def channels(self) -> list[Channel]:
-        """The server's channels in sidebar order: each text channel, then its public threads, oldest first.
+    def channels(self, viewer: User | None = None) -> list[Channel]:
+        """The server's channels in sidebar order: each text channel, then its threads, oldest first.
 
+        Public threads are listed for everyone; a private thread only for a ``viewer`` who is one of
+        its members (Discord lists a private thread to the people in it, and no one else).
         Read from the emulator each time, so a thread the bot has just created is listed at once.
         """
         found = [self.state.channels[i] for i in self.guild.channel_ids if i in self.state.channels]
@@ -66,7 +90,15 @@ class World:
         ordered: list[Channel] = []
         for text in texts:
             ordered.append(text)
-            ordered += [c for c in found if c.parent_id == text.id and c.type == PUBLIC_THREAD]
+            ordered += [
+                c
+                for c in found
+                if c.parent_id == text.id
+                and (
+                    c.type == PUBLIC_THREAD
+                    or (c.type == PRIVATE_THREAD and viewer is not None and viewer.id in c.thread_member_ids)
+                )
+            ]
         return ordered
 
 

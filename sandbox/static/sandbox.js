@@ -38,25 +38,28 @@ const BUTTON_STYLES = { 1: "primary", 2: "secondary", 3: "success", 4: "danger",
 // ---------------------------------------------------------------- start
 
 async function boot() {
-  const world = await (await fetch("api/world")).json();
+  const params = new URLSearchParams(location.search);
+  const wanted = (params.get("as") || "").toLowerCase();
+  // the channels this person may see: a private thread is listed to its members only
+  const world = await (await fetch("api/world?as=" + encodeURIComponent(wanted))).json();
   S.world = world;
   S.people = world.people;
   for (const p of world.people) S.byId.set(p.id, p);
   S.byId.set(world.bot.id, world.bot);
   S.channels = world.channels;
-  S.channelsKey = S.channels.map((c) => c.id + ":" + c.name).join(",");
+  S.channelsKey = channelsKey(S.channels);
   S.commands = world.commands;
   $("guild-name").textContent = world.guild.name;
   $("guild-icon").title = world.guild.name;
-  const params = new URLSearchParams(location.search);
-  const wanted = (params.get("as") || "").toLowerCase();
   S.me = S.people.find((p) => p.username === wanted || p.id === wanted) || S.people[0];
+  S.peopleKey = S.people.map((p) => p.id + ":" + p.name).join(",");
   const chan = params.get("channel");
   const found = S.channels.find((c) => c.id === chan || c.name === chan);
   S.channelId = (found || S.channels[0]).id;
   loadSeen();
   renderSwitcher();
   setupLanguage();
+  setupRename();
   renderMe();
   renderChannelHeader();
   renderSidebar();
@@ -124,13 +127,26 @@ function subscribe(force) {
   S.ws.send(JSON.stringify({ user_id: S.me.id, channel_id: S.channelId, seen: S.seen, force: !!force }));
 }
 
+function channelsKey(channels) {
+  return channels.map((c) => c.id + ":" + c.name).join(",");
+}
+
 function applyView(view) {
+  if (view.people) applyPeople(view.people);
+  if (view.channel_id === null && view.channels && !view.channels.some((c) => c.id === S.channelId)) {
+    // this person may not see the open channel (another person's private thread): show the first one
+    S.channels = view.channels;
+    S.channelsKey = channelsKey(S.channels);
+    openChannel(S.channels[0].id);
+    return;
+  }
   if (view.channel_id !== S.channelId) return;
   S.counts = view.counts;
   if (view.channels && JSON.stringify(view.channels) !== JSON.stringify(S.channels)) {
-    // a thread the bot just created: list it, and redraw messages that link to it
+    // a thread the bot just created (or a private one this person was added to): list it, and
+    // redraw messages that link to it
     S.channels = view.channels;
-    S.channelsKey = S.channels.map((c) => c.id + ":" + c.name).join(",");
+    S.channelsKey = channelsKey(S.channels);
     renderChannelHeader();
   }
   if (JSON.stringify(view.commands) !== JSON.stringify(S.commands)) S.commands = view.commands;
@@ -156,6 +172,23 @@ function applyView(view) {
   renderSidebar();
   renderDmBadge();
   $("welcome").hidden = view.messages.length > 30;
+}
+
+// Someone renamed (in this tab or another): every name on the page follows.
+function applyPeople(people) {
+  const before = JSON.stringify(S.people);
+  if (JSON.stringify(people) === before) return;
+  for (const p of people) {
+    const known = S.byId.get(p.id);
+    if (known) Object.assign(known, p);
+    else S.byId.set(p.id, p);
+  }
+  S.people = people.map((p) => S.byId.get(p.id));
+  S.me = S.byId.get(S.me.id) || S.me;
+  S.peopleKey = people.map((p) => p.id + ":" + p.name).join(",");
+  renderSwitcher();
+  renderMe();
+  renderChannelHeader();
 }
 
 document.addEventListener("visibilitychange", () => {
@@ -202,6 +235,7 @@ function renderMe() {
   const box = $("me-avatar");
   box.replaceWith(Object.assign(avatar(S.me, "small"), { id: "me-avatar" }));
   $("me-name").textContent = S.me.name;
+  $("me-name").title = S.me.name;
   $("me-tag").textContent = S.me.username;
   $("dm-subtitle").textContent = "Your conversation with " + S.world.bot.name + " \u00b7 only " + S.me.name + " sees it";
   $("dm-empty").textContent =
@@ -218,8 +252,54 @@ function setupLanguage() {
   picker.addEventListener("change", async () => {
     const person = S.me;
     const answer = await post("api/locale", { user_id: person.id, locale: picker.value });
-    if (answer.ok) person.locale = answer.locale;
-    else picker.value = person.locale;
+    if (answer.ok) {
+      person.locale = answer.locale;
+      // the commands and every timestamp are shown in the new language at once, as in Discord
+      cancelCommand();
+      clearRendered();
+      subscribe(true);
+    } else {
+      picker.value = person.locale;
+    }
+  });
+}
+
+// Rename yourself, as in Discord's profile settings: any Unicode, emoji included.
+function setupRename() {
+  const button = $("me-rename");
+  const form = $("rename-form");
+  const input = $("rename-input");
+  button.addEventListener("click", () => {
+    form.hidden = false;
+    input.value = S.me.name;
+    $("rename-error").hidden = true;
+    input.focus();
+    input.select();
+  });
+  const close = () => {
+    form.hidden = true;
+  };
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+    }
+  });
+  $("rename-cancel").addEventListener("click", close);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const answer = await post("api/rename", { user_id: S.me.id, name: input.value });
+    if (!answer.ok) {
+      $("rename-error").textContent = answer.error;
+      $("rename-error").hidden = false;
+      return;
+    }
+    S.me.name = answer.name;
+    close();
+    renderSwitcher();
+    renderMe();
+    subscribe(true);
   });
 }
 
@@ -261,6 +341,10 @@ function renderSidebar() {
     if (current) row.classList.add("current");
     if (!current && count.unread) row.classList.add("unread");
     row.append(el("span", "icon", c.thread ? "\u21b3" : "#"), el("span", "label", c.name));
+    if (c.private) {
+      row.classList.add("private");
+      row.append(Object.assign(el("span", "lock", "\u{1F512}"), { title: "Private thread: only its members see it" }));
+    }
     if (!current && count.mentions) {
       row.append(el("span", "badge", String(count.mentions)));
       mentions += count.mentions;
@@ -272,10 +356,11 @@ function renderSidebar() {
 }
 
 function renderChannelHeader() {
-  const c = S.channels.find((x) => x.id === S.channelId);
+  const c = S.channels.find((x) => x.id === S.channelId) || S.channels[0];
   $("channel-name").textContent = c.name;
   document.querySelector(".chat-header .hash").textContent = c.thread ? "\u21b3" : "#";
-  $("channel-topic").textContent = c.topic || (c.thread ? "A thread of #" + parentName(c) : "");
+  $("channel-topic").textContent =
+    c.topic || (c.thread ? (c.private ? "A private thread of #" : "A thread of #") + parentName(c) : "");
   $("composer-input").placeholder = "Message " + (c.thread ? "" : "#") + c.name;
   const w = $("welcome");
   w.textContent = "";
@@ -339,7 +424,7 @@ function renderMessages(list, scroller, messages, rendered, isDm) {
   for (const m of messages) {
     const head = startsGroup(previous, m);
     const failure = S.failures.get(m.id) || "";
-    const key = JSON.stringify(m) + "|" + head + "|" + failure + "|" + S.channelsKey;
+    const key = JSON.stringify(m) + "|" + head + "|" + failure + "|" + S.channelsKey + "|" + S.peopleKey + "|" + S.me.locale;
     let entry = rendered.get(m.id);
     if (!entry || entry.key !== key) {
       const node = drawMessage(m, head, failure);
@@ -382,11 +467,38 @@ function startsGroup(previous, m) {
 
 function formatTime(iso, short) {
   const d = new Date(iso);
-  const hm = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const locale = S.me.locale;
+  const hm = d.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
   if (short) return hm;
   const today = new Date();
-  if (d.toDateString() === today.toDateString()) return "Today at " + hm;
-  return d.toLocaleDateString() + " " + hm;
+  if (d.toDateString() === today.toDateString()) {
+    if (locale.startsWith("en")) return "Today at " + hm;
+    const word = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(0, "day");
+    return word.charAt(0).toUpperCase() + word.slice(1) + " " + hm;
+  }
+  return d.toLocaleDateString(locale) + " " + hm;
+}
+
+// Discord's <t:seconds:style> markup, written once in the reader's client language.
+const TIME_STYLES = {
+  t: { hour: "numeric", minute: "2-digit" },
+  T: { hour: "numeric", minute: "2-digit", second: "2-digit" },
+  d: { year: "numeric", month: "2-digit", day: "2-digit" },
+  D: { year: "numeric", month: "long", day: "numeric" },
+  f: { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit" },
+  F: { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit" },
+};
+const RELATIVE_UNITS = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+
+function discordTime(seconds, style) {
+  const locale = S.me.locale;
+  const when = new Date(seconds * 1000);
+  if (style === "R") {
+    const delta = seconds - Date.now() / 1000;
+    const [unit, size] = RELATIVE_UNITS.find(([, size]) => Math.abs(delta) >= size) || RELATIVE_UNITS[5];
+    return new Intl.RelativeTimeFormat(locale, { numeric: "always" }).format(Math.round(delta / size), unit);
+  }
+  return new Intl.DateTimeFormat(locale, TIME_STYLES[style] || TIME_STYLES.f).format(when);
 }
 
 function drawMessage(m, head, failure) {
@@ -695,13 +807,11 @@ function inline(raw) {
     const p = S.byId.get(id);
     return keep('<span class="mention">@' + escapeHtml(p ? p.name : "unknown-user") + "</span>");
   });
-  text = text.replace(/<#(\d+)>/g, (_, id) => {
-    const c = S.channels.find((x) => x.id === id);
-    return keep('<a class="jump" data-channel="' + id + '">#' + escapeHtml(c ? c.name : "unknown") + "</a>");
+  text = text.replace(/<#(\d+)>/g, (_, id) => keep(channelMention(id, null)));
+  text = text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, secs, style) => {
+    const full = discordTime(Number(secs), "F");
+    return keep('<span class="timestamp" title="' + escapeHtml(full) + '">' + escapeHtml(discordTime(Number(secs), style || "f")) + "</span>");
   });
-  text = text.replace(/<t:(-?\d+)(?::[tTdDfFR])?>/g, (_, secs) =>
-    keep("<code>" + escapeHtml(new Date(Number(secs) * 1000).toLocaleString()) + "</code>"),
-  );
   text = text.replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, (_, label, url) => keep(link(url, label)));
   text = text.replace(/<?(https?:\/\/[^\s<>]+[^\s<>.,:;"')\]])>?/g, (_, url) => keep(link(url, null)));
   text = escapeHtml(text);
@@ -717,13 +827,21 @@ function inline(raw) {
   return text.replace(/\u0001(\d+)\u0001/g, (_, i) => codes[Number(i)]);
 }
 
+// A channel as Discord's client writes a mention of it: its name when this person may see it
+// (a private thread: its members), "No Access" otherwise.
+function channelMention(id, messageId) {
+  const c = S.channels.find((x) => x.id === id);
+  if (!c) return '<span class="jump no-access" data-channel="' + id + '">#No Access</span>';
+  const name = (c.thread ? "" : "#") + c.name + (messageId ? " \u203a message" : "");
+  const message = messageId ? ' data-message="' + messageId + '"' : "";
+  return '<a class="jump" data-channel="' + id + '"' + message + ">" + escapeHtml(name) + "</a>";
+}
+
 function link(url, label) {
   const jump = url.match(/^https:\/\/(?:\w+\.)?discord(?:app)?\.com\/channels\/[^/]+\/(\d+)(?:\/(\d+))?/);
   if (jump) {
-    const c = S.channels.find((x) => x.id === jump[1]);
-    const name = c ? (c.thread ? "" : "#") + c.name : "channel";
-    const text = label ? escapeHtml(label) : escapeHtml(name) + (jump[2] ? " \u203a message" : "");
-    return '<a class="jump" data-channel="' + jump[1] + '" data-message="' + (jump[2] || "") + '">' + text + "</a>";
+    if (!label) return channelMention(jump[1], jump[2]);
+    return '<a class="jump" data-channel="' + jump[1] + '" data-message="' + (jump[2] || "") + '">' + escapeHtml(label) + "</a>";
   }
   return '<a href="' + escapeHtml(url) + '" target="_blank" rel="noopener">' + escapeHtml(label || url) + "</a>";
 }
@@ -746,6 +864,15 @@ function setupComposer() {
     else if (!S.cmd) hidePopup();
   });
   input.addEventListener("keydown", (e) => popupKeys(e) || composerKeys(e));
+  // Enter sends the command, as in Discord, even from an "add an option" button (Space adds the
+  // option); a missing required option is named instead.
+  $("command-bar").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" || !S.cmd || e.defaultPrevented) return;
+    if (e.target.closest && e.target.closest(".opt-add, .command-cancel")) {
+      e.preventDefault();
+      submitComposer();
+    }
+  });
   $("composer").addEventListener("submit", (e) => {
     e.preventDefault();
     submitComposer();
@@ -788,13 +915,27 @@ function popupKeys(e) {
   return false;
 }
 
+// A command's, option's or choice's text in this person's client language, as Discord shows it
+// (the bot's localization for that locale, else its default).
+function tr(item, field) {
+  const table = item[field + "_localizations"] || {};
+  return table[S.me.locale] || item[field];
+}
+
+function commandMatches(c, query) {
+  const names = [tr(c, "name").toLowerCase(), c.name];
+  return names.some((name) => name.includes(query));
+}
+
 function showCommandPopup(typed) {
   const query = typed.toLowerCase().trim();
-  const items = S.commands.filter((c) => c.name.startsWith(query) || c.name.includes(query));
+  const items = S.commands.filter((c) => commandMatches(c, query));
+  items.sort((a, b) => Number(!tr(a, "name").toLowerCase().startsWith(query)) - Number(!tr(b, "name").toLowerCase().startsWith(query)));
   showPopup("Commands matching /" + typed, items, (c, row) => {
+    row.dataset.command = c.name;
     row.append(avatar(S.world.bot));
     const text = el("div", "desc");
-    text.append(el("span", "name", "/" + c.name), el("span", null, "  " + c.description));
+    text.append(el("span", "name", "/" + tr(c, "name")), el("span", null, "  " + tr(c, "description")));
     row.append(text, el("span", "source", S.world.bot.name));
   }, pickCommand);
 }
@@ -834,12 +975,14 @@ function pickCommand(schema) {
   S.cmd = { schema, values: {} };
   const input = $("composer-input");
   input.value = "";
-  input.placeholder = "Press Enter to send /" + schema.name;
+  input.placeholder = "Press Enter to send /" + tr(schema, "name");
   input.hidden = schema.options.length > 0;
   $("composer-box").classList.toggle("with-options", schema.options.length > 0);
   const bar = $("command-bar");
   bar.textContent = "";
-  bar.append(el("span", "command-chip", "/" + schema.name));
+  const chip = el("span", "command-chip", "/" + tr(schema, "name"));
+  chip.dataset.command = schema.name;
+  bar.append(chip);
   const fields = el("span", "opt-fields");
   bar.append(fields);
   let first = null;
@@ -852,10 +995,10 @@ function pickCommand(schema) {
     const extras = el("span", "opt-extras");
     extras.append(el("span", "opt-extras-title", "Optional:"));
     for (const opt of optional) {
-      const chip = el("button", "opt-add", "+ " + opt.name);
+      const chip = el("button", "opt-add", "+ " + tr(opt, "name"));
       chip.type = "button";
       chip.dataset.option = opt.name;
-      chip.title = opt.description;
+      chip.title = tr(opt, "description");
       chip.addEventListener("click", () => {
         chip.remove();
         if (!extras.querySelector(".opt-add")) extras.remove();
@@ -877,8 +1020,8 @@ function pickCommand(schema) {
 function addField(opt, fields) {
   const field = el("label", "opt-field" + (opt.required ? "" : " optional"));
   field.dataset.option = opt.name;
-  field.title = opt.description + (opt.required ? "" : " (optional)");
-  field.append(el("span", "opt-name", opt.name));
+  field.title = tr(opt, "description") + (opt.required ? "" : " (optional)");
+  field.append(el("span", "opt-name", tr(opt, "name")));
   let control;
   const setValue = (value) => {
     S.cmd.values[opt.name] = value;
@@ -888,7 +1031,7 @@ function addField(opt, fields) {
     control = el("select");
     const single = opt.required && opt.choices.length === 1;
     if (!single) control.append(new Option(opt.required ? "Choose\u2026" : "(none)", ""));
-    for (const c of opt.choices) control.append(new Option(c.name, String(c.value)));
+    for (const c of opt.choices) control.append(new Option(tr(c, "name"), String(c.value)));
     if (single) S.cmd.values[opt.name] = String(opt.choices[0].value);
     control.addEventListener("change", () => setValue(control.value));
   } else if (opt.type === 6 || opt.type === 7) {
@@ -941,8 +1084,9 @@ function addField(opt, fields) {
 function showHint(opt) {
   const hint = $("option-hint");
   hint.textContent = "";
-  const optional = opt.required || /optional/i.test(opt.description || "") ? "" : " (optional)";
-  hint.append(el("b", null, opt.name), el("span", null, " \u2014 " + (opt.description || "") + optional));
+  const description = tr(opt, "description") || "";
+  const optional = opt.required || /optional/i.test(description) ? "" : " (optional)";
+  hint.append(el("b", null, tr(opt, "name")), el("span", null, " \u2014 " + description + optional));
   hint.hidden = false;
 }
 
@@ -963,7 +1107,7 @@ function requestChoices(opt, control) {
     });
     if (ticket !== choiceTicket || !S.cmd || document.activeElement !== control) return;
     const choices = answer.ok ? answer.choices : [];
-    showPopup(answer.ok ? opt.name + ": " + (opt.description || "") : answer.error, choices, (c, row) => {
+    showPopup(answer.ok ? tr(opt, "name") + ": " + (tr(opt, "description") || "") : answer.error, choices, (c, row) => {
       row.classList.add("autocomplete-choice");
       row.dataset.value = String(c.value);
       row.append(el("span", "name", c.name));
@@ -1013,7 +1157,7 @@ async function submitComposer() {
     const missing = S.cmd.schema.options.filter((o) => o.required && !S.cmd.values[o.name]);
     if (missing.length) {
       for (const o of missing) document.querySelector('.opt-field[data-option="' + o.name + '"]').classList.add("missing");
-      showError("Fill in " + missing.map((o) => o.name).join(", ") + " first.");
+      showError("Fill in " + missing.map((o) => tr(o, "name")).join(", ") + " first.");
       return;
     }
     const options = {};
@@ -1021,14 +1165,15 @@ async function submitComposer() {
     const name = S.cmd.schema.name;
     cancelCommand();
     const answer = await post("api/slash", { user_id: S.me.id, channel_id: S.channelId, command: name, options });
-    if (!answer.ok) showError("/" + name + ": " + answer.error);
+    if (!answer.ok) showError("/" + tr(S.commands.find((c) => c.name === name) || { name }, "name") + ": " + answer.error);
     input.focus();
     return;
   }
   const text = input.value.trim();
   if (!text) return;
   if (text.startsWith("/")) {
-    const exact = S.commands.find((c) => c.name === text.slice(1).trim());
+    const typed = text.slice(1).trim().toLowerCase();
+    const exact = S.commands.find((c) => c.name === typed || tr(c, "name").toLowerCase() === typed);
     if (exact) pickCommand(exact);
     else showError("No command " + text + ". Type / to see the commands.");
     return;

@@ -426,10 +426,13 @@ def test_on_a_phone_the_channel_takes_the_width_and_the_lists_are_panels(sandbox
         reply = page.locator("#messages .message.ephemeral", has_text="its own thread").last
         link = reply.locator("a.jump:not([data-message])")  # the reply links the new thread (a <#id>)
         link.wait_for()
-        thread_name = link.inner_text().lstrip("#")
-        assert "#unknown" not in link.inner_text() and thread_name != THREAD_NAME
-        bob_thread = bob.page.locator(f'#channel-list .channel.thread[data-name="{thread_name}"]')
+        thread_name = link.inner_text()  # a thread is named as it is, without a channel's "#"
+        assert "unknown" not in thread_name and "No Access" not in thread_name and thread_name != THREAD_NAME
+        bob_thread = bob.page.locator(
+            f'#channel-list .channel.thread[data-channel-id="{link.get_attribute("data-channel")}"]'
+        )
         bob_thread.wait_for()  # in Bob's open tab, without a reload
+        assert bob_thread.get_attribute("data-name") == thread_name
         link.click()
         page.wait_for_function("name => document.getElementById('channel-name').textContent === name", arg=thread_name)
         bob_thread.click()
@@ -479,3 +482,224 @@ def test_the_bot_started_quietly(sandbox: Started) -> None:
         assert noise not in log, f"the log says {noise!r}:\n{log[-3000:]}"
     warnings = [line for line in log.splitlines() if " WARNING discord." in line]
     assert not warnings, warnings
+
+
+def pick_command(tab: Tab, typed: str, shown: str) -> None:
+    """Type ``/typed`` and pick the command the picker shows as ``/shown``."""
+    composer = tab.page.locator("#composer-input")
+    composer.click()
+    composer.type("/" + typed)
+    exact = re.compile("^/" + re.escape(shown) + "$")
+    tab.page.locator(".popup-item", has=tab.page.locator(".name", has_text=exact)).first.click()
+    tab.page.locator(".command-chip", has_text=exact).wait_for()
+
+
+def game_status(database: Path, channel_id: str) -> str:
+    """The stored status of the game played in that channel."""
+
+    async def read() -> str:
+        db = await Database.open(database)
+        try:
+            return (await db.query("SELECT status FROM games WHERE channel_id = ?", (int(channel_id),)))[0]["status"]
+        finally:
+            await db.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, read()).result()
+
+
+def test_a_weekly_challenge_is_played_to_its_end_in_a_private_thread_only_its_player_sees(
+    sandbox: Started, browser: Browser, tmp_path: Path
+) -> None:
+    """`/meeple challenge` from the page: the answer names the private thread and opens it, the DM
+    links it, nobody else lists it (not Bob's open tab, not Carol viewed in the same tab), and the
+    solo game is played by clicking to its end; a second try is refused with a link to the first."""
+    alice, bob = Tab(browser, sandbox.url, "alice"), Tab(browser, sandbox.url, "bob")
+    page = alice.page
+    try:
+        pick_command(alice, "meeple chall", "meeple challenge")
+        page.locator('.opt-field[data-option="mode"] select').select_option("noctiluca-solo")
+        page.keyboard.press("Enter")
+        reply = page.locator(EPHEMERAL, has_text="private thread").last
+        link = reply.locator("a.jump")
+        link.wait_for()
+        thread_name = link.inner_text()
+        assert "Noctiluca" in thread_name and "Alice" in thread_name, thread_name  # named for the game and player
+        assert "unknown" not in reply.inner_text().lower() and "No Access" not in reply.inner_text()
+        mine = page.locator(f'#channel-list .channel.thread.private[data-name="{thread_name}"]')
+        mine.wait_for(state="attached")
+        link.click()
+        page.wait_for_function("name => document.getElementById('channel-name').textContent === name", arg=thread_name)
+        assert "private thread" in page.locator("#channel-topic").inner_text()
+        dm_link = page.locator("#dm-messages a.jump", has_text=thread_name).first
+        dm_link.wait_for()  # "Your hand for Noctiluca in <the thread>": resolved, as on Discord
+        assert thread_name not in bob.page.locator("#channel-list").inner_text()
+
+        alice.wait_for_boards(0)
+        rng = random.Random(11)
+        moves = 0
+        while alice.boards().last.locator(f'{ACT}, .dbutton:has-text("My hand")').count():
+            play_one({"alice": alice}, rng)
+            moves += 1
+            assert moves < 300, "the challenge game did not end"
+            if moves == 3:
+                page.screenshot(path=str(tmp_path / "challenge.png"))
+        assert "Game over" in alice.boards().last.locator(".content").inner_text()
+        thread_id = page.locator(f'#channel-list .channel[data-name="{thread_name}"]').get_attribute("data-channel-id")
+        assert thread_id and game_status(sandbox.database, thread_id) == "finished"
+        assert thread_name not in bob.text()
+
+        page.locator('#channel-list .channel[data-name="games"]').click()
+        pick_command(alice, "meeple chall", "meeple challenge")
+        page.locator('.opt-field[data-option="mode"] select').select_option("noctiluca-solo")
+        page.keyboard.press("Enter")
+        refusal = page.locator(EPHEMERAL, has_text="One attempt").last
+        refusal.wait_for()
+        assert refusal.locator("a.jump").inner_text() == thread_name  # the first attempt, linked
+
+        page.locator("#channel-list .channel", has_text=thread_name).click()
+        page.wait_for_function("name => document.getElementById('channel-name').textContent === name", arg=thread_name)
+        page.locator('.user-tab[data-user="carol"]').click()  # view as Carol in the same tab
+        page.wait_for_function("() => document.getElementById('channel-name').textContent === 'games'")
+        assert thread_name not in page.locator("#channel-list").inner_text()
+        assert "challenge" not in page.url
+        assert not alice.errors and not bob.errors, alice.errors + bob.errors
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_a_partners_dm_links_the_private_challenge_thread(sandbox: Started, browser: Browser) -> None:
+    """A Fox Duet challenge with Bob: Bob's tab lists the thread and his hand's DM links it by name."""
+    carol, bob = Tab(browser, sandbox.url, "carol"), Tab(browser, sandbox.url, "bob")
+    try:
+        pick_command(carol, "meeple chall", "meeple challenge")
+        carol.page.locator('.opt-field[data-option="mode"] select').select_option("fox-duet-1")
+        carol.page.locator('.opt-add[data-option="partner"]').click()
+        carol.page.locator('.opt-field[data-option="partner"] select').select_option(label="@Bob")
+        carol.page.keyboard.press("Enter")
+        link = carol.page.locator(EPHEMERAL, has_text="private thread").last.locator("a.jump")
+        link.wait_for()
+        thread_name = link.inner_text()
+        assert "Fox Duet" in thread_name and "Carol" in thread_name, thread_name
+        bob.page.locator(f'#channel-list .channel.private[data-name="{thread_name}"]').wait_for(state="attached")
+        in_dm = bob.page.locator("#dm-messages a.jump", has_text=thread_name).first
+        in_dm.wait_for()
+        in_dm.click()
+        bob.page.wait_for_function(
+            "name => document.getElementById('channel-name').textContent === name", arg=thread_name
+        )
+        bob.page.locator(BOARDS).first.wait_for()
+        assert not carol.errors and not bob.errors, carol.errors + bob.errors
+    finally:
+        carol.close()
+        bob.close()
+
+
+def test_renaming_yourself_shows_everywhere_and_reaches_the_bot(sandbox: Started, browser: Browser) -> None:
+    """Dave becomes "Dave 🐉 達夫" from the page: his tab, Carol's open tab and the bot (the
+    challenge thread it names for him) all use the new name."""
+    dave, carol = Tab(browser, sandbox.url, "dave"), Tab(browser, sandbox.url, "carol")
+    name = "Dave 🐉 達夫"
+    try:
+        dave.page.locator("#me-rename").click()
+        field = dave.page.locator("#rename-input")
+        field.fill("")
+        field.press("Enter")
+        dave.page.locator("#rename-error").wait_for()  # an empty name is refused
+        field.fill(name)
+        field.press("Enter")
+        dave.page.locator("#rename-form").wait_for(state="hidden")
+        assert dave.page.locator("#me-name").inner_text() == name
+        assert dave.page.locator('.user-tab[data-user="dave"] .user-tab-name').inner_text() == name
+        carol.page.locator('.user-tab[data-user="dave"] .user-tab-name', has_text=name).wait_for()  # live
+        assert world_of(sandbox.url)["people"][3]["name"] == name
+
+        pick_command(dave, "meeple chall", "meeple challenge")
+        dave.page.locator('.opt-field[data-option="mode"] select').select_option("tm-dice-solo")
+        dave.page.keyboard.press("Enter")
+        link = dave.page.locator(EPHEMERAL, has_text="private thread").last.locator("a.jump")
+        link.wait_for()
+        assert name in link.inner_text(), link.inner_text()  # the bot named the thread with the new name
+        used = dave.page.locator("#messages .message .used .who").last
+        assert used.inner_text() == "@" + name
+        assert not dave.errors and not carol.errors, dave.errors + carol.errors
+    finally:
+        dave.close()
+        carol.close()
+
+
+def test_enter_sends_a_command_once_its_required_options_are_filled(sandbox: Started, browser: Browser) -> None:
+    """A command whose options are all optional goes at the first Enter (it used to add an option);
+    one with a required option left empty says which, and sends nothing."""
+    tab = Tab(browser, sandbox.url, "bob")
+    page = tab.page
+    try:
+        pick_command(tab, "meeple prof", "meeple profile")
+        assert page.locator('.opt-add[data-option="member"]').count() == 1
+        page.keyboard.press("Enter")
+        page.locator("#messages .message .used", has_text="/meeple profile").wait_for()
+        assert page.locator(".command-chip").count() == 0 and page.locator(".opt-field").count() == 0
+        page.locator(EPHEMERAL).last.wait_for()
+
+        pick_command(tab, "table cre", "table create")
+        page.keyboard.press("Enter")
+        assert page.locator("#composer-error").inner_text() == "Fill in game first."
+        assert page.locator('.opt-field.missing[data-option="game"]').count() == 1
+        page.locator('.opt-add[data-option="casual"]').focus()
+        page.keyboard.press("Enter")  # from an "add option" button too: still not sent, nothing added
+        assert page.locator('.opt-field[data-option="casual"]').count() == 0
+        assert page.locator(".command-chip").count() == 1
+        page.locator('.opt-field[data-option="game"] select').select_option("vivarium")
+        page.locator('.opt-add[data-option="casual"]').focus()
+        page.keyboard.press("Enter")
+        page.locator("#messages .message .used", has_text="/table create").wait_for()
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()
+
+
+# What the page writes for a message's text, as the reader sees it
+RENDERED = "s => { const box = document.createElement('div'); box.innerHTML = markdown(s); return box.textContent; }"
+
+
+def test_commands_and_timestamps_follow_the_clients_language(sandbox: Started, browser: Browser) -> None:
+    """A zh-TW client sees the bot's zh-TW command names, options and choices (and types them); a
+    pt-BR client the pt-BR ones; `<t:…>` markup is written once, in the client's locale."""
+    tab = Tab(browser, sandbox.url, "carol")
+    page = tab.page
+    try:
+        page.locator("#me-language").select_option("zh-TW")
+        composer = page.locator("#composer-input")
+        composer.click()
+        composer.type("/")
+        names = page.locator(".popup-item .name").all_inner_texts()
+        assert "/牌桌 建立" in names and "/meeple 挑戰" in names and "/table create" not in names
+        composer.press("Escape")
+        composer.fill("")
+        pick_command(tab, "挑戰", "meeple 挑戰")
+        mode = page.locator('.opt-field[data-option="mode"]')
+        assert mode.locator(".opt-name").inner_text() == "模式"
+        assert "繽紛夜光蟲 單人" in mode.locator("select").inner_text()
+        page.keyboard.press("Enter")
+        assert page.locator("#composer-error").inner_text() == "Fill in 模式 first."
+        page.locator(".command-cancel").click()
+
+        stamp = 1_700_000_000  # 2023-11-14 22:13:20 UTC
+        shown = page.evaluate(RENDERED, f"<t:{stamp}:D> (<t:{stamp}:R>) <t:{stamp}:d>")
+        assert shown.count("2023") == 2 and "2023年11月1" in shown and "年前" in shown, shown
+        assert "11/14/2023" not in shown and "PM" not in shown
+
+        page.locator("#me-language").select_option("pt-BR")
+        composer.click()
+        composer.type("/mesa cr")
+        assert "/mesa criar" in page.locator(".popup-item .name").all_inner_texts()
+        shown = page.evaluate(RENDERED, f"<t:{stamp}:D> (<t:{stamp}:R>)")
+        assert "de novembro de 2023" in shown and "há " in shown and shown.count("2023") == 1, shown
+
+        page.locator("#me-language").select_option("en-US")
+        shown = page.evaluate(RENDERED, f"<t:{stamp}:f>")
+        assert "November 14, 2023" in shown and shown.count("2023") == 1, shown
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()

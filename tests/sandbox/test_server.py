@@ -89,7 +89,8 @@ async def test_world_lists_four_people_the_channels_and_the_bots_commands(live: 
     assert [c["name"] for c in world["channels"]] == ["games", THREAD_NAME]
     create = next(c for c in world["commands"] if c["name"] == "table create")
     game = next(o for o in create["options"] if o["name"] == "game")
-    assert game["required"] and {"name": "The Fox in the Forest Duet", "value": "fox-duet"} in game["choices"]
+    fox = next(c for c in game["choices"] if c["value"] == "fox-duet")
+    assert game["required"] and fox["name"] == "The Fox in the Forest Duet"
     assert next(o for o in create["options"] if o["name"] == "options")["autocomplete"]
     async with live.http.get(live.url) as page:
         assert page.status == 200 and "sandbox.js" in await page.text()
@@ -244,3 +245,92 @@ async def test_each_person_picks_a_language_and_their_interactions_carry_it(live
     assert listed == {"ok": True}
     with sqlite3.connect(tmp_path / "meeple.db") as db:
         assert db.execute("SELECT locale FROM user_locales WHERE user_id = ?", (int(bob),)).fetchall() == [("zh-TW",)]
+
+
+async def test_commands_come_with_the_localizations_the_bot_registered(live: Running) -> None:
+    """The page shows a zh-TW or pt-BR client the commands as Discord does: the bot's own translations."""
+    async with live.http.get(live.url + "api/world") as answer:
+        commands = {c["name"]: c for c in (await answer.json())["commands"]}
+    challenge = commands["meeple challenge"]
+    assert challenge["name_localizations"] == {"pt-BR": "meeple desafio", "zh-TW": "meeple 挑戰"}
+    assert challenge["description_localizations"]["zh-TW"] != challenge["description"]
+    mode = next(o for o in challenge["options"] if o["name"] == "mode")
+    assert mode["name_localizations"] == {"zh-TW": "模式", "pt-BR": "modo"}
+    solo = next(c for c in mode["choices"] if c["value"] == "noctiluca-solo")
+    assert solo["name"] == "Noctiluca solo" and solo["name_localizations"]["zh-TW"] == "繽紛夜光蟲 單人"
+    assert commands["table create"]["name_localizations"]["zh-TW"] == "牌桌 建立"
+
+
+async def test_a_challenge_opens_a_private_thread_that_only_its_players_see(live: Running) -> None:
+    """`/meeple challenge` with a partner: the thread is listed to both and to nobody else, the
+    answer and the partner's DM link it, and anyone else is kept out of it."""
+    emu, games = live.sandbox.emu, live.world.channel
+    alice, bob, carol = live.id_of("alice"), live.id_of("bob"), live.id_of("carol")
+    opened = await live.post(
+        "api/slash",
+        user_id=alice,
+        channel_id=str(games.id),
+        command="meeple challenge",
+        options={"mode": "fox-duet-1", "partner": bob},
+    )
+    assert opened == {"ok": True}
+    reply = await private_answer(live, "alice", games)
+    thread = next(c for c in emu.state.channels.values() if c.type == 12)
+    assert f"<#{thread.id}>" in reply
+    await emu.wait_until(lambda: emu.dms(live.world.people[1]), what="Bob's hand")
+    assert any(str(thread.id) in m.content for m in emu.dms(live.world.people[1]))  # "Board: <the thread>"
+    for username in ("alice", "bob"):
+        listed = {c["id"]: c for c in (await live.view(username))["channels"]}
+        assert listed[str(thread.id)]["private"] and listed[str(thread.id)]["parent_id"] == str(games.id)
+        inside = await live.view(username, thread.id)
+        assert inside["channel_id"] == str(thread.id) and any(m["attachments"] for m in inside["messages"])
+    outsider = await live.view("carol", thread.id)
+    assert str(thread.id) not in {c["id"] for c in outsider["channels"]}
+    assert outsider["channel_id"] is None and outsider["messages"] == []
+    refused = await live.post("api/send", user_id=carol, channel_id=str(thread.id), content="let me in")
+    assert not refused["ok"]
+    async with live.http.get(live.url + "api/world?as=carol") as answer:
+        assert str(thread.id) not in {c["id"] for c in (await answer.json())["channels"]}
+    async with live.http.get(live.url + "api/world?as=bob") as answer:
+        assert str(thread.id) in {c["id"] for c in (await answer.json())["channels"]}
+    before = len(emu.ephemerals(live.world.people[0], games))
+    again = await live.post(
+        "api/slash",
+        user_id=alice,
+        channel_id=str(games.id),
+        command="meeple challenge",
+        options={"mode": "fox-duet-1", "partner": bob},
+    )
+    assert again == {"ok": True}  # answered, not opened twice: one attempt a week, linked
+    refused_again = await emu.wait_until(
+        lambda: [m for m in emu.ephemerals(live.world.people[0], games)[before:] if m.content and not m.loading],
+        what="the answer to a second try",
+    )
+    refusal = refused_again[-1].content
+    assert "One attempt" in refusal and f"<#{thread.id}>" in refusal, refusal
+    assert len([c for c in emu.state.channels.values() if c.type == 12]) == 1
+
+
+async def test_a_person_renamed_from_the_page_is_renamed_for_the_bot(live: Running) -> None:
+    """Any Unicode display name, emoji included: the page lists it and the bot's next interaction
+    carries it (the challenge's thread is named for the player)."""
+    alice = live.id_of("alice")
+    name = "Ålice 🎲 星"
+    assert await live.post("api/rename", user_id=alice, name=f"  {name} ") == {"ok": True, "name": name}
+    assert not (await live.post("api/rename", user_id=alice, name="   "))["ok"]
+    assert not (await live.post("api/rename", user_id=alice, name="x" * 33))["ok"]
+    assert not (await live.post("api/rename", user_id="12345", name="Mallory"))["ok"]
+    view = await live.view("bob")
+    assert next(p for p in view["people"] if p["id"] == alice)["name"] == name
+    assert live.world.people[0].global_name == name and live.world.people[0].username == "alice"
+    opened = await live.post(
+        "api/slash",
+        user_id=alice,
+        channel_id=str(live.world.channel.id),
+        command="meeple challenge",
+        options={"mode": "noctiluca-solo"},
+    )
+    assert opened == {"ok": True}
+    emu = live.sandbox.emu
+    thread = await emu.wait_until(lambda: next((c for c in emu.state.channels.values() if c.type == 12), None))
+    assert name in thread.name, thread.name  # the thread is named for its player
