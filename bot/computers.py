@@ -15,10 +15,11 @@ import asyncio
 import functools
 import hashlib
 import logging
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot import metrics
-from bot.i18n import t
+from bot.i18n import listing, t
 from bot.service import Refusal
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
@@ -27,6 +28,7 @@ from bot.storage.connection import Connection
 if TYPE_CHECKING:
     from ai.pool import Computers
     from bot.flow import Flow
+    from bot.games import GameAdapter
     from bot.storage import Database
 
 log = logging.getLogger("meeple.computers")
@@ -60,6 +62,37 @@ def name(index: int, level: str, locale: str | None = None) -> str:
 def who(user_id: int, display: str | None) -> str:
     """How a seat is named in a public line: a mention for a person, the name for a computer."""
     return (display or "?") if is_computer(user_id) else f"<@{user_id}>"
+
+
+def turn_line(
+    adapter: GameAdapter, public: dict, movers: Sequence[int], users: Sequence[int], names: Sequence[str], locale: str
+) -> str:
+    """The board's turn line: the people to move are asked to (mentioned), the computers to move
+    are said to be choosing; nobody tells a computer to open My hand."""
+    people = [seat for seat in movers if not is_computer(users[seat])]
+    machines = [names[seat] for seat in movers if is_computer(users[seat])]
+    if people:
+        line = adapter.prompt(public, [who(users[seat], names[seat]) for seat in people], locale)
+    else:
+        line = adapter.status(public, locale)
+    if machines:
+        key = "computer.choosing" if len(machines) == 1 else "computer.choosing.several"
+        line += "\n" + t(key, locale, computers=listing(machines, locale))
+    return line
+
+
+def seat_label(user_id: int, levels: Mapping[int, str], seat: int, locale: str | None) -> str:
+    """How a list names a seat: a mention for a person; for a computer its name and level in the
+    reader's language (a computer has no Discord account: a mention would read @unknown-user)."""
+    if not is_computer(user_id):
+        return f"<@{user_id}>"
+    return name(user_id, levels.get(seat, "normal"), locale)
+
+
+async def seat_labels(db: Database, game_id: int, user_ids: Sequence[int], locale: str | None) -> list[str]:
+    """``seat_label`` of each seat of a game, in seat order (its computers' levels read only when it has one)."""
+    levels = await levels_of(db, game_id) if any(is_computer(u) for u in user_ids) else {}
+    return [seat_label(user, levels, seat, locale) for seat, user in enumerate(user_ids)]
 
 
 def recorder(levels: dict[int, str], takeover: bool = False):

@@ -200,7 +200,8 @@ class Flow:
             lines.append(t("lobby.casual", loc))
         view = discord.ui.View(timeout=None)
         if row.status == "lobby":
-            lines.append(t("lobby.hint", loc))
+            full = len(seats) >= game.max_players  # nobody else can join: say so, and offer no Join
+            lines.append(t("lobby.full" if full else "lobby.hint", loc))
             if game.options():
                 lines.append(t("lobby.hint.options", loc))
             for name, spec in game.options().items():
@@ -213,7 +214,7 @@ class Flow:
                 placeholder = t("lobby.option-placeholder", loc, option=adapter.option_name(name, loc))
                 view.add_item(OptionSelect(row.id, name, choices, placeholder=placeholder[:150]))
             for op in ("join", "leave", "start"):
-                view.add_item(LobbyButton(row.id, op, loc))
+                view.add_item(LobbyButton(row.id, op, loc, disabled=full and op == "join"))
         else:
             lines.append(t(f"lobby.status.{row.status}", loc))
         from bot.howto import howto_button  # the guide builds on this module
@@ -314,7 +315,7 @@ class Flow:
             view.add_item(GameButton(row.id, "rematch", loc))
         else:
             movers = state.to_move()
-            body.append(adapter.prompt(public_view["public"], [who(users[s], names[s]) for s in movers], loc))
+            body.append(computers.turn_line(adapter, public_view["public"], movers, users, names, loc))
             for item in self.public_choices(row, state, public_view, names, loc):
                 view.add_item(item)
             view.add_item(HandButton(row.id, loc))

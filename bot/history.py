@@ -99,13 +99,7 @@ def log_lines(
     seat's own private ones, and the moves taken back, marked where they were made."""
     adapter = adapter_for(row.game)
     lines = []
-    told = adapter.log_events([(step.version, step.events) for step in all_steps], public_now(row))
-    for step, events in zip(all_steps, told, strict=True):
-        seen = [
-            event
-            for event in events
-            if event.get("visible_to") is None or (viewer is not None and viewer in event["visible_to"])
-        ]
+    for step, seen in zip(all_steps, events_seen(row, all_steps, viewer), strict=True):
         lines += [f"`{step.version:>3}` {line}" for line in adapter.describe_events(seen, names, locale)]
         for version, seat, text in undone:
             if version == step.version + 1:
@@ -115,8 +109,39 @@ def log_lines(
     return lines
 
 
+def events_seen(row: GameRow, all_steps: list[Step], viewer: int | None) -> list[list[Event]]:
+    """The events of each step that ``viewer`` (a seat, or None) may read now: public ones and
+    the seat's own private ones, of those the game tells at this point (``log_events``)."""
+    told = adapter_for(row.game).log_events([(step.version, step.events) for step in all_steps], public_now(row))
+    return [
+        [e for e in events if e.get("visible_to") is None or (viewer is not None and viewer in e["visible_to"])]
+        for events in told
+    ]
+
+
+def move_words(
+    row: GameRow, all_steps: list[Step], names: list[str], viewer: int | None, locale: str, version: int
+) -> str:
+    """What the move that produced ``version`` was, in one line, as the log tells it to ``viewer``
+    (its lines joined; the player's name alone when the game words none of its events)."""
+    for step, seen in zip(all_steps, events_seen(row, all_steps, viewer), strict=True):
+        if step.version != version:
+            continue
+        lines = adapter_for(row.game).describe_events(seen, names, locale)
+        if lines:
+            return " · ".join(lines)
+        if step.seat is not None and 0 <= step.seat < len(names):
+            return t("history.moved", locale, name=names[step.seat])
+        return ""
+    return ""
+
+
 def page_of(lines: list[str], page: int) -> tuple[list[str], int, int]:
-    """One page of the log (the last page when ``page`` is past the end), its number, the count."""
+    """One page of the log (the last page when ``page`` is past the end), its number, the count.
+
+    Pages are counted from the end: the last page, where the log opens on the latest move, is
+    a full one, and the first page holds what is left over (a log of 17 lines: 2, then 15)."""
     pages = max(1, -(-len(lines) // LOG_PAGE_LINES))
     page = min(max(page, 1), pages)
-    return lines[(page - 1) * LOG_PAGE_LINES : page * LOG_PAGE_LINES], page, pages
+    end = len(lines) - (pages - page) * LOG_PAGE_LINES
+    return lines[max(0, end - LOG_PAGE_LINES) : end], page, pages

@@ -165,15 +165,23 @@ async def show_past_board(
     loc = locale_of(interaction)
     row = await started_game(flow, game_id)
     step = row.version if version is None else max(0, min(version, row.version))
-    steps = [(s.version, s.events) for s in await history.steps(flow.service.db, row)]
+    all_steps = await history.steps(flow.service.db, row)
+    steps = [(s.version, s.events) for s in all_steps]
     hidden = adapter_for(row.game).hidden_boards(steps, history.public_now(row))
     notes = []
     if step in hidden:  # e.g. the Duet's earlier tricks during a round: the current board instead
         notes.append(t("history.board-hidden", loc, first=hidden.start, last=hidden.stop - 1))
         step = row.version
     state = await history.state_at(flow.service.db, row, step)
-    png = await asyncio.to_thread(render.render_board, row.game, state.view(None), await flow.names(row.id, loc), loc)
-    text = "\n".join([t("history.board-title", loc, step=step, last=row.version), *notes])
+    names = await flow.names(row.id, loc)
+    png = await asyncio.to_thread(render.render_board, row.game, state.view(None), names, loc)
+    if step == 0:
+        title = t("history.board-start", loc, last=row.version)
+    else:  # the move it shows, as the log tells it to this reader
+        seat = await viewer_seat(flow, row, interaction.user.id)
+        move = history.move_words(row, all_steps, names, seat, loc, step)
+        title = t("history.board-title", loc, step=step, last=row.version, move=move)
+    text = clip("\n".join([title, *notes]))
     view = pager(PastBoard, game_id, step, row.version, 0, loc)
     file = discord.File(io.BytesIO(png), filename="board.png")
     if edit:

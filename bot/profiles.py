@@ -12,7 +12,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 import render.ratings as pictures
-from bot import ratings
+from bot import computers, ratings
+from bot.computers import is_computer
 from bot.i18n import game_title, t
 from engine import GAMES
 
@@ -89,6 +90,19 @@ async def trend(db: Database, guild_id: int, game: str, user_id: int) -> int | N
     return ratings.shown(rows[0][2], rows[0][3]) - ratings.shown(rows[-1][0], rows[-1][1])
 
 
+def trend_text(moved: int) -> str:
+    """A rating's trend as the profile card draws it, arrow and number apart: "▲ 12", "▼ 3"."""
+    return f"{'▲' if moved > 0 else '▼'} {abs(moved)}"
+
+
+def standing(one: Played, loc: str) -> str:
+    """How a finished game went for the player: a place among rivals ("2 of 4") in a competitive
+    game; won or lost in a co-operative or solo one, where everyone shares the result."""
+    if one.game in ratings.COMPETITIVE and one.players > 1:
+        return t("profile.place", loc, rank=one.rank, count=one.players)
+    return t("profile.result.won" if one.won else "profile.result.lost", loc, score=one.score)
+
+
 @dataclass(frozen=True)
 class Profile:
     text: str
@@ -116,7 +130,7 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
             key = "record.rating.provisional" if rating.provisional else "record.rating"
             line += t(key, loc, rating=rating.shown, count=rating.games, needed=ratings.PROVISIONAL_GAMES)
             if moved:
-                line += t("profile.trend", loc, change=f"{moved:+d}", count=TREND_GAMES)
+                line += t("profile.trend", loc, change=trend_text(moved), count=TREND_GAMES)
             shown = str(rating.shown)
         lines.append(line)
         cards.append(
@@ -138,7 +152,7 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
     recent_card = []
     for one in games[:RECENT]:
         title = game_title(one.game, loc) if one.game in GAMES else one.game
-        place = t("profile.place", loc, rank=one.rank, count=one.players)
+        place = standing(one, loc)
         url = one.url
         stamp = int(one.finished_at.timestamp())
         lines.append(t("profile.recent.line", loc, game=title, place=place, when=f"<t:{stamp}:d>", url=url))
@@ -190,7 +204,11 @@ async def scores_png(db: Database, guild_id: int, game: str, loc: str) -> bytes:
         summary = t("scores.card.mode", loc, count=played, won=won, rate=round(100 * won / played))
         rows.append(pictures.BoardRow("", label, "", summary, heading=True))
         for n, record in enumerate(records[:SCORES_PER_MODE], start=1):
-            who = " & ".join(names.get(u, t("profile.unknown-player", loc)) for u in record.user_ids)
+            labels = await computers.seat_labels(db, record.game_id, record.user_ids, loc)
+            who = " & ".join(
+                label if is_computer(u) else names.get(u, t("profile.unknown-player", loc))
+                for u, label in zip(record.user_ids, labels, strict=True)
+            )
             rows.append(
                 pictures.BoardRow(str(n), who, str(record.score), t("scores.card.won", loc) if record.won else "")
             )

@@ -18,7 +18,7 @@ from itertools import islice
 
 from bot import history, metrics
 from bot.games import adapter_for
-from bot.i18n import Phrase, title_term
+from bot.i18n import Phrase, Term, title_term
 from bot.storage import (
     AlreadySeated,
     ChannelBusy,
@@ -350,6 +350,10 @@ class GameService:
                     low=game.min_players,
                     high=game.max_players,
                     count=len(seats),
+                    # Computers can fill the seats: named as Discord shows the command in the reader's language.
+                    command=Term("command.table.name", "table"),
+                    create=Term("command.table.create.name", "create"),
+                    option=Term("command.table.create.option.computers.name", "computers"),
                 )
             state = game.new(len(seats), row.seed, row.options)
             # Set-up events (who deals, the first decree card) are not part of the contract;
@@ -466,13 +470,17 @@ class GameService:
             return await self.get(game_id), seat
 
     async def vote_abandon(self, game_id: int, user_id: int) -> tuple[GameRow, int, int]:
-        """Count a player's vote to abandon; all seated players agreeing ends the game."""
+        """Count a player's vote to abandon; all seated players agreeing ends the game (the
+        people: a computer seat has no vote and does not hold the others back)."""
+        from bot.computers import is_computer  # it builds on this module
+
         async with self.lock(game_id):
-            row, _, state = await self.running_seat(game_id, user_id)
-            votes = await seats_and_undo.vote_abandon(self.db, game_id, user_id, players=state.players)
-            if votes >= state.players:
+            await self.running_seat(game_id, user_id)
+            players = sum(not is_computer(user) for user in await self.seat_users(game_id))
+            votes = await seats_and_undo.vote_abandon(self.db, game_id, user_id, players=players)
+            if votes >= players:
                 self._cache.pop(game_id, None)
-            return await self.get(game_id), votes, state.players
+            return await self.get(game_id), votes, players
 
     async def rematch(self, game_id: int, user_id: int) -> GameRow:
         """A new table in the same channel, the same players seated in the same order, same options."""

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.answers import answered, locale_of, say, seen
+from bot.games import adapter_for
 from bot.i18n import t
 from bot.service import Refusal
+from engine import GAMES
 
 if TYPE_CHECKING:
     from bot.flow import Flow
@@ -146,12 +148,23 @@ async def own_lobby(interaction: discord.Interaction, game_id: int) -> None:
         raise Refusal(ELSEWHERE)
 
 
+async def refuse_lone_concession(interaction: discord.Interaction, game_id: int, action: str) -> None:
+    """A co-operative game ends on its team's word, never on one player's click (an old or forged
+    button): its concession goes through /table concede, which the partner confirms (bot.concession)."""
+    if not any(game.action_kind(action) == "concede" for game in GAMES.values()):
+        return
+    row = await flow_of(interaction).service.db.get_game(game_id)
+    if row is not None and row.game in GAMES and GAMES[row.game].min_players > 1:
+        if adapter_for(row.game).give_up_command == "concede":
+            raise Refusal("concede.team.use-command")
+
+
 class LobbyButton(
     Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:lobby:(?P<gid>\d+):(?P<op>join|leave|start)"
 ):
     """Join, Leave and Start on a lobby message."""
 
-    def __init__(self, game_id: int, op: str, locale: str | None = None) -> None:
+    def __init__(self, game_id: int, op: str, locale: str | None = None, disabled: bool = False) -> None:
         styles = {
             "join": discord.ButtonStyle.primary,
             "leave": discord.ButtonStyle.secondary,
@@ -159,7 +172,10 @@ class LobbyButton(
         }
         super().__init__(
             discord.ui.Button(
-                label=t(f"lobby.button.{op}", locale), style=styles[op], custom_id=f"{PREFIX}:lobby:{game_id}:{op}"
+                label=t(f"lobby.button.{op}", locale),
+                style=styles[op],
+                custom_id=f"{PREFIX}:lobby:{game_id}:{op}",
+                disabled=disabled,
             )
         )
         self.game_id = game_id
@@ -271,6 +287,7 @@ class ActButton(
         return cls(int(match["gid"]), int(match["ver"]), match["action"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
+        await refuse_lone_concession(interaction, self.game_id, self.action)
         await flow_of(interaction).act(interaction, self.game_id, self.version, self.action)
 
 
@@ -304,6 +321,7 @@ class ActSelect(Answered, discord.ui.DynamicItem[discord.ui.Select], template=r"
         values = self.item.values
         if not values:
             raise Refusal(NOTHING_CHOSEN)
+        await refuse_lone_concession(interaction, self.game_id, values[0])
         await flow_of(interaction).act(interaction, self.game_id, self.version, values[0])
 
 

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import challenge, privacy_ui, profiles, ratings
+from bot import challenge, computers, privacy_ui, profiles, ratings
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
@@ -106,7 +106,8 @@ class MeepleCog(commands.Cog):
             return
         lines = [t("list.title", loc, count=len(rows))]
         for row in rows[:LIST_LIMIT]:
-            players = ", ".join(f"<@{u}>" for u in await self.flow.service.seat_users(row.id))
+            users = await self.flow.service.seat_users(row.id)
+            players = ", ".join(await computers.seat_labels(self.db, row.id, users, loc))
             message = row.board_message_id or row.lobby_message_id
             lines.append(
                 t(
@@ -222,7 +223,7 @@ class MeepleCog(commands.Cog):
             label = t("scores.mode.solo", loc) if mode == "solo" else t("scores.mode.level", loc, level=mode[6:])
             lines.append(t("scores.mode", loc, mode=label, count=played, won=won, rate=round(100 * won / played)))
             for n, record in enumerate(records, start=1):
-                who = " & ".join(f"<@{user}>" for user in record.user_ids)
+                who = " & ".join(await computers.seat_labels(self.db, record.game_id, record.user_ids, loc))
                 key = "scores.line.won" if record.won else "scores.line"
                 lines.append(t(key, loc, rank=n, players=who, score=record.score))
         return lines
@@ -265,8 +266,16 @@ class MeepleCog(commands.Cog):
         title = game_title(chosen.game, loc)
         try:
             thread = await home.create_thread(
+                # Who plays which deal first: a list of threads cut short still tells them apart.
                 name=clip(
-                    t("challenge.thread-name", loc, game=title, week=week, player=interaction.user.display_name), 100
+                    t(
+                        "challenge.thread-name",
+                        loc,
+                        mode=t(f"challenge.mode.{mode}", loc),
+                        week=week,
+                        player=interaction.user.display_name,
+                    ),
+                    100,
                 ),
                 type=discord.ChannelType.private_thread,
                 invitable=False,

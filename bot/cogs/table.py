@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import itertools
+import logging
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import challenge
+from bot import challenge, concession
 from bot import computers as computer_seats
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
@@ -35,6 +36,8 @@ LEVEL_CHOICES = [
     app_commands.Choice(name="Normal", value="normal"),
     app_commands.Choice(name="Hard", value="hard"),
 ]
+log = logging.getLogger("meeple.table")
+
 OPTIONS_TEXT_LIMIT = 200  # far more than every option of every game written out
 
 
@@ -65,6 +68,18 @@ def option_choices(game_key: str, typed: str, locale: str) -> list[app_commands.
         if typed in value.lower() or typed in name.lower():
             choices.append(app_commands.Choice(name=clip(name, CHOICE_LIMIT), value=value[:CHOICE_LIMIT]))
     return choices[:25]
+
+
+THREAD_NAME_LIMIT = 100  # Discord's limit on a channel's name; its lists show far less
+
+
+def thread_name(number: int | None, game: str, player: str, locale: str) -> str:
+    """A game thread's name, what tells threads apart first (Discord cuts a name to what fits):
+    the table number, then the game, then the player who opened it."""
+    title = game_title(game, locale)
+    if number is None:
+        return clip(t("thread.name.new", locale, game=title, player=player), THREAD_NAME_LIMIT)
+    return clip(t("thread.name", locale, number=number, game=title, player=player), THREAD_NAME_LIMIT)
 
 
 class TableCog(commands.Cog):
@@ -134,7 +149,7 @@ class TableCog(commands.Cog):
         robots = [
             (computer_seats.computer_user(k), computer_seats.name(k, level, language)) for k in range(1, computers + 1)
         ]
-        channel_id = await self.game_channel(interaction, game, thread)
+        channel_id, made = await self.game_channel(interaction, game, thread)
         row = await self.service.create(
             game,
             guild_of(interaction),
@@ -150,32 +165,40 @@ class TableCog(commands.Cog):
             else None,
             language=language,
         )
+        if made is not None:
+            await self.name_thread(made, row, interaction)
         await self.flow.post_lobby(row)
         if channel_id == interaction.channel_id:
             await self.flow.private(interaction, t("lobby.created", locale_of(interaction)))
         else:  # a new thread: link it, or the creator is left looking for the table
             await self.flow.private(interaction, t("lobby.created-thread", locale_of(interaction), channel=channel_id))
 
-    async def game_channel(self, interaction: discord.Interaction, game: str, thread: bool | None) -> int:
-        """The channel the game lives in: this one, or a new thread of it."""
+    async def game_channel(
+        self, interaction: discord.Interaction, game: str, thread: bool | None
+    ) -> tuple[int, discord.Thread | None]:
+        """The channel the game lives in: this one, or a new thread of it (and that thread)."""
         if thread is None:
             thread = (await async_play.guild_settings(self.service.db, guild_of(interaction))).use_threads
         channel = interaction.channel
         if not thread or not isinstance(channel, discord.TextChannel):
-            return channel_of(interaction)
-        name = t(
-            "thread.name",
-            locale_of(interaction),
-            game=game_title(game, locale_of(interaction)),
-            player=interaction.user.display_name,
-        )[:100]
+            return channel_of(interaction), None
+        name = thread_name(None, game, interaction.user.display_name, locale_of(interaction))
         try:
             created = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
             )
         except discord.HTTPException as exc:
             raise Refusal("error.thread-failed") from exc
-        return created.id
+        return created.id, created
+
+    async def name_thread(self, thread: discord.Thread, row: GameRow, interaction: discord.Interaction) -> None:
+        """Give a game's new thread its table number, first: the thread exists before the table
+        (the table lives in it), so it is created without one and renamed once the table is stored."""
+        name = thread_name(row.id, row.game, interaction.user.display_name, locale_of(interaction))
+        try:
+            await thread.edit(name=name)
+        except discord.HTTPException as exc:  # the table works without it: the name only helps find it
+            log.info("could not name the thread of game %s: %s", row.id, exc.status)
 
     async def check_creator_role(self, interaction: discord.Interaction) -> None:
         """Refuse when the server keeps table creation to a role the user lacks (moderators pass)."""
@@ -285,6 +308,9 @@ class TableCog(commands.Cog):
         if seat is None:
             raise Refusal("error.not-a-player")
         state = await self.service.state(row)
+        if concession.is_team_game(row.game, state.players):  # the team concedes together
+            await concession.ask(interaction, row, seat, state)
+            return
         action = next((a for a in state.legal_actions(seat) if state.action_kind(a) in ("concede", "resign")), None)
         if action is None:
             if adapter_for(row.game).give_up_command == "resign":
@@ -367,4 +393,9 @@ class TableCog(commands.Cog):
 
 
 async def setup(bot: MeepleBot) -> None:
+    bot.add_dynamic_items(*concession.TEAM_ITEMS)  # a team's concession: the proposal and its answers
     await bot.add_cog(TableCog(bot))
+
+
+async def teardown(bot: MeepleBot) -> None:
+    bot.remove_dynamic_items(*concession.TEAM_ITEMS)

@@ -55,8 +55,13 @@ class GameAdapter:
         """The lines for a run of events (one move's); a game may merge related ones into one."""
         return [line for e in events if (line := self.describe_event(e, names, locale))]
 
+    def status(self, public: dict, locale: str) -> str:
+        """Where the game stands (round, turn...): the first line of the board's prompt."""
+        raise NotImplementedError
+
     def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
-        """What the players who must act are asked to do, for the public board message."""
+        """What the players who must act are asked to do, for the public board message: the
+        ``status`` line, then what the mentioned players must do."""
         raise NotImplementedError
 
     def hand_text(self, view: dict, locale: str) -> str:

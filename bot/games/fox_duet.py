@@ -179,10 +179,8 @@ class FoxDuetAdapter(GameAdapter):
             return t(f"fox-duet.event.lost.{event['reason']}", locale, name=name())
         return None
 
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
-        who = " ".join(mentions)
-        phase = public.get("phase", "play")
-        info = t(
+    def status(self, public: dict, locale: str) -> str:
+        return t(
             "fox-duet.status",
             locale,
             round=public["round"],
@@ -190,7 +188,11 @@ class FoxDuetAdapter(GameAdapter):
             gems=public["gems_on_board"],
             tokens=public["forest_tokens_left"],
         )
-        return info + "\n" + t(f"fox-duet.prompt.{phase}", locale, who=who)
+
+    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+        who = " ".join(mentions)
+        phase = public.get("phase", "play")
+        return self.status(public, locale) + "\n" + t(f"fox-duet.prompt.{phase}", locale, who=who)
 
     def hand_text(self, view: dict, locale: str) -> str:
         private = view.get("private", {})

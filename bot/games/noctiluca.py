@@ -318,17 +318,20 @@ class NoctilucaAdapter(GameAdapter):
         return None
 
     # -- prompts and private text ----------------------------------------------------------
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
-        who = " ".join(mentions)
-        phase = public.get("phase")
-        pending = public.get("pending", {})
-        status = t(
+    def status(self, public: dict, locale: str) -> str:
+        return t(
             "noctiluca.status",
             locale,
             round=public["round"],
             lid=public["lid_total"],
             direction=t(f"noctiluca.direction.{public['direction']}", locale),
         )
+
+    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+        who = " ".join(mentions)
+        phase = public.get("phase")
+        pending = public.get("pending", {})
+        status = self.status(public, locale)
         values: dict = {"who": who}
         if phase in ("path", "number"):
             values["shore"] = pending["shore"]

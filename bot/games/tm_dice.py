@@ -352,10 +352,9 @@ class TMDiceAdapter(GameAdapter):
         return lines
 
     # -- prompts and private text ----------------------------------------------------------
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
-        who = " ".join(mentions)
+    def status(self, public: dict, locale: str) -> str:
         params = public["parameters"]
-        status = t(
+        return t(
             "tm-dice.status",
             locale,
             turn=public["turn"],
@@ -363,6 +362,10 @@ class TMDiceAdapter(GameAdapter):
             oxygen=params["oxygen"]["value"],
             oceans=params["oceans"]["position"],
         )
+
+    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+        who = " ".join(mentions)
+        status = self.status(public, locale)
         if public["stage"] == "corp":
             return status + "\n" + t("tm-dice.prompt.corp", locale, who=who)
         step = public.get("step") or {}

@@ -285,10 +285,9 @@ class VivariumAdapter(GameAdapter):
             return t(key, locale)
         return None
 
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
-        who = " ".join(mentions)
+    def status(self, public: dict, locale: str) -> str:
         priority = public.get("priority", {})
-        status = t(
+        return t(
             "vivarium.status",
             locale,
             round=public["round"],
@@ -297,6 +296,10 @@ class VivariumAdapter(GameAdapter):
             current=priority_name(priority.get("current"), locale),
             next=priority_name(priority.get("next"), locale),
         )
+
+    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+        who = " ".join(mentions)
+        status = self.status(public, locale)
         phase = public.get("phase", "swap")
         if phase == "ability":
             pending = public.get("pending", {})

@@ -45,8 +45,9 @@ async def test_table_concede_offers_the_declared_concession_only(emu, world, con
         table = Table(emu, world.channel, [world.alice, world.bob])
         mover = table.user(mentioned(table.board())[0])
         asked = await (await emu.slash(mover, world.channel, "table concede")).final_message()
-        assert "Concede this game?" in asked.content
-        assert [b["label"] for b in asked.buttons()] == ["Yes, concede"]
+        # A co-operative game's concession is the team's: the partner is asked first.
+        assert "Concede as a team?" in asked.content and "ranked last" not in asked.content
+        assert [b["label"] for b in asked.buttons()] == ["Ask my partner to concede"]
         monkeypatch.setattr(FoxDuet, "action_kinds", {})
         refused = await (await emu.slash(mover, world.channel, "table concede")).final_message()
         # With no concession declared, the game has nothing to concede: the answer points to resigning.

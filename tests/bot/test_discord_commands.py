@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.client import MeepleBot
 from emulator.testing import running
 from tests.bot.test_discord_table import join_and_start, open_table
-from tests.support.driver import Table, is_board, mentioned
+from tests.support.driver import Table, ask_to_concede, concede_together, is_board, mentioned
 
 
 async def test_the_creator_sets_options_from_the_lobby_menu_and_others_cannot(emu, world, config_for) -> None:
@@ -37,7 +37,9 @@ async def test_join_and_leave_commands_update_the_lobby(emu, world, config_for) 
         row = await bot.db.active_game_in_channel(world.channel.id)
         assert [s.user_id for s in await bot.db.seats(row.id)] == [world.alice.id]
         early = await emu.slash(world.alice, world.channel, "table start")
-        assert "needs exactly 2 players; 1 is seated." in (await early.final_message()).content
+        refused = (await early.final_message()).content
+        assert "needs exactly 2 players; 1 is seated." in refused
+        assert "Computer players can take the empty seats" in refused and "`computers:`" in refused
 
 
 async def test_commands_without_a_table_answer_privately(emu, world, config_for) -> None:
@@ -63,22 +65,34 @@ async def test_status_and_hand_commands_answer_privately_with_images(emu, world,
         assert len(emu.messages(world.channel)) == before
 
 
-async def test_concede_asks_for_confirmation_then_ends_the_game(emu, world, config_for) -> None:
+async def test_the_team_concedes_only_when_the_partner_agrees(emu, world, config_for) -> None:
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
         await join_and_start(emu, world, await open_table(emu, world))
         table = Table(emu, world.channel, [world.alice, world.bob])
         game_id = (await bot.db.active_game_in_channel(world.channel.id)).id
+        # Either teammate may ask, on their turn or not; the partner answers in the channel.
         waiting = world.bob if mentioned(table.board())[0] == world.alice.id else world.alice
-        early = await emu.slash(waiting, world.channel, "table concede")
-        assert "when you are one of the players asked to act" in (await early.final_message()).content
-        mover = table.user(mentioned(table.board())[0])
-        asked = await emu.slash(mover, world.channel, "table concede")
-        question = await asked.final_message()
-        assert question.ephemeral and question.button("Yes, concede")
-        confirmed = await emu.click(mover, question, label="Yes, concede")
-        await confirmed.followups(1)
+        partner = world.alice if waiting == world.bob else world.bob
+        question = await (await emu.slash(waiting, world.channel, "table concede")).final_message()
+        assert question.ephemeral and "your partner decides with you" in question.content
+        assert "ranked last" not in question.content
+        proposal = await ask_to_concede(emu, world.channel, waiting)
+        assert f"<@{partner.id}>, do you agree?" in proposal.content
+        alone = await (await emu.click(waiting, proposal, label="Yes, we concede")).final_message()
+        assert alone.ephemeral and "your partner decides" in alone.content
+        kept = await (await emu.click(partner, proposal, label="Keep playing")).final_message()
+        assert kept.ephemeral and "goes on" in kept.content
+        await emu.wait_until(lambda: not proposal.buttons(), what="the declined proposal closed")
+        assert "keep playing" in proposal.content and (await bot.db.get_game(game_id)).status == "running"
+        # A move lapses a proposal; a new one, agreed, ends the game for both.
+        stale = await ask_to_concede(emu, world.channel, waiting)
+        await table.play_one()
+        lapsed = await (await emu.click(partner, stale, label="Yes, we concede")).final_message()
+        assert "lapsed" in lapsed.content and (await bot.db.get_game(game_id)).status == "running"
+        await concede_together(emu, world.channel, waiting, partner)
+        await emu.wait_until(table.finished, what="the final board")
         final = table.board()
-        assert "conceded for the team" in final.content and table.finished()
+        assert "The team conceded" in final.content and "conceded together" in final.content
         row = await bot.db.get_game(game_id)
         assert row.status == "finished" and row.outcome["winners"] == []
         assert row.outcome["details"][0]["reason"] == "conceded"

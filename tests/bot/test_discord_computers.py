@@ -157,3 +157,20 @@ async def test_a_computer_takes_over_a_resigned_seat_and_the_others_finish(emu, 
         assert set(results) == {world.alice.id, world.bob.id, carol.id}, "Carol's result is hers, not the computer's"
         assert results[carol.id]["forfeited"] == 1 and results[carol.id]["rank"] == 3
         assert not results[carol.id]["won"]
+
+
+async def test_a_vote_to_abandon_counts_the_people_not_the_computers(emu, world, config_for) -> None:
+    config = config_for(emu, world.guild.id)
+    async with running(emu, MeepleBot(config, computer_delay=3600)) as bot:  # the computers wait
+        created = await emu.slash(world.alice, world.channel, "table create", {"game": "vivarium", "computers": 1})
+        assert "table is open" in (await created.final_message()).content
+        lobby = emu.last_message(world.channel)
+        await (await emu.click(world.bob, lobby, label="Join")).response()
+        await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob seated")
+        await (await emu.click(world.alice, lobby, label="Start")).response()
+        await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
+        await (await emu.slash(world.alice, world.channel, "table vote-abandon")).final_message()
+        assert "(1 of 2;" in emu.last_message(world.channel).content, "the computer seat has no vote"
+        await (await emu.slash(world.bob, world.channel, "table vote-abandon")).final_message()
+        assert "Every player voted" in emu.last_message(world.channel).content
+        assert await bot.db.active_game_in_channel(world.channel.id) is None

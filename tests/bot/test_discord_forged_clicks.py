@@ -144,6 +144,12 @@ async def test_clicks_the_bot_never_made_get_a_private_refusal_and_change_nothin
             await refused(await emu.forge_component(mover, board, custom_id), UNKNOWN)
         # A menu sent with no value at all.
         await refused(await emu.forge_component(mover, panel, menu, component_type=3, values=[]), NOTHING)
+        # One player alone never ends the team's game: the concession as a menu value, or as the
+        # confirmation button /table concede gave before a concession was the team's.
+        team = "A team concedes together"
+        await refused(await emu.forge_component(mover, panel, menu, component_type=3, values=["concede"]), team)
+        lone = bot_message(emu, world.channel, [f"mp:act:{game_id}:0:concede"], ephemeral_to=mover)
+        await refused(await emu.click(mover, lone, custom_id=f"mp:act:{game_id}:0:concede"), team)
         assert snapshot(board) == before
         assert (await bot.db.get_game(game_id)).version == 0
         assert not tracebacks(logged) and not unhandled(logged)

@@ -84,10 +84,15 @@ async def test_a_whole_game_at_a_chinese_table_with_a_chinese_and_a_brazilian_pl
         assert t("lobby.title", ZH, game=title) in lobby.content
         assert t("language.lobby", ZH, language="繁體中文") in lobby.content
         public_texts.append(lobby.content)
+        # Alone, Mei cannot start; the refusal names the option that seats computers as her
+        # Discord shows it (the command tree's zh-TW name).
+        alone = await (await emu.slash(mei, world.channel, "table start")).final_message()
+        assert "`電腦玩家:`" in alone.content and "`/牌桌 建立`" in alone.content, alone.content
 
         joined = await emu.click(joao, lobby, custom_id=f"mp:lobby:{row.id}:join")
         await joined.response()
         await emu.wait_until(lambda: f"<@{joao.id}>" in lobby.content, what="João in the lobby")
+        assert t("lobby.full", ZH) in lobby.content and lobby.button(custom_id=f"mp:lobby:{row.id}:join")["disabled"]
         started = await emu.click(mei, lobby, custom_id=f"mp:lobby:{row.id}:start")
         await started.response()
         await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")

@@ -16,7 +16,7 @@ from PIL import Image
 from bot import ratings
 from bot.client import MeepleBot
 from emulator.testing import running
-from tests.support.driver import Table, is_board, mentioned
+from tests.support.driver import concede_together, is_board
 from tests.support.stored import stored
 
 # Set to a folder to keep the pictures for a look (they are checked for size here, judged by eye).
@@ -171,19 +171,35 @@ async def test_rebuild_gives_exactly_the_incremental_ratings_and_only_for_the_ow
 
 async def test_cooperative_and_solo_games_keep_score_records_not_ratings(emu, world, config_for) -> None:
     config = config_for(emu, world.guild.id)
-    async with running(emu, MeepleBot(config)) as bot:
-        # Fox Duet, ended by the declared concession of whoever is to move.
+    # The computer partner never moves on its own here (the team concedes first).
+    async with running(emu, MeepleBot(config, computer_delay=3600)) as bot:
+        # Fox Duet, ended by the team's concession: one asks, the partner agrees.
         await (await emu.slash(world.alice, world.channel, "table create", {"game": "fox-duet"})).final_message()
         lobby = emu.last_message(world.channel)
         await (await emu.click(world.bob, lobby, label="Join")).response()
         await emu.wait_until(lambda: f"<@{world.bob.id}>" in lobby.content, what="Bob in the lobby")
         await (await emu.click(world.alice, lobby, label="Start")).response()
         await emu.wait_until(lambda: any(is_board(m) for m in emu.messages(world.channel)), what="the first board")
-        table = Table(emu, world.channel, [world.alice, world.bob])
-        mover = table.user(mentioned(table.board())[0])
-        asked = await (await emu.slash(mover, world.channel, "table concede")).final_message()
-        await (await emu.click(mover, asked, label=asked.buttons()[0]["label"])).final_message()
+        await concede_together(emu, world.channel, world.bob, world.alice)
         assert await bot.db.query("SELECT 1 FROM results r JOIN games g ON g.id = r.game_id WHERE g.game = 'fox-duet'")
+        # Fox Duet with a computer partner: the lobby is full at once, the lists name the computer
+        # with its level, and the computer agrees to the team's concession.
+        opened = await emu.slash(world.alice, world.channel, "table create", {"game": "fox-duet", "computers": 1})
+        await opened.final_message()
+        lobby = emu.last_message(world.channel)
+        assert "The table is full" in lobby.content and "Press **Join**" not in lobby.content, lobby.content
+        assert lobby.button("Join")["disabled"] and not lobby.button("Start")["disabled"]
+        await (await emu.click(world.alice, lobby, label="Start")).response()
+        listed = await (await emu.slash(world.bob, world.channel, "meeple list")).final_message()
+        assert f"<@{world.alice.id}>, Bot 1 (normal)" in listed.content and "<@1>" not in listed.content
+        asked = await (await emu.slash(world.alice, world.channel, "table concede")).final_message()
+        assert "Bot 1 (normal) agrees" in asked.content and "ranked last" not in asked.content
+        await (await emu.click(world.alice, asked, label="Yes, we concede")).final_message()
+        await emu.wait_until(
+            lambda: "and Bot 1 (normal) agreed" in emu.messages(world.channel)[-1].content, what="the final board"
+        )
+        profile = await (await emu.slash(world.alice, world.channel, "meeple profile")).final_message()
+        assert ": lost " in profile.content and " of 2" not in profile.content, profile.content
         # Noctiluca solo, ended by a resignation.
         await play_and_resign(emu, world, bot, "noctiluca", [world.alice], world.alice)
         assert not stored(config.database, "SELECT 1 FROM ratings"), "co-operative and solo games are never rated"
@@ -191,8 +207,9 @@ async def test_cooperative_and_solo_games_keep_score_records_not_ratings(emu, wo
         fox = await (
             await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "fox-duet"})
         ).final_message()
-        assert "best scores" in fox.content and "__Level 1__: 1 game, 0 won (0 %)" in fox.content
+        assert "best scores" in fox.content and "__Level 1__: 2 games, 0 won (0 %)" in fox.content
         assert f"<@{world.alice.id}> & <@{world.bob.id}>" in fox.content
+        assert f"<@{world.alice.id}> & Bot 1 (normal)" in fox.content and "<@1>" not in fox.content
         solo = await (
             await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "noctiluca", "solo": True})
         ).final_message()

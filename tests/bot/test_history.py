@@ -17,9 +17,19 @@ from tests.support.driver import Table
 
 def test_log_pages_clamp_to_the_last_page() -> None:
     lines = [str(i) for i in range(40)]
-    assert page_of(lines, 1) == (lines[:15], 1, 3)
-    assert page_of(lines, 99) == (lines[30:], 3, 3)
+    assert page_of(lines, 99) == (lines[25:], 3, 3)
     assert page_of([], 5) == ([], 1, 1)
+
+
+def test_log_pages_are_counted_from_the_end_so_the_latest_page_is_a_full_one() -> None:
+    """The log opens on its last page, with the latest move: a full page to read, never the
+    two lines left over; those open the log instead."""
+    lines = [str(i) for i in range(17)]
+    assert page_of(lines, 10**9) == (lines[2:], 2, 2)
+    assert page_of(lines, 1) == (lines[:2], 1, 2)
+    forty = [str(i) for i in range(40)]
+    assert [page_of(forty, n)[0] for n in (1, 2, 3)] == [forty[:10], forty[10:25], forty[25:]]
+    assert page_of(lines[:15], 1) == (lines[:15], 1, 1)
 
 
 def test_frame_picking_keeps_first_and_last() -> None:
@@ -56,10 +66,13 @@ async def test_past_boards_are_browsed_with_buttons(emu, world, config_for) -> N
             await table.play_one()
         asked = await emu.slash(world.bob, world.channel, "table history", {"step": 1})
         shown = await asked.final_message()
-        assert "after move 1** (of 3)" in shown.content and shown.attachments[0].filename == "board.png"
+        # The title names the move the board shows, as the log words it: move 1 leads the first trick.
+        assert "after move 1 of 3:** " in shown.content and " led " in shown.content, shown.content
+        assert shown.attachments[0].filename == "board.png"
         first = await emu.click(world.bob, shown, label="⏮ First")
         await first.response()
         await emu.wait_until(lambda: "after move 0" in shown.content, what="the first board")
+        assert "after move 0 of 3:** the game as it was set up" in shown.content
         last = await emu.click(world.bob, shown, label="Last ⏭")
         await last.response()
         await emu.wait_until(lambda: "after move 3" in shown.content, what="the last board")
@@ -75,7 +88,7 @@ async def test_the_duets_earlier_boards_of_a_round_stay_closed_without_the_memor
             await table.play_one()
         asked = await emu.slash(world.bob, world.channel, "table history", {"step": 1})
         shown = await asked.final_message()
-        assert "after move 3** (of 3)" in shown.content and "earlier tricks stay hidden" in shown.content
+        assert "after move 3 of 3:** " in shown.content and "earlier tricks stay hidden" in shown.content
 
 
 async def test_a_finished_game_gets_an_animated_replay_on_its_final_board(emu, world, config_for) -> None:

@@ -17,7 +17,7 @@ from tests.bot.test_discord_table import join_and_start, open_table
 from tests.bot.test_discord_ticker import Minutes
 from tests.bot.test_scheduler import FakeClock
 from tests.storage.test_retention import end_days_ago, finished_game
-from tests.support.driver import Table, mentioned
+from tests.support.driver import Table, concede_together, mentioned
 
 
 def test_retention_keeps_a_year_by_default_takes_days_and_can_be_switched_off() -> None:
@@ -81,8 +81,7 @@ async def test_the_log_and_past_boards_of_a_compacted_game_say_so(emu, world, co
         for _ in range(2):
             await table.play_one()
         mover = table.user(mentioned(table.board())[0])
-        asked = await (await emu.slash(mover, world.channel, "table concede")).final_message()
-        await (await emu.click(mover, asked, label="Yes, concede")).response()
+        await concede_together(emu, world.channel, mover, world.bob if mover == world.alice else world.alice)
         await emu.wait_until(table.finished, what="the final board")
         final = table.board()
         await emu.wait_until(lambda: len(final.attachments) == 2, timeout=60, what="the replay attached")

@@ -13,7 +13,7 @@ from bot.storage import Database
 from emulator.testing import running
 from engine import GAMES
 from tests.bot.test_discord_table import join_and_start, open_table
-from tests.support.driver import Table, mentioned
+from tests.support.driver import Table, concede_together
 
 ALICE, BOB = 11, 22
 
@@ -172,9 +172,8 @@ async def test_rematch_opens_a_table_with_the_same_players_and_options(emu, worl
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
         await join_and_start(emu, world, await open_table(emu, world, "level=2"))
         table = Table(emu, world.channel, [world.alice, world.bob])
-        mover = table.user(mentioned(table.board())[0])
-        ask = await emu.slash(mover, world.channel, "table concede")
-        await (await emu.click(mover, await ask.final_message(), label="Yes, concede")).followups(1)
+        await concede_together(emu, world.channel, world.alice, world.bob)
+        await emu.wait_until(table.finished, what="the final board")
         again = await emu.click(world.bob, table.board(), label="Rematch")
         assert "same players" in (await again.followups(1))[0].content
         row = await bot.db.active_game_in_channel(world.channel.id)
@@ -186,8 +185,10 @@ async def test_a_game_can_live_in_its_own_thread(emu, world, config_for) -> None
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
         created = await emu.slash(world.alice, world.channel, "table create", {"game": "fox-duet", "thread": True})
         await created.final_message()
-        row = (await bot.db.query("SELECT channel_id FROM games"))[0]
+        row = (await bot.db.query("SELECT id, channel_id FROM games"))[0]
         assert row["channel_id"] != world.channel.id
         thread = emu.state.channels[row["channel_id"]]
         assert thread.type == 11 and "Fox in the Forest Duet" in thread.name
+        # What tells threads apart comes first, where a list cut short still shows it: the table number.
+        assert thread.name.startswith(f"#{row['id']} "), thread.name
         assert any("new table is open" in m.content for m in emu.messages(thread))

@@ -6,7 +6,7 @@ import random
 
 from tests.e2e.conftest import BotProcess
 from tests.e2e.test_fox_duet import game_row, open_and_start
-from tests.support.driver import Table, mentioned
+from tests.support.driver import PROPOSAL, Table, ask_to_concede, mentioned
 
 
 def board_jobs(bot: BotProcess) -> list[tuple[int, str]]:
@@ -21,11 +21,11 @@ async def test_a_kill_after_the_final_move_is_followed_by_the_final_board(emu, w
     table = Table(emu, world.channel, [world.alice, world.bob], random.Random(11))
     await table.play_one()
     mover = table.user(mentioned(table.board())[0])
-    asked = await emu.slash(mover, world.channel, "table concede", {})
-    confirm = await asked.final_message()
+    partner = world.bob if mover == world.alice else world.alice
+    asked = await ask_to_concede(emu, world.channel, mover)  # the team concedes: the partner agrees below
     # Discord fails every board upload from now on: the final move commits, its board cannot go out.
     rule = emu.faults.fail(f"POST /channels/{world.channel.id}/messages", status=500, times=1_000_000)
-    await emu.click(mover, confirm, label="Yes, concede")
+    await emu.click(partner, asked, label=PROPOSAL)
     await emu.wait_until(lambda: rule.hits >= 1, what="the bot trying to post the final board")
     row = game_row(bot)
     assert row["status"] == "finished"

@@ -113,3 +113,28 @@ class Table:
         # is made from the new board, so wait for it rather than race it.
         await self.emu.wait_until(lambda: self.board().id != board.id, what="the board of the move")
         return answer
+
+
+PROPOSAL = "Yes, we concede"
+
+
+def proposal(emu: Emulator, channel: Channel) -> Message:
+    """The latest team concession proposal still open in the channel."""
+    open_ones = [m for m in emu.messages(channel) if any(b.get("label") == PROPOSAL for b in m.buttons())]
+    assert open_ones, "no open proposal to concede"
+    return open_ones[-1]
+
+
+async def ask_to_concede(emu: Emulator, channel: Channel, proposer: User) -> Message:
+    """``/table concede`` at a team game, confirmed: the partner is asked in the channel."""
+    asked = await (await emu.slash(proposer, channel, "table concede")).final_message()
+    assert asked.ephemeral, asked.content
+    await (await emu.click(proposer, asked, label="Ask my partner to concede")).final_message()
+    await emu.wait_until(lambda: any(b.get("label") == PROPOSAL for m in emu.messages(channel) for b in m.buttons()))
+    return proposal(emu, channel)
+
+
+async def concede_together(emu: Emulator, channel: Channel, proposer: User, partner: User) -> Message:
+    """The team gives up: one asks, the partner agrees; the partner's private answer."""
+    asked = await ask_to_concede(emu, channel, proposer)
+    return await (await emu.click(partner, asked, label=PROPOSAL)).final_message()

@@ -1,0 +1,85 @@
+"""Finished details of the Discord layer that pure functions decide: the turn line of a computer's
+turn, game thread names, the profile's trend and co-operative results, the start refusal's hint,
+in every language."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.cogs.table import THREAD_NAME_LIMIT, thread_name
+from bot.computers import computer_user, name, turn_line
+from bot.games import adapter_for
+from bot.i18n import Term, t
+from bot.profiles import Played, standing, trend_text
+from engine import GAMES
+
+LOCALES = ("en", "zh-TW", "pt-BR")
+ALICE = 1575547438880522243
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("game", ["fox-duet", "vivarium", "tm-dice", "noctiluca"])
+def test_nobody_tells_a_computer_to_open_my_hand(game: str, locale: str) -> None:
+    state = GAMES[game].new(2, 7)
+    users = [ALICE, computer_user(1)]
+    names = ["Alice", name(1, "hard", locale)]
+    public = state.view(None)["public"]
+    my_hand = t("board.button.hand", locale)
+    # Every seat a computer: whoever is to move, the line only says the computer is choosing.
+    robots = [computer_user(1), computer_user(2)]
+    robot_names = [name(1, "hard", locale), name(2, "easy", locale)]
+    line = turn_line(adapter_for(game), public, state.to_move(), robots, robot_names, locale)
+    assert my_hand not in line and "<@" not in line, line
+    assert robot_names[state.to_move()[0]] in line
+    assert line.startswith(adapter_for(game).status(public, locale))
+    # A person to move is still asked to, by mention; a computer beside them is said to be choosing.
+    both = turn_line(adapter_for(game), public, [0, 1], users, names, locale)
+    assert f"<@{ALICE}>" in both and names[1] in both and f"<@{computer_user(1)}>" not in both
+
+
+def test_a_computers_turn_line_reads_as_a_computer_choosing() -> None:
+    state = GAMES["fox-duet"].new(2, 7)
+    public = state.view(None)["public"]
+    line = turn_line(adapter_for("fox-duet"), public, [0], [computer_user(1), ALICE], ["Bot 1 (hard)", "A"], "en")
+    assert line.endswith("🤖 Bot 1 (hard) is choosing a move…")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_thread_names_put_the_table_number_first_and_fit_discords_limit(locale: str) -> None:
+    long = "Alexandra " * 12
+    first, second = thread_name(41, "fox-duet", long, locale), thread_name(42, "fox-duet", long, locale)
+    assert first.startswith("#41 ") and second.startswith("#42 ")
+    assert len(first) <= THREAD_NAME_LIMIT and first[:20] != second[:20]
+    assert t(f"game.title.{'fox-duet'}", locale) in first
+
+
+def test_the_trend_arrow_stands_apart_from_its_number() -> None:
+    assert trend_text(12) == "▲ 12" and trend_text(-3) == "▼ 3"
+    line = t("record.rating", "en", rating=1012, count=7) + t("profile.trend", "en", change=trend_text(12), count=5)
+    assert "games, ▲ 12 over the last 5" in line
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_co_operative_results_read_won_or_lost_never_a_rank(locale: str) -> None:
+    when = datetime(2026, 11, 1, tzinfo=UTC)
+    lost = Played(1, "fox-duet", "", 0, 1, 2, False, when)
+    won = Played(2, "fox-duet", "", 45, 1, 2, True, when)
+    ranked = Played(3, "vivarium", "", 30, 2, 3, False, when)
+    place = t("profile.place", locale, rank=1, count=2)
+    assert standing(lost, locale) == t("profile.result.lost", locale) != place
+    assert standing(won, locale) == t("profile.result.won", locale, score=45) and "45" in standing(won, locale)
+    assert standing(ranked, locale) == t("profile.place", locale, rank=2, count=3)
+
+
+@pytest.mark.parametrize(("locale", "option"), [("en", "computers"), ("zh-TW", "電腦玩家"), ("pt-BR", "computadores")])
+def test_a_refusal_to_start_names_the_computers_option_as_discord_shows_it(locale: str, option: str) -> None:
+    values = {
+        "command": Term("command.table.name", "table"),
+        "create": Term("command.table.create.name", "create"),
+        "option": Term("command.table.create.option.computers.name", "computers"),
+    }
+    for key in ("error.player-count", "error.player-count.exact"):
+        text = t(key, locale, game="X", low=2, high=4, count=1, **values)
+        assert f"`{option}:`" in text, text
