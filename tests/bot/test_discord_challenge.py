@@ -9,6 +9,7 @@ import pytest
 
 from bot import challenge
 from bot.client import MeepleBot
+from emulator.permissions import MANAGE_THREADS
 from emulator.testing import running
 from tests.support.driver import is_board
 from tests.support.stored import stored
@@ -37,7 +38,9 @@ def test_weeks_are_iso_weeks_in_utc_starting_on_monday() -> None:
 async def test_two_players_play_the_same_deal_privately_and_are_ranked(emu, world, config_for) -> None:
     config = config_for(emu, world.guild.id)
     carol = emu.add_user("carol", global_name="Carol")
-    emu.add_member(world.guild, carol)
+    # A moderator (Manage Threads): on Discord only a thread's members and moderators can open a
+    # private thread, so only she could try to look into Alice's before finishing her own.
+    emu.add_member(world.guild, carol, MANAGE_THREADS)
     async with running(emu, MeepleBot(config)):
         opened = await (
             await emu.slash(world.alice, world.channel, "meeple challenge", {"mode": "noctiluca-solo"})
