@@ -101,15 +101,14 @@ def work(games: list[str], rounds: int, count: int) -> dict[str, Any]:
             return measured(trim_above * 2**20, bot_pictures.draw, kind, args)[0]
 
     started = rss_mb()
-    rounds_jobs = [pictures(games, count, 7 + round_) for round_ in range(rounds + 1)]
-    profiled = rounds_jobs.pop()  # one more game's positions, drawn under cProfile
-    jobs = rounds_jobs[0]
+    per_round = len(pictures(games, count, 7))
     after_positions = rss_mb()
     cpu: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     size: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     first: dict[str, float] = {}
     rss: list[float] = []
-    for round_, jobs in enumerate(rounds_jobs):
+    for round_ in range(rounds):
+        jobs = pictures(games, count, 7 + round_)  # a worker holds one position at a time, not these
         for key, kind, args in jobs:
             start = time.process_time()
             png = draw(kind, args)
@@ -119,8 +118,10 @@ def work(games: list[str], rounds: int, count: int) -> dict[str, Any]:
             else:
                 cpu[key][kind].append(spent)
                 size[key][kind].append(len(png))
+        del jobs
         rss.append(rss_mb())
     caches = cache_counts()
+    profiled = pictures(games, count, 7 + rounds)  # one more game's positions, drawn under cProfile
     profiler = cProfile.Profile()
     profiler.enable()
     for _, kind, args in profiled:
@@ -128,7 +129,7 @@ def work(games: list[str], rounds: int, count: int) -> dict[str, Any]:
     profiler.disable()
     profile = split(pstats.Stats(profiler))
     return {
-        "jobs": len(jobs),
+        "jobs": per_round,
         "cpu": {k: {kind: v for kind, v in d.items()} for k, d in cpu.items()},
         "size": {k: {kind: v for kind, v in d.items()} for k, d in size.items()},
         "first_round_ms": first,
@@ -214,7 +215,7 @@ def main() -> None:
         )
     )
     print(
-        f"RSS: {result['rss_start']:.0f} MB at start, {result['rss_positions']:.0f} MB with the positions, "
+        f"RSS: {result['rss_start']:.0f} MB at start, {result['rss_positions']:.0f} MB with a round's positions made, "
         f"after each round {', '.join(f'{v:.0f}' for v in result['rss_rounds'])} MB"
     )
     for name, (hits, misses, entries, weight) in result["caches"].items():

@@ -314,7 +314,7 @@ _serials = itertools.count()
 # A CJK face costs 2-3 MB of a worker's memory at each size (its tables are read per size, about
 # 1 ms): keep the few sizes in use, not every size fit_font() ever tried. Text drawn or measured
 # again comes from ``masks`` and ``measures`` without its face.
-FACE_CACHE = 6
+FACE_CACHE = 4
 
 
 @lru_cache(maxsize=FACE_CACHE)

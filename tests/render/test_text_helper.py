@@ -93,6 +93,7 @@ def test_a_bounded_map_keeps_its_weight_and_its_recent_entries() -> None:
 def test_measures_are_bounded_in_entries() -> None:
     fonts.measures.clear()
     fnt = font(22)
+    assert isinstance(fnt, fonts.StackFont)
     for i in range(fonts.MEASURE_CACHE_ENTRIES + 500):
         fnt.getlength(f"w{i}")
     assert len(fonts.measures) == fonts.MEASURE_CACHE_ENTRIES
