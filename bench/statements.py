@@ -387,7 +387,13 @@ def main() -> None:
         for key, players in configurations(args.game, args.players):
             measured = asyncio.run(
                 measure(
-                    key, players, args.moves, args.seed, new_database(), finish=not args.no_finish, trace=args.trace
+                    key,
+                    players,
+                    args.moves,
+                    args.seed,
+                    new_database(),
+                    finish=not args.no_finish,
+                    trace=args.trace if args.database == "sqlite" else 0,  # the SQLite connection is traced
                 )
             )
             results.append(measured)
