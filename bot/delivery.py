@@ -144,6 +144,13 @@ class Delivery:
     def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
         if self._workers.get(game_id) is task:
             del self._workers[game_id]
+        if not task.cancelled() and (error := task.exception()) is not None:
+            # Said here, whoever else looks at the task (``wait`` does): its jobs stay pending.
+            log.error(
+                "the delivery worker of game %s stopped; its jobs wait for the next move or start",
+                game_id,
+                exc_info=error,
+            )
 
     async def resume(self) -> int:
         """Deliver, in the background, everything left pending for each game (oldest first, at
