@@ -900,7 +900,7 @@ function composerKeys(e) {
 
 function popupKeys(e) {
   const p = S.popup;
-  if (!p || !p.items.length) return false;
+  if (!p || !p.items.length || e.isComposing) return false; // Enter that ends an IME composition (注音) is not a pick
   if (e.key === "ArrowDown" || e.key === "ArrowUp") {
     e.preventDefault();
     p.index = (p.index + (e.key === "ArrowDown" ? 1 : p.items.length - 1)) % p.items.length;
@@ -1060,6 +1060,7 @@ function addField(opt, fields) {
     control.addEventListener("blur", () => setTimeout(() => S.popup && S.popup.kind === opt.name && hidePopup(), 150));
   }
   control.addEventListener("keydown", (e) => {
+    if (e.isComposing) return;
     if (control.tagName === "INPUT" && popupKeys(e)) return;
     if (composerKeys(e)) return;
     if (e.key === "Enter") {

@@ -659,6 +659,12 @@ def test_enter_sends_a_command_once_its_required_options_are_filled(sandbox: Sta
         tab.close()
 
 
+def set_language(tab: Tab, locale: str) -> None:
+    """Pick the client language from the menu, and wait until the sandbox has taken it."""
+    tab.page.locator("#me-language").select_option(locale)
+    tab.page.wait_for_function("locale => S.me.locale === locale", arg=locale)
+
+
 # What the page writes for a message's text, as the reader sees it
 RENDERED = "s => { const box = document.createElement('div'); box.innerHTML = markdown(s); return box.textContent; }"
 
@@ -669,7 +675,7 @@ def test_commands_and_timestamps_follow_the_clients_language(sandbox: Started, b
     tab = Tab(browser, sandbox.url, "carol")
     page = tab.page
     try:
-        page.locator("#me-language").select_option("zh-TW")
+        set_language(tab, "zh-TW")
         composer = page.locator("#composer-input")
         composer.click()
         composer.type("/")
@@ -690,14 +696,14 @@ def test_commands_and_timestamps_follow_the_clients_language(sandbox: Started, b
         assert shown.count("2023") == 2 and "2023年11月1" in shown and "年前" in shown, shown
         assert "11/14/2023" not in shown and "PM" not in shown
 
-        page.locator("#me-language").select_option("pt-BR")
+        set_language(tab, "pt-BR")
         composer.click()
         composer.type("/mesa cr")
         assert "/mesa criar" in page.locator(".popup-item .name").all_inner_texts()
         shown = page.evaluate(RENDERED, f"<t:{stamp}:D> (<t:{stamp}:R>)")
         assert "de novembro de 2023" in shown and "há " in shown and shown.count("2023") == 1, shown
 
-        page.locator("#me-language").select_option("en-US")
+        set_language(tab, "en-US")
         shown = page.evaluate(RENDERED, f"<t:{stamp}:f>")
         assert "November 14, 2023" in shown and shown.count("2023") == 1, shown
         assert not tab.errors, tab.errors
