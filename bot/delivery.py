@@ -8,6 +8,11 @@ capped exponential backoff and jitter, for as long as it takes; a refusal that w
 the player (never the content), a board that cannot be posted is logged (/table status still
 shows it). A board that a newer board replaced before it could be posted is skipped, and its
 lines (what happened) are carried into the newer one.
+
+The worker goes in passes: one statement claims every pending job of the game, the game and its
+seats are read once for all of them, and what was delivered is marked done in one statement at
+the end of the pass (or before a retry's wait). A crash in between sends those again at the next
+start: delivery stays at least once, as when a crash came between a post and its mark.
 """
 
 from __future__ import annotations
