@@ -316,7 +316,9 @@ class Flow:
         else:
             movers = state.to_move()
             body.append(computers.turn_line(adapter, public_view["public"], movers, users, names, loc))
-            for item in self.public_choices(row, state, public_view, names, loc):
+            # A decision only computers are to make offers nobody a button (it would only be refused).
+            people_choose = any(not computers.is_computer(users[s]) for s in movers)
+            for item in self.public_choices(row, state, public_view, names, loc) if people_choose else ():
                 view.add_item(item)
             view.add_item(HandButton(row.id, loc))
         from bot.history_ui import log_button  # the history module builds on this one

@@ -83,3 +83,30 @@ def test_a_refusal_to_start_names_the_computers_option_as_discord_shows_it(local
     for key in ("error.player-count", "error.player-count.exact"):
         text = t(key, locale, game="X", low=2, high=4, count=1, **values)
         assert f"`{option}:`" in text, text
+
+
+@pytest.mark.parametrize("computer_seat", [0, 1])
+async def test_a_computers_public_decision_offers_people_no_buttons(computer_seat: int) -> None:
+    """Vivarium's first swap (seed 1, seat 1 to move) is public: its buttons are on the board when
+    a person is to choose, and none when the computer is."""
+    from bot.flow import Flow
+    from bot.pictures import Pictures
+    from bot.storage.db import SeatRow
+
+    flow = Flow.__new__(Flow)
+    flow.locale = "en"
+    flow.pictures = Pictures(workers=0)
+    try:
+        when = datetime(2026, 11, 1, tzinfo=UTC)
+        users = [ALICE, ALICE + 1]
+        users[computer_seat] = computer_user(1)
+        seats = [SeatRow(7, n, user, when, f"P{n}") for n, user in enumerate(users)]
+        row = type("Row", (), {"id": 7, "game": "vivarium", "language": "en"})()
+        state = GAMES["vivarium"].new(2, 1)
+        assert state.to_move() == [1]
+        payload = await flow.board_payload(row, state, [], seats=seats)
+        buttons = [item for item in payload["view"].children if getattr(item, "custom_id", "").startswith("mp:act:")]
+        assert bool(buttons) == (computer_seat == 0), payload["content"]
+        assert ("P1 is choosing a move" in payload["content"]) == (computer_seat == 1)
+    finally:
+        flow.pictures.close()
