@@ -110,3 +110,16 @@ async def test_a_computers_public_decision_offers_people_no_buttons(computer_sea
         assert ("P1 is choosing a move" in payload["content"]) == (computer_seat == 1)
     finally:
         flow.pictures.close()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_team_concession_and_the_history_title_are_worded_in_every_language(locale: str) -> None:
+    from bot.i18n import catalogue
+
+    own = catalogue(locale)  # the locale's own words, not an English fallback
+    keys = ("concede.team.ask", "concede.team.proposed", "concede.team.yes", "concede.team.public", "lobby.full")
+    assert all(own.get(key) for key in keys)
+    assert "{name}" not in own["fox-duet.event.lost.conceded"], "the team concedes, not one player"
+    assert own["concede.team.ask"] != own["resign.ask"] and own["concede.team.yes"] != own["concede.confirm"]
+    shown = t("history.board-title", locale, step=5, last=107, move="Alice led Dove 3.")
+    assert "5" in shown and "107" in shown and shown.endswith("Alice led Dove 3.")
