@@ -304,7 +304,7 @@ class Bounded:
 # bytes of pixels; and the lengths and boxes measured (fit_font, ellipsize and wrap measure the
 # same text at each size), in entries.
 MASK_CACHE_BYTES = 8 * 2**20
-MEASURE_CACHE_ENTRIES = 32_768
+MEASURE_CACHE_ENTRIES = 8192
 MASK_OVERHEAD = 256  # bytes an entry costs beyond its pixels (key, tuple, core object)
 masks = Bounded(MASK_CACHE_BYTES)
 measures = Bounded(MEASURE_CACHE_ENTRIES)
