@@ -20,6 +20,7 @@ from PIL import Image
 
 import bot.replays
 import render.replay
+from bot import history
 from bot.client import MeepleBot
 from bot.pictures import Pictures, _Job
 from bot.replays import LoggedPositions, ReplayOrder, draw_replay, publics
@@ -79,6 +80,24 @@ def test_the_worker_rebuilds_every_position_from_the_log() -> None:
     assert len(positions) == 7 and positions[1:3] == views[1:3]
     with pytest.raises(IndexError):
         positions[7]
+
+
+def test_the_worker_replays_a_resignation_as_the_bots_log_does() -> None:
+    """``resign`` in the log is the out-of-turn extension (bot.history.apply_logged), here too."""
+    resigning = [key for key, game in GAMES.items() if game.supports_resign()]
+    assert resigning
+    for key in resigning:
+        game = GAMES[key]
+        players = max(2, game.min_players)
+        state = game.new(players, 3, {}, rules_version=game.rules_version)
+        seat = state.to_move()[0]
+        first = state.legal_actions(seat)[0].text
+        log = [(seat, first), ((seat + 1) % players, "resign")]
+        order = ReplayOrder(key, players, 3, {}, game.rules_version, log, NAMES[:players], "en")
+        for entry_seat, text in log:
+            history.apply_logged(state, entry_seat, text)
+        assert state.outcome() is not None
+        assert LoggedPositions(order)[-1] == state.view(None)["public"]
 
 
 async def test_a_replay_is_drawn_in_a_worker_process_and_never_in_this_one(monkeypatch: pytest.MonkeyPatch) -> None:
