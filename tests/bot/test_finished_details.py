@@ -123,3 +123,10 @@ def test_the_team_concession_and_the_history_title_are_worded_in_every_language(
     assert own["concede.team.ask"] != own["resign.ask"] and own["concede.team.yes"] != own["concede.confirm"]
     shown = t("history.board-title", locale, step=5, last=107, move="Alice led Dove 3.")
     assert "5" in shown and "107" in shown and shown.endswith("Alice led Dove 3.")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_challenge_threads_start_with_who_plays_which_deal(locale: str) -> None:
+    mode = t("challenge.mode.fox-duet-2", locale)
+    name_ = t("challenge.thread-name", locale, mode=mode, week="2026-W48", player="Alice")
+    assert name_.startswith("Alice") and mode in name_ and name_.endswith("2026-W48")
