@@ -103,7 +103,10 @@ class TeamConcede(
         return cls(int(match["gid"]), int(match["ver"]), int(match["seat"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if self.op == "ask":  # the proposer's own private confirmation, rewritten with the outcome
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         flow = flow_of(interaction)
         loc = locale_of(interaction)
         row, clicker, state = await flow.service.running_seat(self.game_id, interaction.user.id)
@@ -144,7 +147,7 @@ class TeamConcede(
             others = listing([names[s] for s in range(len(users)) if s != self.seat], table)
             line = t("concede.team.public-computer", table, player=interaction.user.mention, partner=others)
             await concede_now(interaction, row, state, line)
-            await flow.private(interaction, t("concede.team.done", loc))
+            await interaction.edit_original_response(content=t("concede.team.done", loc), view=None)
             return
         view = discord.ui.View(timeout=None)
         view.add_item(TeamConcede(row.id, row.version, self.seat, "yes", t("concede.team.yes", table)))
@@ -152,7 +155,8 @@ class TeamConcede(
         people = listing([f"<@{user}>" for user in partners if not computers.is_computer(user)], table)
         text = t("concede.team.proposed", table, player=interaction.user.mention, partner=people)
         await flow.channel(row).send(text, view=view, allowed_mentions=MENTIONS)
-        await flow.private(interaction, t("concede.team.asked", loc))
+        # Asked once: the confirmation loses its button (a second click would ask twice).
+        await interaction.edit_original_response(content=t("concede.team.asked", loc), view=None)
 
 
 TEAM_ITEMS = (TeamConcede,)

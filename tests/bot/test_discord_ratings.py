@@ -198,6 +198,7 @@ async def test_cooperative_and_solo_games_keep_score_records_not_ratings(emu, wo
         await emu.wait_until(
             lambda: "and Bot 1 (normal) agreed" in emu.messages(world.channel)[-1].content, what="the final board"
         )
+        await emu.wait_until(lambda: "The team conceded" in asked.content and not asked.buttons(), what="the answer")
         profile = await (await emu.slash(world.alice, world.channel, "meeple profile")).final_message()
         assert ": lost " in profile.content and " of 2" not in profile.content, profile.content
         # Noctiluca solo, ended by a resignation.

@@ -129,8 +129,10 @@ async def ask_to_concede(emu: Emulator, channel: Channel, proposer: User) -> Mes
     """``/table concede`` at a team game, confirmed: the partner is asked in the channel."""
     asked = await (await emu.slash(proposer, channel, "table concede")).final_message()
     assert asked.ephemeral, asked.content
-    await (await emu.click(proposer, asked, label="Ask my partner to concede")).final_message()
+    await (await emu.click(proposer, asked, label="Ask my partner to concede")).response()
     await emu.wait_until(lambda: any(b.get("label") == PROPOSAL for m in emu.messages(channel) for b in m.buttons()))
+    # Asked once: the private confirmation says so and loses its button.
+    await emu.wait_until(lambda: "partner is asked" in asked.content and not asked.buttons(), what="the answer")
     return proposal(emu, channel)
 
 
