@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,7 +125,8 @@ class RecyclingPool(Executor):
     memory. So each task reports the worker's RSS with its result; a worker over the limit gets no
     further task: its one-process pool is shut down (a task it still runs finishes) and the next task
     goes to a new one. A worker that dies still breaks the task it ran (``BrokenProcessPool``), for
-    the caller to start again as before. ``submit`` gives a task to the slot running the fewest.
+    the caller to start again; its slot's next task gets a new worker. ``submit`` gives a task to
+    the slot running the fewest.
     """
 
     def __init__(self, workers: int, max_rss: int, max_tasks: int | None = None, trim_above: int | None = None) -> None:
@@ -171,6 +173,8 @@ class RecyclingPool(Executor):
             return
         error = done.exception()
         if error is not None:
+            if isinstance(error, BrokenProcessPool):  # its worker died: the slot's next task starts another
+                self._retire(slot, pool, "its worker died")
             outer.set_exception(error)
             return
         result, rss = done.result()

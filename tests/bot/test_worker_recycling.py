@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
+import time
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from io import BytesIO
 
 import pytest
@@ -56,6 +59,20 @@ def test_a_failing_task_fails_its_caller_and_keeps_its_worker() -> None:
     finally:
         pool.shutdown()
     assert pool.replaced == 0
+
+
+def test_a_killed_worker_fails_its_task_and_the_next_task_gets_a_new_one() -> None:
+    pool = RecyclingPool(1, max_rss=GIB)
+    try:
+        first = pool.submit(os.getpid).result(timeout=120)
+        sleeping = pool.submit(time.sleep, 60)
+        os.kill(first, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            sleeping.result(timeout=120)
+        assert pool.submit(os.getpid).result(timeout=120) not in (first, os.getpid())
+    finally:
+        pool.shutdown()
+    assert pool.replaced == 1
 
 
 def test_a_task_reports_the_rss_of_its_worker() -> None:
