@@ -290,7 +290,8 @@ class Scheduler:
         self, game_ids: list[int], now: datetime, settings: dict[int, store.GuildSettings]
     ) -> list[tuple[int, int, datetime | None]]:
         """Decide for a batch of games that may be due, note its warnings and reminders, make
-        its posts; the due times of the games nothing was done for."""
+        its posts; the next due times of the games neither played for nor closed, whose notes
+        (if any) went in."""
         rows = await store.running_by_id(self.db, game_ids)
         if not rows:
             return []
