@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from datetime import UTC, datetime
 
 import discord
 import pytest
@@ -15,6 +16,7 @@ from bot.games import adapter_for
 from bot.howto import guide_exists, labels, page_png, page_text
 from bot.i18n import catalogue, t
 from bot.pictures import Pictures
+from bot.storage.db import SeatRow
 from bot.ui import ActButton
 from emulator.testing import running
 from engine import GAMES
@@ -185,20 +187,13 @@ async def test_a_board_with_twenty_public_choices_keeps_the_guide_within_discord
     flow.locale = "en"
     flow.pictures = Pictures(workers=0)  # drawn in a thread: this test counts buttons, not processes
 
-    async def names(game_id: int, loc: str | None = None) -> list[str]:
-        return ["Alice", "Bob"]
-
-    async def users(game_id: int) -> list[int]:
-        return [1, 2]
-
-    flow.names = names  # type: ignore[method-assign]
-    flow.service = type("Service", (), {"seat_users": staticmethod(users)})()
+    seats = [SeatRow(7, 0, 10**17 + 1, datetime.now(UTC), "Alice"), SeatRow(7, 1, 10**17 + 2, datetime.now(UTC), "Bob")]
     flow.public_choices = lambda row, state, view, names=(), loc=None: [  # type: ignore[method-assign]
         ActButton(7, state.version, f"shore {n}", f"Shore {n}") for n in range(20)
     ]
     row = type("Row", (), {"id": 7, "game": "noctiluca", "language": "en"})()
     state = GAMES["noctiluca"].new(2, 1)
-    payload = await flow.board_payload(row, state, ["line"])
+    payload = await flow.board_payload(row, state, ["line"], seats=seats)
     view: discord.ui.View = payload["view"]
     assert len(view.children) == 23
     rows = view.to_components()
