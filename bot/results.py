@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Mapping, Sequence, Set
 
 from engine import Outcome
 
@@ -26,3 +26,34 @@ def ranks(outcome: Outcome, forfeited: Set[int] = frozenset()) -> list[int]:
         else:
             result[seat] = position + 1
     return result
+
+
+# One seat's stored result: (seat, user id, score, rank, won, forfeited).
+ResultLine = tuple[int, int, int, int, bool, bool]
+
+
+def final_results(
+    outcome: Outcome, users: Sequence[int], forfeited: Set[int] = frozenset(), left: Mapping[int, int] | None = None
+) -> list[ResultLine]:
+    """Each seat's result of a finished game, from its outcome and its seated ``users``.
+
+    ``forfeited`` seats (a resignation, a forfeit on time) rank last. ``left`` maps each seat a
+    computer took over to the player who left it: that seat is the result of that player, a
+    forfeit, never a win. Should the computer have won there, the best of those who stayed win
+    instead.
+    """
+    players = list(users)
+    gone = dict(left or {})
+    forfeits = set(forfeited) | set(gone)
+    for seat, user in gone.items():
+        players[seat] = user
+    places = ranks(outcome, forfeits)
+    winners = set(outcome.winners)
+    if gone and winners and winners <= set(gone):
+        winners = {seat for seat in range(len(players)) if places[seat] == 1 and seat not in forfeits}
+    elif gone:
+        winners -= set(gone)
+    return [
+        (seat, players[seat], outcome.scores[seat], places[seat], seat in winners, seat in forfeits)
+        for seat in range(len(players))
+    ]
