@@ -34,7 +34,7 @@ from bot.games import adapter_for
 from bot.i18n import game_title, t
 from bot.logs import LogContext, set_log_context
 from bot.pictures import Superseded
-from bot.results import ranks
+from bot.results import final_results
 from bot.shards import shard_of
 from bot.storage import GameRow, SeatRow, async_play, jobs
 from bot.storage.async_play import parse_stamp
@@ -400,8 +400,10 @@ class Delivery:
         state = await self.state_at(row, job.version)
         outcome = state.outcome()
         seats = await self._seats(row)
-        if outcome is not None and row.status == "finished" and row.id not in self.flow.results_recorded:
-            # Normally recorded already by the move; after a crash this is the only chance.
+        recorded = job.payload.get("recorded") or row.id in self.flow.results_recorded
+        if outcome is not None and row.status == "finished" and not recorded:
+            # Normally stored by the move itself (its board says so); for a game that ended
+            # otherwise, after a crash, this is the only chance.
             await record_results(self.flow, row, state, set(job.payload.get("forfeited", [])), seats)
         message = await self.flow.post_board(row, state, await self.board_lines(row, job), seats)
         if len(self._posted) >= POSTED_LIMIT:
@@ -441,28 +443,13 @@ async def record_results(
 ) -> None:
     """Store each seat's result of a finished game (once: a second call changes nothing).
 
-    ``seats`` are the game's, when the caller has read them."""
+    ``seats`` are the game's, when the caller has read them. A move the service made stores its
+    results itself (GameService.act, resign); this is for a game that ended otherwise, and for
+    a final board delivered after a crash or by another process."""
     outcome = state.outcome()
     assert outcome is not None
     users = [seat.user_id for seat in seats] if seats is not None else await flow.service.seat_users(row.id)
-    # A seat a computer took over is the result of the player who left it: a forfeit, never a
-    # win. Should the computer have won there, the best of those who stayed win instead.
-    left = await left_players(flow.service.db, row.id)
-    for seat, user in left.items():
-        users[seat] = user
-        forfeited = forfeited | {seat}
-    places = ranks(outcome, forfeited)
-    winners = set(outcome.winners)
-    if left and winners and winners <= set(left):
-        winners = {seat for seat in range(len(users)) if places[seat] == 1 and seat not in forfeited}
-    elif left:
-        winners -= set(left)
-    await async_play.record_results(
-        flow.service.db,
-        row,
-        [
-            (seat, users[seat], outcome.scores[seat], places[seat], seat in winners, seat in forfeited)
-            for seat in range(len(users))
-        ],
-    )
+    # A seat a computer took over is the result of the player who left it (bot.results.final_results).
+    left = await left_players(flow.service.db, row.id) if any(is_computer(user) for user in users) else {}
+    await async_play.record_results(flow.service.db, row, final_results(outcome, users, forfeited, left))
     flow.note_results_recorded(row.id)

@@ -570,7 +570,10 @@ class Flow:
         """
         row = result.row
         if result.state.outcome() is not None:
-            await record_results(self, row, result.state, set(forfeited), result.seats or None)
+            if result.results_recorded:
+                self.note_results_recorded(row.id)  # stored by the move itself, in its transaction
+            else:
+                await record_results(self, row, result.state, set(forfeited), result.seats or None)
             if self.table_over is not None:
                 self.table_over(row.id)
         if before or forfeited:

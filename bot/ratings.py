@@ -74,17 +74,22 @@ async def rate_game(
     game: str,
     finished_at: str,
     placed: Sequence[tuple[int, int]],
+    first: bool = False,
 ) -> bool:
     """Move the ratings of ``placed`` (user id, rank) players by one finished game.
 
     Runs inside the caller's transaction. A game already rated (rating_history has its rows)
     changes nothing, so a repeated call is harmless. Returns whether ratings moved.
+
+    ``first``: the caller's transaction is the one that finished the game (its guarded update
+    moved it from running to finished), so nothing can have rated it yet: the check is skipped.
     """
     if not counts(game, len(placed)):
         return False
-    async with conn.execute("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)) as cursor:
-        if await cursor.fetchone() is not None:
-            return False
+    if not first:
+        async with conn.execute("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)) as cursor:
+            if await cursor.fetchone() is not None:
+                return False
     users = [user for user, _ in placed]
     marks = ",".join("?" * len(users))
     async with conn.execute(

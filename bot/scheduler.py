@@ -419,7 +419,9 @@ class Scheduler:
         if how == "auto" and self.computers is not None:
             action = await self.computer_move(row, state, seat, action)
         try:
-            result = await self.flow.service.act(row.id, users[seat], row.version, action.text)
+            result = await self.flow.service.act(
+                row.id, users[seat], row.version, action.text, forfeited={seat} if how == "forfeit" else frozenset()
+            )
         except Refusal as refusal:
             log.info("time-out move on game %s was refused: %s", row.id, refusal.key)
             return

@@ -13,12 +13,14 @@ import secrets
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import islice
 
-from bot import history, metrics
+from bot import history, metrics, results
 from bot.games import adapter_for
 from bot.i18n import Phrase, Term, title_term
+from bot.results import ResultLine
 from bot.storage import (
     AlreadySeated,
     ChannelBusy,
@@ -32,7 +34,7 @@ from bot.storage import (
 )
 from bot.storage.connection import Connection
 from bot.storage.jobs import JobSpec, plain
-from engine import GAMES, Event, Game, IllegalAction, State
+from engine import GAMES, Event, Game, IllegalAction, Outcome, State
 
 # The value of the ``options`` autocomplete's only choice for a game that has no options.
 NO_OPTIONS = "none"
@@ -111,6 +113,8 @@ class MoveResult:
     view_before: dict | None = None
     # The game's seats as the move read them (empty when it did not): the answer names players from them.
     seats: list[SeatRow] = field(default_factory=list)
+    # Whether the move finished the game and stored its results (and ratings) with it.
+    results_recorded: bool = False
 
 
 @dataclass
@@ -121,10 +125,13 @@ class StartResult:
     events: list[Event] = field(default_factory=list)
 
 
-def delivery_jobs(game_key: str, version: int, events: list[Event], players: int | None = None) -> list[JobSpec]:
+def delivery_jobs(
+    game_key: str, version: int, events: list[Event], players: int | None = None, recorded: bool = False
+) -> list[JobSpec]:
     """What a change must announce: the board at ``version`` (its public events, worded when it is
     posted) and a DM to each seat that received private information. ``players`` is given at
-    the start, when every seat gets its hand."""
+    the start, when every seat gets its hand. ``recorded``: the change finished the game and
+    stored its results with it (its final board, wherever it is posted, need not)."""
     public = plain([event for event in events if event.get("visible_to") is None])
     if players is not None:
         board = JobSpec("board", version, payload={"events": public, "started": True})
@@ -140,7 +147,8 @@ def delivery_jobs(game_key: str, version: int, events: list[Event], players: int
         JobSpec("hand", version, seat, {"reason": "game.dm.update", "events": plain(private)})
         for seat, private in sorted(by_seat.items())
     ]
-    return [JobSpec("board", version, payload={"events": public}), *hands]
+    board = JobSpec("board", version, payload={"events": public, **({"recorded": True} if recorded else {})})
+    return [board, *hands]
 
 
 class GameService:
@@ -397,15 +405,34 @@ class GameService:
         return users.index(user_id) if user_id in users else None
 
     async def running_seat(self, game_id: int, user_id: int) -> tuple[GameRow, int, State]:
+        row, _, seat, state = await self._running_seat(game_id, user_id)
+        return row, seat, state
+
+    async def _running_seat(self, game_id: int, user_id: int) -> tuple[GameRow, list[SeatRow], int, State]:
+        """The running game, its seats, the user's seat in it and its state."""
         row = await self.get(game_id)
         if row.status == "lobby":
             raise Refusal("error.not-started")
         if row.status != "running":
             raise Refusal("error.game-over")
-        seat = await self.seat_of(row, user_id)
-        if seat is None:
+        seats = await self.db.seats(game_id)
+        users = [s.user_id for s in seats]
+        if user_id not in users:
             raise Refusal("error.not-a-player")
-        return row, seat, await self.state(row)
+        return row, seats, users.index(user_id), await self.state(row)
+
+    async def final_results(
+        self, game_id: int, outcome: Outcome | None, seats: Sequence[SeatRow], forfeited: AbstractSet[int]
+    ) -> list[ResultLine]:
+        """The results a move that ends the game stores with it (none while it goes on). The
+        players who left a seat to a computer are looked up only when a computer is seated."""
+        from bot.computers import is_computer, left_players  # it builds on this module
+
+        if outcome is None:
+            return []
+        users = [s.user_id for s in seats]
+        left = await left_players(self.db, game_id) if any(is_computer(user) for user in users) else {}
+        return results.final_results(outcome, users, forfeited, left)
 
     def undoable(self, game_key: str, seat: int, state: State, events: list[Event]) -> bool:
         """Whether ``seat`` may take back the move that produced ``events`` (BGA's rule)."""
@@ -441,12 +468,13 @@ class GameService:
     async def resign(self, game_id: int, user_id: int) -> MoveResult:
         """The player leaves for good: the game ends with them last (the rules rank the others)."""
         async with self.lock(game_id):
-            row, seat, state = await self.running_seat(game_id, user_id)
+            row, seats, seat, state = await self._running_seat(game_id, user_id)
             if not self.game(row.game).supports_resign():
                 raise Refusal("error.resign-unsupported")
             working = self.game(row.game).load(state.to_dict())
             events = working.resign(seat)
             outcome = working.outcome()
+            final = await self.final_results(game_id, outcome, seats, {seat})
             moved = await self.db.commit_move(
                 game_id,
                 row.version,
@@ -454,12 +482,13 @@ class GameService:
                 "resign",
                 working.to_dict(),
                 outcome.to_dict() if outcome else None,
-                delivery_jobs(row.game, working.version, events),
+                delivery_jobs(row.game, working.version, events, recorded=bool(final)),
+                final,
             )
             if moved is None:
                 raise Refusal("error.stale-board")
             self._remember(game_id, working)
-            return MoveResult(moved, working, seat, "resign", events)
+            return MoveResult(moved, working, seat, "resign", events, seats=seats, results_recorded=bool(final))
 
     async def hand_over(self, game_id: int, from_user: int, to_user: int, name: str | None) -> tuple[GameRow, int]:
         """Give a seat to someone who is not playing in this game."""
@@ -505,8 +534,18 @@ class GameService:
             language=old.language,
         )
 
-    async def act(self, game_id: int, user_id: int, expected_version: int | None, action: str) -> MoveResult:
-        """Apply ``action`` for ``user_id``; refuse strangers, stale boards, wrong turns, illegal moves."""
+    async def act(
+        self,
+        game_id: int,
+        user_id: int,
+        expected_version: int | None,
+        action: str,
+        forfeited: AbstractSet[int] = frozenset(),
+    ) -> MoveResult:
+        """Apply ``action`` for ``user_id``; refuse strangers, stale boards, wrong turns, illegal moves.
+
+        A move that ends the game stores its results with it, ``forfeited`` seats last (the
+        rules' concession played for a player out of time)."""
         async with self.lock(game_id):
             row = await self.get(game_id)
             if row.status == "lobby":
@@ -530,6 +569,7 @@ class GameService:
             except IllegalAction as exc:
                 raise illegal_refusal(exc) from exc
             outcome = working.outcome()
+            final = await self.final_results(game_id, outcome, seats, forfeited)
             moved = await self.db.commit_move(
                 game_id,
                 row.version,
@@ -537,10 +577,20 @@ class GameService:
                 str(action),
                 working.to_dict(),
                 outcome.to_dict() if outcome else None,
-                delivery_jobs(row.game, working.version, events),
+                delivery_jobs(row.game, working.version, events, recorded=bool(final)),
+                final,
             )
             if moved is None:
                 raise Refusal("error.stale-board")
             metrics.MOVES.labels(game=row.game).inc()
             self._remember(game_id, working)
-            return MoveResult(moved, working, seat, str(action), events, view_before=state.view(seat), seats=seats)
+            return MoveResult(
+                moved,
+                working,
+                seat,
+                str(action),
+                events,
+                view_before=state.view(seat),
+                seats=seats,
+                results_recorded=bool(final),
+            )

@@ -12,8 +12,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import ratings
+from bot.results import ResultLine
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
+from bot.storage.connection import Connection
 from bot.storage.db import Database, GameRow
 
 TIMEOUT_ACTIONS = ("auto", "skip", "forfeit")
@@ -345,7 +347,30 @@ async def seat_users_of(db: Database, game_ids: Iterable[int]) -> dict[int, list
     return result
 
 
-async def record_results(db: Database, row: GameRow, results: list[tuple[int, int, int, int, bool, bool]]) -> None:
+async def _insert_results(conn: Connection, row: GameRow, results: Sequence[ResultLine], finished: str) -> None:
+    await conn.executemany(
+        "INSERT OR IGNORE INTO results (game_id, seat, user_id, game, score, rank, won, forfeited, finished_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (row.id, seat, user, row.game, score, rank, int(won), int(forfeited), finished)
+            for seat, user, score, rank, won, forfeited in results
+        ],
+    )
+
+
+async def store_results(conn: Connection, row: GameRow, results: Sequence[ResultLine]) -> None:
+    """Store a game's results, and move the ratings of a rated table on a server, inside the
+    transaction of the move that finished it (Database.commit_move): ``row`` is the game as that
+    move's guarded update left it, so this is the game's first and only finish, and the ratings
+    move from the rows given (nothing else can have stored or rated it)."""
+    finished = stamp(row.finished_at or datetime.now(UTC))
+    await _insert_results(conn, row, results, finished)
+    if row.rated and row.guild_id is not None and results:
+        placed = [(user, rank) for _, user, _, rank, _, _ in results]
+        await ratings.rate_game(conn, row.id, row.guild_id, row.game, finished, placed, first=True)
+
+
+async def record_results(db: Database, row: GameRow, results: Sequence[ResultLine]) -> None:
     """Store each seat's (seat, user_id, score, rank, won, forfeited) for a finished game, once.
 
     A rated table on a server moves its players' ratings in the same transaction (bot/ratings.py);
@@ -353,14 +378,7 @@ async def record_results(db: Database, row: GameRow, results: list[tuple[int, in
     """
     finished = stamp(row.finished_at or datetime.now(UTC))
     async with db.transaction() as conn:
-        await conn.executemany(
-            "INSERT OR IGNORE INTO results (game_id, seat, user_id, game, score, rank, won, forfeited, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (row.id, seat, user, row.game, score, rank, int(won), int(forfeited), finished)
-                for seat, user, score, rank, won, forfeited in results
-            ],
-        )
+        await _insert_results(conn, row, results, finished)
         if row.rated and row.guild_id is not None:
             # The stored rows, not the arguments: a repeated call rates what was first stored.
             async with conn.execute(

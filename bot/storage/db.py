@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 import aiosqlite
 
@@ -29,6 +29,9 @@ from bot.storage.connection import Connection, Row
 from bot.storage.jobs import JobSpec, insert_jobs
 from bot.storage.migrate import migrate
 from bot.storage.pg import PgBackend, is_postgres_url
+
+if TYPE_CHECKING:
+    from bot.results import ResultLine
 
 GameStatus = Literal["lobby", "running", "finished", "abandoned"]
 MessageKind = Literal["lobby", "board"]
@@ -544,6 +547,7 @@ class Database:
         state: dict[str, Any],
         outcome: dict[str, Any] | None,
         jobs: Sequence[JobSpec] = (),
+        results: Sequence[ResultLine] = (),
     ) -> GameRow | None:
         """Log an action and store the state it produced, if the game is still at expected_version.
 
@@ -551,6 +555,9 @@ class Database:
         read), or None, changing nothing, when another move got there first or the game is not
         running. A non-None ``outcome`` finishes the game. ``jobs`` (the new board, the DMs) are
         enqueued in the same transaction, so a crash cannot keep a committed move unannounced.
+        ``results`` (each seat's, bot.results.final_results) of a move that finishes the game are
+        stored, and its ratings moved, in the same transaction too: only the move that finishes
+        the game commits, so they are stored once.
         """
         version = expected_version + 1
         state_json = _dump_json(state)
@@ -583,9 +590,14 @@ class Database:
                         (game_id, version, state_json),
                     )
                 await insert_jobs(conn, game_id, jobs)
+                moved = GameRow.from_row(updated[0])
+                if outcome is not None and results:
+                    from bot.storage.async_play import store_results  # it builds on this module
+
+                    await store_results(conn, moved, results)
         except _StaleVersion:
             return None
-        return GameRow.from_row(updated[0])
+        return moved
 
     async def abandon(self, game_id: int) -> bool:
         """End a lobby or running game without an outcome; return False if it was already over."""
