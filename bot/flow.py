@@ -386,7 +386,7 @@ class Flow:
         if state.outcome() is not None:
             from bot.history_ui import attach_replay
 
-            task = asyncio.create_task(attach_replay(self, row, message), name=f"replay-{row.id}")
+            task = asyncio.create_task(attach_replay(self, row, message, seats), name=f"replay-{row.id}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         return message

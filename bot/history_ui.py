@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,7 +19,7 @@ from bot.games import adapter_for
 from bot.i18n import t
 from bot.replays import ReplayOrder
 from bot.service import Refusal
-from bot.storage import GameRow, seats_and_undo
+from bot.storage import GameRow, SeatRow, seats_and_undo
 from bot.ui import ELSEWHERE, Answered, custom_ids_on, flow_of
 from render.replay import extension_of
 
@@ -190,17 +191,20 @@ async def show_past_board(
         await interaction.followup.send(text, file=file, view=view, ephemeral=True)
 
 
-async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> None:
+async def attach_replay(
+    flow: Flow, row: GameRow, message: discord.Message, seats: Sequence[SeatRow] | None = None
+) -> None:
     """Add an animated replay of the whole game to its final board message.
 
     Drawn by a drawing worker after every live board and hand (``Pictures.replay``): the worker
-    replays the log and draws the frames, the bot only reads the log and uploads the result."""
+    replays the log and draws the frames, the bot only reads the log and uploads the result.
+    ``seats`` are the game's, when the caller has read them."""
     if row.compacted_at is not None:  # the log is gone: a replay would show the set-up only
         log.info("game %s: no replay, its record was compacted", row.id)
         return
     try:
         loc = flow.table_locale(row)  # the replay joins the public final board
-        data = await flow.pictures.replay(row.id, await replay_order(flow, row, loc))
+        data = await flow.pictures.replay(row.id, await replay_order(flow, row, loc, seats))
         replay = discord.File(
             io.BytesIO(data), filename=f"replay.{extension_of(data)}", description=t("replay.description", loc)
         )
@@ -210,16 +214,19 @@ async def attach_replay(flow: Flow, row: GameRow, message: discord.Message) -> N
         log.warning("could not attach the replay of game %s: %s %s", row.id, exc.status, exc.code)
 
 
-async def replay_order(flow: Flow, row: GameRow, loc: str) -> ReplayOrder:
-    """What a worker needs to rebuild and draw the game's replay: its set-up, log, names, language."""
+async def replay_order(flow: Flow, row: GameRow, loc: str, seats: Sequence[SeatRow] | None = None) -> ReplayOrder:
+    """What a worker needs to rebuild and draw the game's replay: its set-up, log, names, language
+    (the seats read once, unless the caller gives them)."""
+    if seats is None:
+        seats = await flow.service.db.seats(row.id)
     return ReplayOrder(
         game=row.game,
-        players=len(await flow.service.db.seats(row.id)),
+        players=len(seats),
         seed=row.seed,
         options=row.options,
         rules_version=row.rules_version,
         actions=[(entry.seat, entry.action) for entry in await flow.service.db.actions(row.id)],
-        names=await flow.names(row.id, loc),
+        names=flow.seat_names(seats, loc),
         locale=loc,
     )
 

@@ -20,7 +20,7 @@ FAST = 0.01  # seconds a computer waits before moving, in tests
 def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
     """The end-of-game animated replay is tested with the games; drawing it here only slows."""
 
-    async def skip(flow, row, message) -> None:
+    async def skip(flow, row, message, seats=None) -> None:
         return None
 
     monkeypatch.setattr("bot.history_ui.attach_replay", skip)

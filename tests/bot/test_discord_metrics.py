@@ -26,7 +26,7 @@ Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
     """The end-of-game replay is not what this test looks at."""
 
-    async def skip(flow, row, message) -> None:
+    async def skip(flow, row, message, seats=None) -> None:
         return None
 
     monkeypatch.setattr("bot.history_ui.attach_replay", skip)

@@ -23,7 +23,7 @@ SOMETHING_WRONG = t("error.internal")
 
 @pytest.fixture(autouse=True)
 def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def skip(flow, row, message) -> None:
+    async def skip(flow, row, message, seats=None) -> None:
         return None
 
     monkeypatch.setattr("bot.history_ui.attach_replay", skip)

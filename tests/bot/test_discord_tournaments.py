@@ -34,7 +34,7 @@ def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
     """A finished table's animated replay (tested with the games) is left out: dozens of tables
     finish here, and drawing every replay would only slow these tests down."""
 
-    async def skip(flow, row, message) -> None:
+    async def skip(flow, row, message, seats=None) -> None:
         return None
 
     monkeypatch.setattr("bot.history_ui.attach_replay", skip)
