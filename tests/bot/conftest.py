@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from bot.config import Config
+from bot.storage.db import Database
 from emulator.emulator import Emulator
 from emulator.testing import emu, world  # noqa: F401  (pytest fixtures)
 
@@ -35,3 +38,13 @@ def config_for(bot_database: Path | str):
         )
 
     return build
+
+
+@pytest_asyncio.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    """A fresh SQLite database file, opened through the storage layer (service and scheduler tests)."""
+    database = await Database.open(tmp_path / "meeple.db")
+    try:
+        yield database
+    finally:
+        await database.close()

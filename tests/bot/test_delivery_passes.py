@@ -4,27 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
-import pytest_asyncio
 
 from bot.delivery import Delivery
 from bot.shards import ALL
 from bot.storage import Database, jobs
 from bot.storage.jobs import JobSpec
-
-
-@pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "meeple.db")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 async def test_a_worker_stopped_by_an_error_logs_it_and_its_jobs_stay_pending(

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
-import pytest_asyncio
 
 from bot.flow import Flow
 from bot.scheduler import Scheduler
@@ -22,15 +19,6 @@ from bot.storage import async_play as store
 from engine import GAMES
 
 ALICE, BOB = 1_001, 1_002
-
-
-@pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "meeple.db")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 async def started(

@@ -8,12 +8,8 @@ import asyncio
 import gc
 import pickle
 import random
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, cast
-
-import pytest_asyncio
 
 from bot import collector
 from bot.client import MeepleBot
@@ -23,15 +19,6 @@ from bot.service import HOT_STATES, GameService
 from bot.storage import Database
 from emulator.testing import running
 from tests.bot.test_scale import CountingConnection, RecordingFlow, started
-
-
-@pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "meeple.db")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 def fast() -> Pacer:
