@@ -8,6 +8,7 @@ is used. The pool counts dice by colour. Wild tokens pay for any one resource.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from itertools import product
 
 from engine.rng import Rng
@@ -69,9 +70,26 @@ def shortfall(player: dict, cost: dict[str, int]) -> int:
     return sum(max(0, n - player["dice"].get(face, 0)) for face, n in cost.items())
 
 
+@cache
+def _cost_counts(cost: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """A cost given as a list of faces, counted once (costs come from a fixed content list)."""
+    return tuple(Counter(cost).items())
+
+
 def can_pay(player: dict, cost: list[str] | tuple[str, ...] | dict[str, int]) -> bool:
-    need = dict(Counter(cost)) if not isinstance(cost, dict) else cost
-    return shortfall(player, need) <= player["wild"]
+    # The legal-action lists ask this a hundred thousand times a game: count each cost once and
+    # stop as soon as the wild tokens cannot cover what the dice miss (same answer as shortfall).
+    need = cost.items() if isinstance(cost, dict) else _cost_counts(tuple(cost))
+    have = player["dice"]
+    wild = player["wild"]
+    missing = 0
+    for face, n in need:
+        short = n - have.get(face, 0)
+        if short > 0:
+            missing += short
+            if missing > wild:
+                return False
+    return True
 
 
 def payment_plans(player: dict, cost: dict[str, int]) -> list[dict[str, int]]:

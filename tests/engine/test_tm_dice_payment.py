@@ -6,8 +6,12 @@ token stands for any resource) and docs/rules/tm-dice.md "Paying" (the proposal 
 
 from __future__ import annotations
 
+from collections import Counter
+from random import Random
+
 from engine import IllegalAction
 from engine.tm_dice import dice
+from engine.tm_dice.content import ALL_FACES
 from tests.engine.test_tm_dice_rules import GAME, actions, give, hand, position, run, start_pool, step, table, wild
 
 
@@ -148,3 +152,16 @@ def test_a_payment_not_offered_is_refused_and_changes_nothing() -> None:
             raise AssertionError(f"{text!r} was accepted")
     assert s.to_dict() == before
     assert GAME.load(before).to_dict() == before
+
+
+def test_can_pay_is_the_shortfall_within_the_wild_tokens() -> None:
+    """``can_pay`` (the fast path the legal-action lists use) answers as ``shortfall`` does, for
+    costs given as face lists and as counts."""
+    rng = Random(5)
+    for _ in range(3000):
+        player = {"dice": {f: rng.randrange(3) for f in ALL_FACES if rng.random() < 0.6}, "wild": rng.randrange(4)}
+        faces = [rng.choice(ALL_FACES) for _ in range(rng.randrange(6))]
+        expected = dice.shortfall(player, dict(Counter(faces))) <= player["wild"]
+        assert dice.can_pay(player, faces) is expected
+        assert dice.can_pay(player, tuple(faces)) is expected
+        assert dice.can_pay(player, dict(Counter(faces))) is expected
