@@ -3,6 +3,8 @@
 from l10n import (
     COUNTS,
     DEFAULT_LOCALE,
+    CommandRef,
+    OptionRef,
     Phrase,
     Term,
     available_locales,
@@ -20,6 +22,8 @@ from l10n import (
 __all__ = [
     "COUNTS",
     "DEFAULT_LOCALE",
+    "CommandRef",
+    "OptionRef",
     "Phrase",
     "Term",
     "available_locales",
