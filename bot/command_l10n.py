@@ -57,8 +57,13 @@ def string_key(location: Where, data: Any) -> str | None:
     if location is Where.choice_name:
         if str(data.value) in available_locales():
             return None  # a language's own name (繁體中文, Português (Brasil)) reads the same for everyone
-        return f"command.choice.{slug(data.name)}"
+        return choice_key(data.name)
     return None
+
+
+def choice_key(name: str) -> str:
+    """The catalogue key of a choice, from its English name (``No limit`` -> ``command.choice.no-limit``)."""
+    return f"command.choice.{slug(name)}"
 
 
 def slug(text: str) -> str:

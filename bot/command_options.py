@@ -13,7 +13,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import OptionRef
+from bot.command_l10n import choice_key
+from bot.i18n import Listing, OptionRef, Term
 from bot.service import Refusal
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -97,7 +98,9 @@ def check_value(
         raise Refusal("error.option-type", option=name)
     choices = spec.get("choices")
     if choices and value not in [choice["value"] for choice in choices]:
-        raise Refusal("error.option-choice", option=name, choices=", ".join(choice["name"] for choice in choices))
+        # Each choice as the reader's Discord lists it (the command tree's translation of its name).
+        shown = tuple(Term(choice_key(choice["name"]), choice["name"]) for choice in choices)
+        raise Refusal("error.option-choice", option=name, choices=Listing(shown))
 
 
 def check_range(name: object, value: float, low: float | None, high: float | None) -> None:

@@ -5,9 +5,10 @@ each catalogue gives the name a player of its language types, ``<game>.option.<n
 (``等級``, ``nível``), and for a word choice the word they type, ``<game>.option.<name>.<value>.value``
 (``開``, ``ligada``). Every catalogue's words are accepted from everyone, whatever their language,
 with the ids themselves (``level=2`` always works): what someone types does not depend on the
-language of their Discord client. Typing is forgiving where it cannot be ambiguous: case, width
-(``２`` and ``＝`` from a Chinese keyboard) and accents (``nivel``) do not matter. A name two
-options answer to, or one no option answers to, is refused naming the options that exist.
+language of their Discord client. Typing is forgiving: case and width (``２`` and ``＝`` from a
+Chinese keyboard) do not matter, nor accents (``nivel``) unless a name spelled exactly says
+otherwise. A name two options answer to (one option's name in one language is another's in
+another), or one no option answers to, is refused naming the options that exist.
 """
 
 from __future__ import annotations
@@ -56,22 +57,33 @@ def typed_value(game: Game, name: str, value: object, locale: str | None) -> str
     return _word(f"{game.id}.option.{name}.{value}.value", resolve_locale(locale)) or str(value)
 
 
+def exact(text: str) -> str:
+    """A spelling with width and case set aside, accents kept."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """Every spelling, in every catalogue, of a game's option names and of their choices."""
 
-    names: Mapping[str, frozenset[str]]  # folded word -> the options it names
+    names: Mapping[str, frozenset[str]]  # exact spelling -> the options it names
+    loose: Mapping[str, frozenset[str]]  # spelling without accents -> the options it names
     values: Mapping[str, Mapping[str, tuple[object, ...]]]  # option -> folded word -> the choices it names
+
+    def options_named(self, typed: str) -> frozenset[str]:
+        """The options ``typed`` names: spelled exactly (``nível``), else without accents (``nivel``)."""
+        return self.names.get(exact(typed)) or self.loose.get(fold(typed), frozenset())
 
 
 def vocabulary(game: Game) -> Vocabulary:
     names: dict[str, set[str]] = {}
+    loose: dict[str, set[str]] = {}
     values: dict[str, dict[str, list[object]]] = {}
     locales = [DEFAULT_LOCALE, *available_locales()]
     for name, spec in game.options().items():
-        for locale in locales:
-            names.setdefault(fold(typed_name(game, name, locale)), set()).add(name)
-        names.setdefault(fold(name), set()).add(name)
+        for spelling in {name} | {typed_name(game, name, locale) for locale in locales}:
+            names.setdefault(exact(spelling), set()).add(name)
+            loose.setdefault(fold(spelling), set()).add(name)
         words = values.setdefault(name, {})
         for choice in spec["choices"]:
             spellings = {str(choice)} | {typed_value(game, name, choice, locale) for locale in locales}
@@ -81,6 +93,7 @@ def vocabulary(game: Game) -> Vocabulary:
                     found.append(choice)
     return Vocabulary(
         {word: frozenset(options) for word, options in names.items()},
+        {word: frozenset(options) for word, options in loose.items()},
         {name: {word: tuple(choices) for word, choices in words.items()} for name, words in values.items()},
     )
 
@@ -100,14 +113,16 @@ def parse(game: Game, text: str | None, locale: str | None = None) -> dict[str, 
         if not spec:
             raise OptionsRefused("error.no-options", option=word[:SHOWN])
         name_typed, sep, raw = word.partition("=")
-        meant = known.names.get(fold(name_typed), frozenset())
+        meant = known.options_named(name_typed)
         if len(meant) > 1:
             raise OptionsRefused(
                 "error.option-ambiguous", option=name_typed[:SHOWN], names=names_shown(game, sorted(meant), locale)
             )
         if not sep or not meant:
             raise OptionsRefused(
-                "error.bad-option", option=word[:SHOWN], names=names_shown(game, sorted(spec), locale),
+                "error.bad-option",
+                option=word[:SHOWN],
+                names=names_shown(game, sorted(spec), locale),
                 example=example(game, locale) or "",
             )
         (name,) = meant
@@ -148,12 +163,11 @@ def matches(game: Game, combination: Mapping[str, object], typed: str) -> bool:
         if not word:
             continue
         name_typed, sep, raw = word.partition("=")
-        folded = fold(name_typed)
         if not sep:
-            if not any(spelling.startswith(folded) for spelling in known.names):
+            if not any(spelling.startswith(fold(name_typed)) for spelling in known.loose):
                 return False
             continue
-        meant = known.names.get(folded, frozenset())
+        meant = known.options_named(name_typed)
         if len(meant) != 1:
             return False
         (name,) = meant

@@ -41,6 +41,7 @@ __all__ = [
     "DEFAULT_LOCALE",
     "CommandRef",
     "Entry",
+    "Listing",
     "OptionRef",
     "Phrase",
     "Term",
@@ -268,6 +269,13 @@ class Phrase:
     english: str = ""
 
 
+@dataclass(frozen=True)
+class Listing:
+    """Values a sentence lists (``Term`` ones translated), joined as the reader's language lists them."""
+
+    items: tuple[object, ...]
+
+
 def _word(value: object, locale: str | None) -> object:
     """A value as the sentence shows it: ``Term`` and ``Phrase`` are translated first."""
     if isinstance(value, Term):
@@ -278,6 +286,8 @@ def _word(value: object, locale: str | None) -> object:
         return _command_text(value.path, resolve_locale(locale))
     if isinstance(value, OptionRef):
         return option_name(value.path, value.option, locale)
+    if isinstance(value, Listing):
+        return listing([_word(item, locale) for item in value.items], locale)
     return value
 
 

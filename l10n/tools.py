@@ -285,7 +285,9 @@ def message_problems(name: str, forms_wanted: int, english: Message, message: Me
     commands = command_refs(forms_of(english)[-1])
     for form in forms:
         if form and command_refs(form) != commands:
-            problems.append(f"{name}: {key} names the commands {sorted(command_refs(form))}, English {sorted(commands)}")
+            problems.append(
+                f"{name}: {key} names the commands {sorted(command_refs(form))}, English {sorted(commands)}"
+            )
     if isinstance(message.id, tuple) and not wanted & set(COUNTS):
         problems.append(f"{name}: {key} is plural but names no count ({', '.join(COUNTS)})")
     for form in forms:

@@ -211,9 +211,9 @@ def test_counts_of_one_read_in_the_singular() -> None:
         "1 step toward Bob's end."
     )
     assert t("fox-duet.event.ignored-none", "en", name="Alice", steps=1).endswith("1 step.")
-    assert t(
-        "error.player-count.exact", "en", game="X", low=2, high=2, count=1
-    ).startswith("X needs exactly 2 players; 1 is seated.")
+    assert t("error.player-count.exact", "en", game="X", low=2, high=2, count=1).startswith(
+        "X needs exactly 2 players; 1 is seated."
+    )
 
 
 def test_noctiluca_pass_prompt_for_a_single_die() -> None:
