@@ -118,7 +118,7 @@ def parse(game: Game, text: str | None, locale: str | None = None) -> dict[str, 
             raise OptionsRefused(
                 "error.option-ambiguous", option=name_typed[:SHOWN], names=names_shown(game, sorted(meant), locale)
             )
-        if not sep or not meant:
+        if not meant:
             raise OptionsRefused(
                 "error.bad-option",
                 option=word[:SHOWN],
@@ -126,11 +126,11 @@ def parse(game: Game, text: str | None, locale: str | None = None) -> dict[str, 
                 example=example(game, locale) or "",
             )
         (name,) = meant
-        choices = known.values[name].get(fold(raw), ())
-        if len(choices) != 1:
+        choices = known.values[name].get(fold(raw), ()) if sep else ()
+        if len(choices) != 1:  # no value, or one the option does not take
             shown = [typed_value(game, name, c, locale) for c in spec[name]["choices"]]
             raise OptionsRefused(
-                "error.bad-option-value", option=typed_name(game, name, locale), choices=listing(shown, locale)
+                "error.bad-option-value", option=typed_name(game, name, locale), choices=listing(shown, locale, "or")
             )
         given[name] = choices[0]
     return given

@@ -199,12 +199,13 @@ def content_name(game: str, kind: str, ident: str, default: str, locale: str | N
     return default if entry is None else entry.text
 
 
-def listing(items: Iterable[object], locale: str | None = None) -> str:
-    """Words joined as the language lists them (CLDR through Babel): "A, B, and C", "A、B和C", "A, B e C"."""
+def listing(items: Iterable[object], locale: str | None = None, style: str = "standard") -> str:
+    """Words joined as the language lists them (CLDR through Babel): "A, B, and C", "A、B和C", "A, B e C";
+    ``style="or"`` for alternatives: "A, B, or C", "A、B或C", "A, B ou C"."""
     words = [str(item) for item in items]
     if not words:
         return ""
-    return format_list(words, style="standard", locale=po_name(resolve_locale(locale)))
+    return format_list(words, style=style, locale=po_name(resolve_locale(locale)))
 
 
 def game_title(game_id: str, locale: str | None = None) -> str:

@@ -276,7 +276,10 @@ def test_a_value_the_option_does_not_take_is_refused_with_the_readers_words() ->
     with pytest.raises(OptionsRefused) as refused:
         parse(FOX, "記憶=也許", "zh-TW")
     text = t(refused.value.key, "zh-TW", **refused.value.values)
-    assert "記憶" in text and "開" in text and "關" in text, text
+    assert "記憶" in text and "關或開" in text, text
+    with pytest.raises(OptionsRefused) as bare:
+        parse(FOX, "nível", "pt-BR")  # a name without its value: what it takes
+    assert t(bare.value.key, "pt-BR", **bare.value.values) == "A opção nível aceita um destes: 1, 2 ou 3."
 
 
 def test_a_name_two_options_answer_to_is_refused_as_ambiguous(tmp_path: Path) -> None:
