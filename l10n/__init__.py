@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Literal
 
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
@@ -199,7 +200,7 @@ def content_name(game: str, kind: str, ident: str, default: str, locale: str | N
     return default if entry is None else entry.text
 
 
-def listing(items: Iterable[object], locale: str | None = None, style: str = "standard") -> str:
+def listing(items: Iterable[object], locale: str | None = None, style: Literal["standard", "or"] = "standard") -> str:
     """Words joined as the language lists them (CLDR through Babel): "A, B, and C", "A、B和C", "A, B e C";
     ``style="or"`` for alternatives: "A, B, or C", "A、B或C", "A, B ou C"."""
     words = [str(item) for item in items]
