@@ -15,9 +15,9 @@ from ai.pool import Computers
 from bot import collector, metrics
 from bot.answers import answer_failure, locale_of, refuse, say, seen
 from bot.backups import start_backups
-from bot.command_l10n import CatalogueTranslator
+from bot.command_l10n import CatalogueTranslator, CommandMentions
 from bot.command_options import check_options, leaf_options
-from bot.command_sync import sync_if_changed
+from bot.command_sync import learn_ids, sync_if_changed
 from bot.computers import DELAY, LEVELS, ComputerTurns
 from bot.config import Config
 from bot.delivery import Backoff
@@ -36,6 +36,7 @@ from bot.storage.db import watch_commits
 from bot.tournaments.runner import Runner
 from bot.ui import DYNAMIC_ITEMS, answer_unclaimed
 from engine import GAMES
+from l10n import use_command_mentions
 
 log = logging.getLogger("meeple.bot")
 
@@ -64,7 +65,8 @@ class MeepleTree(app_commands.CommandTree):
             return True
         try:
             data: dict = interaction.data  # type: ignore[assignment]
-            check_options(command.to_dict(self).get("options", []), leaf_options(data), data.get("resolved") or {})
+            schema = command.to_dict(self).get("options", [])
+            check_options(schema, leaf_options(data), data.get("resolved") or {}, command.qualified_name)
         except Refusal as refusal:
             await refuse(interaction, refusal)
             return False
@@ -136,10 +138,14 @@ class MeepleBot(commands.Bot):
         self._backups: asyncio.Task | None = None  # MEEPLE_BACKUP_EVERY_HOURS (bot/backups.py)
         self.observer: Observer | None = None  # MEEPLE_METRICS_PORT (bot/observe.py)
         self.watchdog = Watchdog()  # systemd's WatchdogSec, when the unit sets one
+        self.command_mentions = CommandMentions()  # the commands' ids, once synced or fetched
         # A gateway event discord.py cannot read is dropped and logged, never the end of the process.
         self.malformed_events = guard_parsers(self._connection)
 
     async def setup_hook(self) -> None:
+        # Every task the bot starts from here on (commands, clicks, deliveries, the ticker) writes a
+        # command its sentences name as a clickable mention, once the ids are known (below).
+        use_command_mentions(self.command_mentions.mention)
         self.db = await Database.open(self.config.database)
         self.flow = Flow(
             self,
@@ -169,7 +175,16 @@ class MeepleBot(commands.Bot):
         # Commands belong to the application, not to a shard: one process syncs them, the one that
         # owns shard 0 (there is always exactly one), so that two processes never race to.
         if self.config.shards.owns_guild(None):
-            await sync_if_changed(self.tree, self.db, self.application_id, guild, force=self.config.sync_commands)
+            await sync_if_changed(
+                self.tree,
+                self.db,
+                self.application_id,
+                guild,
+                force=self.config.sync_commands,
+                mentions=self.command_mentions,
+            )
+        else:
+            await learn_ids(self.tree, guild, self.command_mentions)
         # Before the gateway connects, so no player's click can race the recovery.
         # Pending boards and DMs start going out now (the REST API needs no gateway).
         count = await self.flow.resume_all()

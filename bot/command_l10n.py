@@ -13,6 +13,10 @@ each string's catalogue key is derived from where it sits, so no decorator names
   different options, so the English wording identifies it. The languages offered by name in
   their own language (``language:`` options) are never translated.
 
+A description may refer to another command (``{/meeple profile}``): it is filled with that
+command's name in the same language (``l10n.plain_commands``), the name the sentences of the bot
+use too, so no text names a command otherwise than Discord shows it.
+
 Only a catalogue of the locale's own region translates (``zh-TW`` never reads another Chinese):
 a locale with no catalogue, and English, send nothing, so Discord shows the default. A translated
 name that breaks Discord's rules (lowercase, no spaces, at most 32 characters) is dropped with a
@@ -23,22 +27,19 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import discord
-import regex
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from l10n import DEFAULT_LOCALE, available_locales, entries, resolve_locale
+from l10n import DEFAULT_LOCALE, available_locales, entries, plain_commands, resolve_locale, valid_command_name
 
 log = logging.getLogger("meeple.commands")
 
-# Discord's rule for chat-input command and option names, as its documentation writes it: letters
-# and numbers of any script, Devanagari and Thai whole (their vowel signs are marks, which \w
-# leaves out: खेल and เล่น are valid names), '-', '_' and "'"; lower case wherever the script has
-# case. Descriptions and choice names 1-100.
-NAME = regex.compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
+# Names follow Discord's rule (l10n.valid_command_name, which the sentences naming a command use
+# too); descriptions and choice names 1-100.
 DESCRIPTION_MAX = 100
 NAME_WHERE = frozenset({Where.command_name, Where.group_name, Where.parameter_name})
 
@@ -56,8 +57,13 @@ def string_key(location: Where, data: Any) -> str | None:
     if location is Where.choice_name:
         if str(data.value) in available_locales():
             return None  # a language's own name (繁體中文, Português (Brasil)) reads the same for everyone
-        return f"command.choice.{slug(data.name)}"
+        return choice_key(data.name)
     return None
+
+
+def choice_key(name: str) -> str:
+    """The catalogue key of a choice, from its English name (``No limit`` -> ``command.choice.no-limit``)."""
+    return f"command.choice.{slug(name)}"
 
 
 def slug(text: str) -> str:
@@ -68,7 +74,7 @@ def slug(text: str) -> str:
 def valid(text: str, location: Where) -> bool:
     """Whether Discord accepts ``text`` at ``location`` (names: its pattern and lower case)."""
     if location in NAME_WHERE:
-        return bool(NAME.match(text)) and text == text.lower()
+        return valid_command_name(text)
     return 1 <= len(text) <= DESCRIPTION_MAX
 
 
@@ -96,8 +102,32 @@ class CatalogueTranslator(app_commands.Translator):
         entry = entries(name).get(key)  # that catalogue's own message: no English fallback
         if entry is None:
             return None
-        text = entry.text
+        text = entry.text if context.location in NAME_WHERE else plain_commands(entry.text, name)
         if not valid(text, context.location):
             log.warning("%s: the %s translation %r breaks Discord's rules; left out", key, name, text)
             return None
         return text
+
+
+class CommandMentions:
+    """The ids Discord gave the bot's commands, learned when the bot syncs or fetches them: a
+    sentence's command reference (``{/table create}``) is then a mention, ``</table create:ID>``.
+
+    Discord's message formatting writes a command as ``</NAME:COMMAND_ID>``, a subcommand as
+    ``</NAME SUBCOMMAND:ID>`` (a group's as ``</NAME GROUP SUBCOMMAND:ID>``), always with the
+    top-level command's id and the English base names; each reader's client shows it in their own
+    language, and a click puts the command in their message box. Before the ids are known (no sync
+    or fetch has answered yet) the reference stays the localized ``/name sub`` text.
+    """
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+
+    def learn(self, commands: Iterable[app_commands.AppCommand]) -> None:
+        """Remember the ids of the chat-input commands Discord answered with (a sync or a fetch)."""
+        self.ids = {c.name: c.id for c in commands if c.type is discord.AppCommandType.chat_input}
+
+    def mention(self, path: str) -> str | None:
+        """``table create`` -> ``</table create:ID>``; None while the command's id is unknown."""
+        command_id = self.ids.get(path.split()[0]) if path.strip() else None
+        return None if command_id is None else f"</{' '.join(path.split())}:{command_id}>"

@@ -3,8 +3,8 @@
 Discord enforces types, ranges and choices in its client, but a forged or replayed payload
 skips the client, and discord.py does not check them again (``Range`` and ``choices`` only
 describe the option to Discord). So every command's options are checked here, against the
-same schema the bot syncs to Discord; a bad one is refused naming the option, before anything
-is stored.
+same schema the bot syncs to Discord; a bad one is refused naming the option as Discord shows it
+to the reader (``OptionRef``), before anything is stored.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.command_l10n import choice_key
+from bot.i18n import Listing, OptionRef, Term
 from bot.service import Refusal
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -42,8 +44,11 @@ def leaf_options(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     return options
 
 
-def check_options(schema: Sequence[Mapping[str, Any]], given: Sequence[Any], resolved: Mapping[str, Any]) -> None:
-    """Raise a Refusal naming the first option that its declaration ``schema`` does not allow."""
+def check_options(
+    schema: Sequence[Mapping[str, Any]], given: Sequence[Any], resolved: Mapping[str, Any], command: str = ""
+) -> None:
+    """Raise a Refusal naming the first option of ``command`` (its qualified name) that its
+    declaration ``schema`` does not allow."""
     declared = {option["name"]: option for option in schema}
     seen: set[str] = set()
     for option in given:
@@ -54,14 +59,19 @@ def check_options(schema: Sequence[Mapping[str, Any]], given: Sequence[Any], res
         if spec is None or name in seen:
             raise Refusal("error.option-unknown", option=name[:NAME_SHOWN])
         seen.add(name)
-        check_value(spec, option, resolved)
+        check_value(spec, option, resolved, command)
     for name, spec in declared.items():
         if spec.get("required") and name not in seen:
-            raise Refusal("error.option-missing", option=name)
+            raise Refusal("error.option-missing", option=OptionRef(command, name) if command else name)
 
 
-def check_value(spec: Mapping[str, Any], option: Mapping[str, Any], resolved: Mapping[str, Any]) -> None:
-    name, kind, value = spec["name"], spec["type"], option.get("value")
+def check_value(
+    spec: Mapping[str, Any], option: Mapping[str, Any], resolved: Mapping[str, Any], command: str = ""
+) -> None:
+    declared = spec["name"]
+    # A declared option: named as the reader's Discord shows it.
+    name: object = OptionRef(command, declared) if command else declared
+    kind, value = spec["type"], option.get("value")
     if option.get("type") != kind:
         raise Refusal("error.option-type", option=name)
     if kind == STRING:
@@ -88,10 +98,12 @@ def check_value(spec: Mapping[str, Any], option: Mapping[str, Any], resolved: Ma
         raise Refusal("error.option-type", option=name)
     choices = spec.get("choices")
     if choices and value not in [choice["value"] for choice in choices]:
-        raise Refusal("error.option-choice", option=name, choices=", ".join(choice["name"] for choice in choices))
+        # Each choice as the reader's Discord lists it (the command tree's translation of its name).
+        shown = tuple(Term(choice_key(choice["name"]), choice["name"]) for choice in choices)
+        raise Refusal("error.option-choice", option=name, choices=Listing(shown))
 
 
-def check_range(name: str, value: float, low: float | None, high: float | None) -> None:
+def check_range(name: object, value: float, low: float | None, high: float | None) -> None:
     if low is not None and high is not None and not low <= value <= high:
         raise Refusal("error.option-range", option=name, low=low, high=high)
     if low is not None and value < low:

@@ -3,6 +3,9 @@
 from l10n import (
     COUNTS,
     DEFAULT_LOCALE,
+    CommandRef,
+    Listing,
+    OptionRef,
     Phrase,
     Term,
     available_locales,
@@ -20,6 +23,9 @@ from l10n import (
 __all__ = [
     "COUNTS",
     "DEFAULT_LOCALE",
+    "CommandRef",
+    "Listing",
+    "OptionRef",
     "Phrase",
     "Term",
     "available_locales",

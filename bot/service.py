@@ -17,9 +17,9 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import islice
 
-from bot import history, metrics, results
+from bot import game_options, history, metrics, results
 from bot.games import adapter_for
-from bot.i18n import Phrase, Term, title_term
+from bot.i18n import OptionRef, Phrase, title_term
 from bot.results import ResultLine
 from bot.storage import (
     AlreadySeated,
@@ -50,16 +50,6 @@ STATE_CACHE_SIZE = 1000
 HOT_STATES = 64
 
 
-def option_example(game: Game) -> str | None:
-    """``name=value`` for the game's first option, with a value other than its default if it has one."""
-    options = sorted(game.options().items())
-    if not options:
-        return None
-    name, spec = options[0]
-    values = [c for c in spec["choices"] if c != spec.get("default")] or spec["choices"]
-    return f"{name}={values[0]}"
-
-
 class Refusal(Exception):
     """A request the platform turns down; ``key`` and ``values`` are worded by the i18n layer."""
 
@@ -85,8 +75,10 @@ class Timing:
     timeout_action: str | None = None
 
 
-def check_timing(reminder_hours: object, time_limit_hours: object, timeout_action: object) -> None:
-    """Refuse, naming the option, a timing the database would not take (or take wrongly)."""
+def check_timing(
+    reminder_hours: object, time_limit_hours: object, timeout_action: object, command: str = "table create"
+) -> None:
+    """Refuse, naming the option of ``command``, a timing the database would not take (or take wrongly)."""
     for option, value, high in (
         ("reminders", reminder_hours, REMINDER_HOURS_MAX),
         ("time_limit", time_limit_hours, TIME_LIMIT_MAX),
@@ -94,11 +86,15 @@ def check_timing(reminder_hours: object, time_limit_hours: object, timeout_actio
         if value is None or (option == "time_limit" and value == 0):
             continue
         if isinstance(value, bool) or not isinstance(value, int):
-            raise Refusal("error.option-whole-number", option=option)
+            raise Refusal("error.option-whole-number", option=OptionRef(command, option))
         if not 1 <= value <= high:
-            raise Refusal("error.option-range", option=option, low=1, high=high)
+            raise Refusal("error.option-range", option=OptionRef(command, option), low=1, high=high)
     if timeout_action not in async_play.TIMEOUT_ACTIONS:
-        raise Refusal("error.option-choice", option="on_timeout", choices=", ".join(async_play.TIMEOUT_ACTIONS))
+        raise Refusal(
+            "error.option-choice",
+            option=OptionRef(command, "on_timeout"),
+            choices=", ".join(async_play.TIMEOUT_ACTIONS),
+        )
 
 
 @dataclass
@@ -191,28 +187,20 @@ class GameService:
                 pass  # a state that cannot be pickled stays an object
 
     # -- tables ---------------------------------------------------------------------------
-    def parse_options(self, game_key: str, text: str | None) -> dict:
-        """Read ``level=2 other=x`` into a validated options dict for ``game_key``."""
+    def parse_options(
+        self, game_key: str, text: str | None, locale: str | None = None, command: str = "table create"
+    ) -> dict:
+        """Read ``level=2 memory=on`` (or ``等級=2``, ``nível=2``: bot/game_options.py) into a validated
+        options dict for ``game_key``; a refusal is worded for ``locale``, naming the ``options`` of
+        ``command``."""
         game = self.game(game_key)
-        spec = game.options()
-        given: dict = {}
-        words = (text or "").replace(",", " ").split()
-        if words == [NO_OPTIONS]:
-            words = []
-        for word in words:
-            name, sep, raw = word.partition("=")
-            if not sep or name not in spec:
-                example = option_example(game)
-                if example is None:
-                    raise Refusal("error.no-options", option=word[:40], game=title_term(game.id, game.title))
-                raise Refusal(
-                    "error.bad-option", option=word[:40], game=title_term(game.id, game.title), example=example
-                )
-            choices = spec[name]["choices"]
-            value = next((c for c in choices if str(c).lower() == raw.lower()), None)
-            if value is None:
-                raise Refusal("error.bad-option-value", option=name, choices=", ".join(map(str, choices)))
-            given[name] = value
+        words = None if (text or "").strip().lower() == NO_OPTIONS else text
+        try:
+            given = game_options.parse(game, words, locale)
+        except game_options.OptionsRefused as refused:
+            raise Refusal(
+                refused.key, game=title_term(game.id, game.title), field=OptionRef(command, "options"), **refused.values
+            ) from refused
         return game.resolve_options(given)
 
     def game(self, key: str) -> Game:
@@ -338,7 +326,7 @@ class GameService:
                 raise Refusal("error.not-in-lobby")
             if user_id != row.creator_id:
                 raise Refusal("error.creator-only")
-            chosen = self.parse_options(row.game, f"{name}={raw}")
+            chosen = self.parse_options(row.game, f"{name}={raw}")  # from the lobby's menu: the ids
             return await self.db.set_options(game_id, {**row.options, name: chosen[name]})
 
     async def start(self, game_id: int, user_id: int) -> StartResult:
@@ -358,10 +346,6 @@ class GameService:
                     low=game.min_players,
                     high=game.max_players,
                     count=len(seats),
-                    # Computers can fill the seats: named as Discord shows the command in the reader's language.
-                    command=Term("command.table.name", "table"),
-                    create=Term("command.table.create.name", "create"),
-                    option=Term("command.table.create.option.computers.name", "computers"),
                 )
             state = game.new(len(seats), row.seed, row.options)
             # Set-up events (who deals, the first decree card) are not part of the contract;

@@ -14,16 +14,20 @@ so does a key a catalogue lacks, leaves empty or marks fuzzy.
 from __future__ import annotations
 
 import gettext
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Literal
 
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from regex import compile as regex_compile
 
 from engine.core import Term
 from engine.resources import data_file
@@ -36,24 +40,34 @@ COUNTS = ("n", "count", "points", "days", "steps")
 __all__ = [
     "COUNTS",
     "DEFAULT_LOCALE",
+    "CommandRef",
     "Entry",
+    "Listing",
+    "OptionRef",
     "Phrase",
     "Term",
     "available_locales",
     "catalogue",
     "catalogue_folder",
+    "command_name",
+    "command_refs",
+    "command_word",
     "content_name",
     "entries",
     "game_title",
     "has",
     "listing",
+    "option_name",
     "placeholders",
+    "plain_commands",
     "plural_index",
     "po_name",
     "resolve_locale",
     "t",
     "title_term",
     "use_catalogues",
+    "use_command_mentions",
+    "valid_command_name",
 ]
 
 
@@ -186,12 +200,13 @@ def content_name(game: str, kind: str, ident: str, default: str, locale: str | N
     return default if entry is None else entry.text
 
 
-def listing(items: Iterable[object], locale: str | None = None) -> str:
-    """Words joined as the language lists them (CLDR through Babel): "A, B, and C", "A、B和C", "A, B e C"."""
+def listing(items: Iterable[object], locale: str | None = None, style: Literal["standard", "or"] = "standard") -> str:
+    """Words joined as the language lists them (CLDR through Babel): "A, B, and C", "A、B和C", "A, B e C";
+    ``style="or"`` for alternatives: "A, B, or C", "A、B或C", "A, B ou C"."""
     words = [str(item) for item in items]
     if not words:
         return ""
-    return format_list(words, style="standard", locale=po_name(resolve_locale(locale)))
+    return format_list(words, style=style, locale=po_name(resolve_locale(locale)))
 
 
 def game_title(game_id: str, locale: str | None = None) -> str:
@@ -229,13 +244,13 @@ def t(key: str, locale: str | None = None, /, **values: object) -> str:
     loc = resolve_locale(locale)
     if loc != DEFAULT_LOCALE and key in entries(loc):
         try:
-            return _form(entries(loc)[key], loc, values).format_map(filled)
+            return _named(_form(entries(loc)[key], loc, values), loc).format_map(filled)
         except (KeyError, IndexError, ValueError):
             pass  # a translation naming a value the code does not give (check reports it): English
     entry = entries(DEFAULT_LOCALE).get(key)
     if entry is None:
         raise KeyError(f"no translation for {key!r}")
-    return _form(entry, DEFAULT_LOCALE, values).format_map(filled)
+    return _named(_form(entry, DEFAULT_LOCALE, values), DEFAULT_LOCALE).format_map(filled)
 
 
 def _form(entry: Entry, locale: str, values: dict[str, object]) -> str:
@@ -256,14 +271,130 @@ class Phrase:
     english: str = ""
 
 
+@dataclass(frozen=True)
+class Listing:
+    """Values a sentence lists (``Term`` ones translated), joined as the reader's language lists them."""
+
+    items: tuple[object, ...]
+
+
 def _word(value: object, locale: str | None) -> object:
     """A value as the sentence shows it: ``Term`` and ``Phrase`` are translated first."""
     if isinstance(value, Term):
         return t(value.key, locale) if has(value.key) else value.english
     if isinstance(value, Phrase):
         return t(value.key, locale, **value.values) if has(value.key) else value.english
+    if isinstance(value, CommandRef):
+        return _command_text(value.path, resolve_locale(locale))
+    if isinstance(value, OptionRef):
+        return option_name(value.path, value.option, locale)
+    if isinstance(value, Listing):
+        return listing([_word(item, locale) for item in value.items], locale)
     return value
 
 
 def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    """The values a sentence takes from the code (``{game}``); its command references excluded."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name and not name.startswith("/")}
+
+
+# -- commands and options, named as Discord shows them --------------------------------------------
+#
+# A sentence never writes a command's or an option's name itself: it refers to it, ``{/table
+# create}`` for a command (or a group, or a subcommand) and ``{/tournament create.players_per_table}``
+# for an option of one, and the reference is filled with the name Discord shows in the sentence's
+# language, read from the same catalogue keys, by the same rule, as the command tree the bot syncs
+# (bot/command_l10n.py). On Discord, once the bot knows its commands' ids, a command becomes a
+# clickable mention instead (``use_command_mentions``).
+
+# Discord's rule for chat-input command and option names, as its documentation writes it: letters
+# and numbers of any script, Devanagari and Thai whole (their vowel signs are marks, which \w
+# leaves out: खेल and เล่น are valid names), '-', '_' and "'"; lower case wherever the script has
+# case.
+COMMAND_NAME = regex_compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
+COMMAND_REF = re.compile(r"\{/([^{}]+)\}")
+
+# How this task's messages write a command (a clickable mention), given its English path; None
+# (or a function answering None) writes its name as text. Set by the bot for its own tasks.
+_mentions: ContextVar[Callable[[str], str | None] | None] = ContextVar("command_mentions", default=None)
+
+
+@dataclass(frozen=True)
+class CommandRef:
+    """A command as a value of a sentence (``table create``): worded like ``{/table create}``."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class OptionRef:
+    """An option of a command as a value of a sentence: worded like ``{/path.option}``."""
+
+    path: str
+    option: str
+
+
+def valid_command_name(text: str) -> bool:
+    """Whether Discord takes ``text`` as a command or option name (its pattern, lower case)."""
+    return bool(COMMAND_NAME.match(text)) and text == text.lower()
+
+
+def command_word(key: str, english: str, locale: str | None) -> str:
+    """One name of the command tree (``command.table.create.name``) as Discord shows it in ``locale``:
+    the exact catalogue's translation when Discord would take it, else the English."""
+    loc = resolve_locale(locale)
+    if loc == DEFAULT_LOCALE:
+        return english
+    entry = entries(loc).get(key)
+    return entry.text if entry is not None and valid_command_name(entry.text) else english
+
+
+def command_name(path: str, locale: str | None = None) -> str:
+    """``table create`` as Discord shows it in ``locale`` (``牌桌 建立``), without the slash."""
+    words = path.split()
+    return " ".join(
+        command_word(f"command.{'.'.join(words[: i + 1])}.name", word, locale) for i, word in enumerate(words)
+    )
+
+
+def option_name(path: str, option: str, locale: str | None = None) -> str:
+    """An option of the command ``path`` as Discord shows it in ``locale`` (``每桌人數``)."""
+    return command_word(f"command.{'.'.join(path.split())}.option.{option}.name", option, locale)
+
+
+def command_refs(template: str) -> set[str]:
+    """The commands and options a sentence refers to: ``{"table create", "tournament create.rounds"}``."""
+    return set(COMMAND_REF.findall(template))
+
+
+def use_command_mentions(mention: Callable[[str], str | None] | None) -> None:
+    """From now on, in this task and the tasks it starts, write a command with ``mention`` (its
+    English path -> a mention, or None for its name as text)."""
+    _mentions.set(mention)
+
+
+def _command_text(ref: str, locale: str) -> str:
+    path, _, option = ref.partition(".")
+    if option:
+        return option_name(path, option, locale)
+    mention = _mentions.get()
+    written = mention(path) if mention is not None else None
+    return written if written is not None else "/" + command_name(path, locale)
+
+
+def plain_commands(template: str, locale: str | None) -> str:
+    """``template`` with its command references written as names (never mentions): for texts that
+    are not messages (a command's description)."""
+    loc = resolve_locale(locale)
+    token = _mentions.set(None)
+    try:
+        return COMMAND_REF.sub(lambda m: _command_text(m.group(1), loc), template)
+    finally:
+        _mentions.reset(token)
+
+
+def _named(template: str, locale: str) -> str:
+    """``template`` with its command references filled, ready for ``format_map``."""
+    if "{/" not in template:
+        return template
+    return COMMAND_REF.sub(lambda m: _command_text(m.group(1), locale).replace("{", "{{").replace("}", "}}"), template)

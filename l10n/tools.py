@@ -32,7 +32,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
-from l10n import COUNTS, DEFAULT_LOCALE, placeholders, po_name
+from l10n import COUNTS, DEFAULT_LOCALE, command_refs, placeholders, po_name
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "data" / "i18n"
@@ -281,6 +281,13 @@ def message_problems(name: str, forms_wanted: int, english: Message, message: Me
     for form in forms:
         if form and placeholders(form) != wanted:
             problems.append(f"{name}: {key} fills {sorted(placeholders(form))}, English {sorted(wanted)}: {form!r}")
+    # The commands and options a sentence names ({/table create}) are the same in every language.
+    commands = command_refs(forms_of(english)[-1])
+    for form in forms:
+        if form and command_refs(form) != commands:
+            problems.append(
+                f"{name}: {key} names the commands {sorted(command_refs(form))}, English {sorted(commands)}"
+            )
     if isinstance(message.id, tuple) and not wanted & set(COUNTS):
         problems.append(f"{name}: {key} is plural but names no count ({', '.join(COUNTS)})")
     for form in forms:

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import challenge, concession
+from bot import challenge, concession, game_options
 from bot import computers as computer_seats
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
@@ -56,7 +56,7 @@ def option_choices(game_key: str, typed: str, locale: str) -> list[app_commands.
     if game_key not in GAMES:
         return []
     adapter = adapter_for(game_key)
-    typed = typed.lower().strip()
+    raw, typed = typed, typed.lower().strip()
     choices: list[app_commands.Choice[str]] = []
     for combo in option_combinations(game_key):
         if not combo:
@@ -65,7 +65,8 @@ def option_choices(game_key: str, typed: str, locale: str) -> list[app_commands.
             return [app_commands.Choice(name=clip(name, CHOICE_LIMIT), value=NO_OPTIONS)]
         value = " ".join(f"{k}={v}" for k, v in combo.items())
         name = " · ".join(adapter.option_label(k, v, locale) for k, v in combo.items())
-        if typed in value.lower() or typed in name.lower():
+        # What is typed may be words of any language (等級=2, nível=2: bot/game_options.py).
+        if typed in value.lower() or typed in name.lower() or game_options.matches(GAMES[game_key], combo, raw):
             choices.append(app_commands.Choice(name=clip(name, CHOICE_LIMIT), value=value[:CHOICE_LIMIT]))
     return choices[:25]
 
@@ -136,7 +137,7 @@ class TableCog(commands.Cog):
         """Open a new table in this channel; others join with the buttons."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.check_creator_role(interaction)
-        parsed = self.service.parse_options(game, options)
+        parsed = self.service.parse_options(game, options, locale_of(interaction))
         if level not in computer_seats.LEVELS:
             raise Refusal("error.option-invalid")
         if language is not None and language not in LANGUAGES:

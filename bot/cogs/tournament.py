@@ -22,7 +22,7 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
-from bot.i18n import game_title, t
+from bot.i18n import OptionRef, game_title, t
 from bot.service import Refusal, check_timing
 from bot.storage import async_play
 from bot.tournaments import formats, store
@@ -143,7 +143,9 @@ class TournamentCog(commands.Cog):
             if len(candidates) == 1:
                 return candidates[0]
             if candidates:
-                raise Refusal("tournament.which")
+                # Named as the command being used names its option (the buttons never get here).
+                command = interaction.command.qualified_name if interaction.command else "tournament join"
+                raise Refusal("tournament.which", option=OptionRef(command, "tournament"))
         raise Refusal("tournament.none")
 
     async def is_organiser(self, interaction: discord.Interaction, tournament: Tournament | None = None) -> bool:
@@ -252,13 +254,13 @@ class TournamentCog(commands.Cog):
         if format not in store.FORMATS:
             raise Refusal("error.option-invalid")
         size = formats.check_settings(game, format, players_per_table, rounds, best_of, advance)
-        parsed = self.flow.service.parse_options(game, options)
+        parsed = self.flow.service.parse_options(game, options, loc, "tournament create")
         try:
             parsed = GAMES[game].resolve_options(parsed)
         except ValueError as exc:
             raise Refusal("error.bad-options", reason=str(exc)) from exc
         if time_limit:
-            check_timing(None, time_limit, on_timeout or "auto")
+            check_timing(None, time_limit, on_timeout or "auto", "tournament create")
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise Refusal("tournament.text-channel")

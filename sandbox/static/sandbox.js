@@ -808,6 +808,11 @@ function inline(raw) {
     return keep('<span class="mention">@' + escapeHtml(p ? p.name : "unknown-user") + "</span>");
   });
   text = text.replace(/<#(\d+)>/g, (_, id) => keep(channelMention(id, null)));
+  // A command mention </table create:id>, shown as Discord shows it: in this person's language.
+  text = text.replace(/<\/([^:<>]+):(\d+)>/g, (_, path) => {
+    const c = S.commands.find((x) => x.name === path);
+    return keep('<span class="mention command-mention" data-command="' + escapeHtml(path) + '">/' + escapeHtml(c ? tr(c, "name") : path) + "</span>");
+  });
   text = text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, secs, style) => {
     const full = discordTime(Number(secs), "F");
     return keep('<span class="timestamp" title="' + escapeHtml(full) + '">' + escapeHtml(discordTime(Number(secs), style || "f")) + "</span>");
@@ -847,6 +852,14 @@ function link(url, label) {
 }
 
 document.addEventListener("click", (e) => {
+  // A click on a command mention puts the command in the message box, as in Discord.
+  const mentioned = e.target.closest && e.target.closest(".command-mention");
+  const command = mentioned && S.commands.find((x) => x.name === mentioned.dataset.command);
+  if (command) {
+    e.preventDefault();
+    pickCommand(command);
+    return;
+  }
   const jump = e.target.closest && e.target.closest("a.jump");
   if (!jump) return;
   e.preventDefault();

@@ -51,4 +51,4 @@ async def test_table_concede_offers_the_declared_concession_only(emu, world, con
         monkeypatch.setattr(FoxDuet, "action_kinds", {})
         refused = await (await emu.slash(mover, world.channel, "table concede")).final_message()
         # With no concession declared, the game has nothing to concede: the answer points to resigning.
-        assert refused.ephemeral and "/table resign" in refused.content and not refused.buttons()
+        assert refused.ephemeral and "</table resign:" in refused.content and not refused.buttons()

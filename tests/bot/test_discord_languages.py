@@ -85,9 +85,10 @@ async def test_a_whole_game_at_a_chinese_table_with_a_chinese_and_a_brazilian_pl
         assert t("language.lobby", ZH, language="繁體中文") in lobby.content
         public_texts.append(lobby.content)
         # Alone, Mei cannot start; the refusal names the option that seats computers as her
-        # Discord shows it (the command tree's zh-TW name).
+        # Discord shows it (the command tree's zh-TW name), and mentions the command (her client
+        # shows it in her language).
         alone = await (await emu.slash(mei, world.channel, "table start")).final_message()
-        assert "`電腦玩家:`" in alone.content and "`/牌桌 建立`" in alone.content, alone.content
+        assert "`電腦玩家:`" in alone.content and "</table create:" in alone.content, alone.content
 
         joined = await emu.click(joao, lobby, custom_id=f"mp:lobby:{row.id}:join")
         await joined.response()

@@ -11,7 +11,7 @@ import pytest
 from bot.cogs.table import THREAD_NAME_LIMIT, thread_name
 from bot.computers import computer_user, name, turn_line
 from bot.games import adapter_for
-from bot.i18n import Term, t
+from bot.i18n import t
 from bot.profiles import Played, standing, trend_text
 from engine import GAMES
 
@@ -75,13 +75,8 @@ def test_co_operative_results_read_won_or_lost_never_a_rank(locale: str) -> None
 
 @pytest.mark.parametrize(("locale", "option"), [("en", "computers"), ("zh-TW", "電腦玩家"), ("pt-BR", "computadores")])
 def test_a_refusal_to_start_names_the_computers_option_as_discord_shows_it(locale: str, option: str) -> None:
-    values = {
-        "command": Term("command.table.name", "table"),
-        "create": Term("command.table.create.name", "create"),
-        "option": Term("command.table.create.option.computers.name", "computers"),
-    }
     for key in ("error.player-count", "error.player-count.exact"):
-        text = t(key, locale, game="X", low=2, high=4, count=1, **values)
+        text = t(key, locale, game="X", low=2, high=4, count=1)
         assert f"`{option}:`" in text, text
 
 

@@ -191,16 +191,17 @@ async def test_leave_and_concede_point_competitive_games_to_resign(emu, world, c
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
         await open_and_start(emu, world, [world.alice, world.bob])
         left = await (await emu.slash(world.bob, world.channel, "table leave")).final_message()
-        assert "/table resign" in left.content and "/table concede" not in left.content
+        # The commands are mentions (</table resign:ID>): a click puts them in the message box.
+        assert "</table resign:" in left.content and "</table concede:" not in left.content
         conceded = await (await emu.slash(world.bob, world.channel, "table concede")).final_message()
-        assert "/table resign" in conceded.content
+        assert "</table resign:" in conceded.content
 
 
 async def test_leave_points_the_fox_team_to_concede(emu, world, config_for) -> None:
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
         await join_and_start(emu, world, await open_table(emu, world))
         left = await (await emu.slash(world.bob, world.channel, "table leave")).final_message()
-        assert "/table concede" in left.content
+        assert "</table concede:" in left.content
 
 
 # -- 10. wording -------------------------------------------------------------------------
@@ -210,9 +211,9 @@ def test_counts_of_one_read_in_the_singular() -> None:
         "1 step toward Bob's end."
     )
     assert t("fox-duet.event.ignored-none", "en", name="Alice", steps=1).endswith("1 step.")
-    assert t(
-        "error.player-count.exact", "en", game="X", low=2, high=2, count=1, command="table", create="create", option="c"
-    ).startswith("X needs exactly 2 players; 1 is seated.")
+    assert t("error.player-count.exact", "en", game="X", low=2, high=2, count=1).startswith(
+        "X needs exactly 2 players; 1 is seated."
+    )
 
 
 def test_noctiluca_pass_prompt_for_a_single_die() -> None:

@@ -709,3 +709,25 @@ def test_commands_and_timestamps_follow_the_clients_language(sandbox: Started, b
         assert not tab.errors, tab.errors
     finally:
         tab.close()
+
+
+def test_a_command_the_bot_mentions_shows_in_the_clients_language_and_opens_on_a_click(
+    sandbox: Started, browser: Browser
+) -> None:
+    """The bot writes ``</tournament create:ID>`` (Discord's command mention); the page shows it as
+    Discord does, in the reader's language, and a click puts the command in the message box."""
+    tab = Tab(browser, sandbox.url, "carol")
+    page = tab.page
+    try:
+        set_language(tab, "zh-TW")
+        assert page.evaluate(RENDERED, "用 </table create:1> 開一桌") == "用 /牌桌 建立 開一桌"
+        pick_command(tab, "錦標賽 列表", "錦標賽 列表")
+        page.keyboard.press("Enter")
+        mention = page.locator(f"{EPHEMERAL} .command-mention").last
+        mention.wait_for()
+        assert mention.inner_text() == "/錦標賽 建立"
+        mention.click()
+        page.locator(".command-chip", has_text=re.compile("^/錦標賽 建立$")).wait_for()
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()
