@@ -410,7 +410,7 @@ class TournamentCog(commands.Cog):
         chosen = await self.organised(interaction, tournament)
         if chosen.status != "signup":
             raise Refusal("tournament.not-in-signup")
-        await self.runner.start(chosen, interaction.user.id)
+        await self.runner.begin(chosen, interaction.user.id)  # round 1's tables open in the background
         await self.refresh_signup(chosen.id)
         await self.flow.private(interaction, t("tournament.started", locale_of(interaction), name=chosen.name))
 
