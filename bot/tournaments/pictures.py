@@ -1,11 +1,13 @@
 """A tournament's standings, bracket and podium: worded here, drawn by render/tournament.py.
 
 Every picture comes with the same facts as text (the message itself and the picture's alt text),
-for screen readers and for anyone reading on a slow connection.
+for screen readers and for anyone reading on a slow connection. The pictures are drawn in a
+thread, never on the event loop (a big bracket takes a good part of a second).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import game_title, t
@@ -68,7 +70,7 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
         *table.headings,
         t("tournament.col.played", loc),
     )
-    png = standings_png(tournament.name, subtitle, headings, rows)
+    png = await asyncio.to_thread(standings_png, tournament.name, subtitle, headings, rows)
     text_lines = []
     for line in table.lines[:TEXT_LINES]:
         extra = ", ".join(f"{h} {v}" for h, v in zip(table.headings, line.tiebreaks, strict=True))
@@ -96,7 +98,8 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
     bracket = None
     bracket_alt = ""
     if elimination:
-        bracket, bracket_alt = _bracket(tournament, names, history, formats.seeds_of(entrants), loc)
+        seeds = formats.seeds_of(entrants)
+        bracket, bracket_alt = await asyncio.to_thread(_bracket, tournament, names, history, seeds, loc)
     return Report(text, png, alt, bracket, bracket_alt)
 
 
@@ -177,7 +180,8 @@ async def podium(runner: Runner, tournament: Tournament) -> Podium:
             continue
         detail = t("tournament.podium-points", loc, points=line.points) if line.points else ""
         places.append((line.rank, _name(names, line.names), detail))
-    png = podium_png(tournament.name, t("tournament.podium-title", loc, game=game_title(tournament.game, loc)), places)
+    title = t("tournament.podium-title", loc, game=game_title(tournament.game, loc))
+    png = await asyncio.to_thread(podium_png, tournament.name, title, places)
     winners = [name for rank, name, _ in places if rank == "1"]
     text = t("tournament.champion", loc, name=tournament.name, winners=", ".join(winners))
     mentions = " ".join(f"<@{u}>" for line in table.lines if line.rank == "1" for u in line.names)
