@@ -115,8 +115,10 @@ def _bracket(
     def name(player: int | None) -> str | None:
         return None if player is None else names.get(player, str(player))
 
+    # One bracket (single elimination, duels or pods) needs no heading; double has three sections.
+    single = tournament.format != "double"
     if tournament.table_size > 2:
-        section = t("tournament.section.P", loc)
+        section = ""
         pods = [p for p in bracket.pods() if not p.walkover]
         for pod in pods:
             final = pod.id == "F"
@@ -138,7 +140,7 @@ def _bracket(
         views = bracket.matches()
         last = {b: max((m.round for m in views if m.bracket == b), default=0) for b in ("W", "L", "F")}
         for match in views:
-            section = t(f"tournament.section.{match.bracket}", loc)
+            section = "" if single else t(f"tournament.section.{match.bracket}", loc)
             titles[(section, match.round)] = _round_title(tournament, match, last, loc)
             slots = []
             for i, player in enumerate(match.players):

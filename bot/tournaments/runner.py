@@ -28,6 +28,7 @@ import logging
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -309,7 +310,7 @@ class Runner:
         if not isinstance(channel, discord.TextChannel):
             raise RuntimeError(f"tournament {tournament.id}: its channel {tournament.channel_id} is gone")
         loc = await self.language(tournament)
-        label = formats.table_label(tournament, pairing, loc)
+        label = formats.table_label(tournament, pairing, loc, len(names))
         name = t(
             "tournament.thread-name",
             loc,
@@ -454,6 +455,7 @@ class Runner:
                 waiting.append(pairing)
             else:
                 await self.store_result(tournament, pairing, result)
+                await self.explain_draw(tournament, replace(pairing, result=result))
         if waiting and self.clock() < current.deadline:
             return False
         for pairing in waiting:
@@ -467,8 +469,25 @@ class Runner:
                 late = [u for u, lost in zip(pairing.players, result["forfeited"], strict=True) if lost]
                 players = " ".join(f"<@{u}>" for u in late)
                 await self.flow.announce(row, t(key, self.flow.table_locale(row), players=players))
+                await self.explain_draw(tournament, replace(pairing, result=result))
         await self.close_round(tournament, current.number)
         return True
+
+    async def explain_draw(self, tournament: Tournament, pairing: Pairing) -> None:
+        """A drawn elimination duel: say at its table who goes on, and why."""
+        if not tournament.elimination or pairing.game_id is None or pairing.result is None:
+            return
+        ranks = pairing.result["ranks"]
+        if len(ranks) != 2 or ranks[0] != ranks[1]:
+            return
+        entrants = await store.entrants(self.db, tournament.id)
+        row = await self.flow.service.get(pairing.game_id)
+        names = {e.user_id: e.name for e in entrants}
+        note = formats.draw_note(
+            tournament, pairing, formats.seeds_of(entrants), names, self.flow.table_locale(row), mention=True
+        )
+        if note is not None:
+            await self.flow.announce(row, note)
 
     async def store_result(self, tournament: Tournament, pairing: Pairing, result: dict[str, Any]) -> None:
         async with self.db.transaction() as conn:
@@ -517,7 +536,15 @@ class Runner:
         if report.bracket_png is not None:
             files.append(discord.File(io.BytesIO(report.bracket_png), "bracket.png", description=report.bracket_alt))
         loc = await self.language(tournament)
-        text = t("tournament.round-over", loc, name=tournament.name, round=number) + "\n" + report.text
+        lines = [t("tournament.round-over", loc, name=tournament.name, round=number)]
+        if tournament.elimination:  # a drawn duel says who went on, and why
+            entrants = await store.entrants(self.db, tournament.id)
+            seeds, names = formats.seeds_of(entrants), {e.user_id: e.name for e in entrants}
+            for pairing in await store.pairings(self.db, tournament.id, number):
+                note = formats.draw_note(tournament, pairing, seeds, names, loc, mention=False)
+                if note is not None:
+                    lines.append(note)
+        text = "\n".join([*lines, report.text])
         await self.post(tournament, text, files=files)
         if last:
             podium = await formats.podium(self, tournament)
