@@ -11,13 +11,17 @@ from the moment the command is sent:
   table (``--limit``: the target, 2 s by default);
 - ``tables ready``: every table's board posted in its thread.
 
+The drawing workers are started before (a board drawn once), as in a bot that has been running;
+``--cold`` leaves them to start with the first board, which then waits for them (seconds on a
+loaded machine; the answer and the pairings do not).
+
 Each run is a fresh emulator, bot and database; ``--runs`` repeats it and prints each run and the
 median. ``--profile FILE`` writes a cProfile of the bot's event loop during one start (open it
 with ``python -m pstats FILE``); py-spy works too: ``py-spy record -o out.svg -- .venv/bin/python
 bench/tournament_start.py``.
 
     .venv/bin/python bench/tournament_start.py [--entrants 16] [--game vivarium] [--format swiss]
-        [--players-per-table 2] [--runs 3] [--profile FILE]
+        [--players-per-table 2] [--runs 3] [--cold] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -81,6 +85,8 @@ async def one_run(args: argparse.Namespace, folder: Path, profile: cProfile.Prof
             for user in users:
                 await (await emu.click(user, signup, label="Join")).final_message()
             await bot.tournaments.idle()
+            if not args.cold:
+                await warm_up(bot, args.game)
             before = len(emu.messages(world.channel))
 
             def pairings_posted() -> bool:
@@ -116,6 +122,18 @@ async def one_run(args: argparse.Namespace, folder: Path, profile: cProfile.Prof
             return Run(first, final, pairings, ready, len(tables))
 
 
+async def warm_up(bot: MeepleBot, game: str) -> None:
+    """Draw a board and a hand once, as a bot that has been running has: the drawing workers are
+    started at the first drawing (seconds on a loaded machine), which ``--cold`` measures too."""
+    from engine import GAMES
+
+    state = GAMES[game].new(2, 1)
+    view = state.view(0)
+    assert bot.flow is not None
+    pictures = bot.flow.pictures
+    await asyncio.gather(*(pictures.board(0, game, view, ["A", "B"], "en") for _ in range(max(1, pictures.workers))))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--entrants", type=int, default=16)
@@ -124,6 +142,7 @@ def main() -> None:
     parser.add_argument("--players-per-table", type=int, default=None)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--limit", type=float, default=2.0, help="the target for the pairings, in seconds")
+    parser.add_argument("--cold", action="store_true", help="measure with drawing workers not yet started")
     parser.add_argument("--profile", type=Path, default=None, help="write a cProfile of the first run here")
     args = parser.parse_args()
     print(f"load average before: {_load()}", flush=True)
