@@ -237,14 +237,15 @@ class Runner:
         opened = await asyncio.gather(
             *(self.open_table(tournament, current, pairing, names) for pairing in waiting), return_exceptions=True
         )
-        failed = [x for x in opened if isinstance(x, BaseException)]
-        if failed:
-            raise failed[0]  # every other table was opened first: a retry opens only what is missing
         try:
+            failed = [x for x in opened if isinstance(x, BaseException)]
+            if failed:
+                raise failed[0]  # every other table was opened first: a retry opens only what is missing
             await store.set_round_status(self.db, tournament.id, current.number, "playing")
             await self.post_pairings(tournament, current.number, names)
         finally:
-            # The boards are delivered after the pairings are out, so as not to hold them up.
+            # The boards are delivered after the pairings are out, so as not to hold them up (and
+            # those of the tables started here even when another failed: no retry starts them again).
             for pairing, game_id in zip(waiting, opened, strict=True):
                 if isinstance(game_id, int):
                     self._spawn(
