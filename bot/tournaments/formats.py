@@ -384,13 +384,28 @@ def bye_points(tournament: Tournament) -> int:
 
 def pairing_line(tournament: Tournament, pairing: Pairing, names: dict[int, str], loc: str, mention: bool) -> str:
     """One line of a round's pairings; ``names`` holds every entrant (whose count sets a bracket's rounds)."""
-    who = " – ".join(f"<@{u}>" if mention else names.get(u, str(u)) for u in pairing.players)
+
+    def person(user: int) -> str:
+        return f"<@{user}>" if mention else names.get(user, str(user))
+
+    who = " – ".join(person(u) for u in pairing.players)
     if pairing.result is not None and pairing.result.get("how") == "bye":
         key = "tournament.line.bye-pod" if tournament.pods else "tournament.line.bye-duel"
         return t(key, loc, players=who, points=bye_points(tournament))
     label = table_label(tournament, pairing, loc, len(names))
     if pairing.result is not None and pairing.result.get("how") == "walkover":
-        return t("tournament.line.walkover", loc, table=label, players=who)
+        # Ranked by the bracket: those who go on first (one in a duel, ``advance`` in a pod).
+        going = tournament.advance if tournament.table_size > 2 else 1
+        result = pairing.result
+        on = [u for u, r in zip(pairing.players, result["ranks"], strict=True) if r <= going]
+        out = [u for u, lost in zip(pairing.players, result["forfeited"], strict=True) if lost]
+        return t(
+            "tournament.line.walkover",
+            loc,
+            table=label,
+            players=", ".join(person(u) for u in on),
+            out=", ".join(person(u) for u in out),
+        )
     if pairing.thread_id is not None:
         return t("tournament.line.table", loc, table=label, players=who, channel=pairing.thread_id)
     return t("tournament.line.pending", loc, table=label, players=who)

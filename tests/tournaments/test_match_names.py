@@ -94,3 +94,13 @@ def test_no_note_without_a_draw_and_a_plain_one_without_a_score() -> None:
     assert closed == t(
         "tournament.draw.no-winner", "zh-TW", match="決賽", winner="Ann", loser="Bob", winner_seed=1, loser_seed=2
     )
+
+
+def test_a_walkover_names_who_won_it_and_who_dropped_out() -> None:
+    walkover = Pairing(
+        1, 0, (1, 2), "W1-1", 1,
+        result={"how": "walkover", "ranks": [2, 1], "scores": [0, 0], "won": [False, True], "forfeited": [True, False]},
+    )  # fmt: skip
+    line = formats.pairing_line(CUP, walkover, NAMES, "en", mention=False)
+    assert line == "Final: won without playing by Bob (Ann dropped out)."
+    assert formats.pairing_line(CUP, walkover, NAMES, "zh-TW", mention=True) == "決賽：<@1> 已退出，<@2> 不戰而勝。"
