@@ -459,22 +459,56 @@ STEP_DETAIL_LINE = 30
 PODIUM_ROW = 58
 
 
-def _tiers(places: Sequence[tuple[str, str, str]]) -> list[int]:
-    """Gold, silver or bronze (0, 1, 2) for the podium entries: shared labels share a step.
+MAX_ON_PODIUM = 8  # names standing on the steps; a shared place that would pass this is listed below
+STEP_MIN_W = 170  # narrower than this per name, the picture grows wider (up to MAX_WIDTH) instead
+SHARED_GAP = 10  # between two names sharing a step
 
-    A place's step is where its label first appears: "1", "1", "3" is gold, gold, bronze.
+
+@dataclass(frozen=True)
+class PodiumStep:
+    """One step: its metal (0 gold, 1 silver, 2 bronze), the place label on its face, and the
+    (name, detail) of everyone sharing that place, side by side."""
+
+    tier: int
+    label: str
+    entries: tuple[tuple[str, str], ...]
+
+
+def podium_steps(places: Sequence[tuple[str, str, str]]) -> tuple[list[PodiumStep], list[tuple[str, str, str]]]:
+    """The steps (in finishing order) and the places listed below them.
+
+    Entries with the same label share a place, so they share a step, side by side. A step's
+    metal is its place (the number in its label: "1", "=2", "3."): gold, silver, bronze; a place
+    after the third, or one that would put more than ``MAX_ON_PODIUM`` names on the steps, is
+    listed below. A label without a number takes the next metal.
     """
-    first: dict[str, int] = {}
-    return [first.setdefault(label, n) for n, (label, _, _) in enumerate(places[:3])]
+    groups: list[tuple[str, list[tuple[str, str]]]] = []
+    for label, name, detail in places:
+        if groups and groups[-1][0] == label:
+            groups[-1][1].append((name, detail))
+        else:
+            groups.append((label, [(name, detail)]))
+    steps: list[PodiumStep] = []
+    rest: list[tuple[str, str, str]] = []
+    standing = 0
+    for label, entries in groups:
+        number = re.search(r"\d+", label)
+        tier = int(number.group()) - 1 if number else (steps[-1].tier + 1 if steps else 0)
+        fits = not steps or standing + len(entries) <= MAX_ON_PODIUM
+        if not rest and tier < len(STEP_COLOURS) and fits and (not steps or tier > steps[-1].tier):
+            steps.append(PodiumStep(tier, label, tuple(entries)))
+            standing += len(entries)
+        else:
+            rest += [(label, name, detail) for name, detail in entries]
+    return steps, rest
 
 
-def _step_name(name: str) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
+def _step_name(name: str, width: float) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
     """A name above a step: the largest size at which it fits on two lines (broken at spaces or hyphens)."""
     text = _name(name)
-    room = STEP_W + STEP_GAP - 10  # a name may reach a little over the gap between two steps
     for size in STEP_NAME_SIZES:
         fnt = font(size, True)
-        lines = _heading_lines(text, fnt, room)
+        lines = _heading_lines(text, fnt, width)
         if "".join(lines).replace(" ", "") == text.replace(" ", ""):
             break
     return lines, fnt
@@ -485,72 +519,89 @@ def _step_text_height(lines: Sequence[str], detail: str) -> float:
     return 14 + (STEP_DETAIL_LINE if detail else 0) + STEP_NAME_LINE * len(lines) + 4
 
 
-def podium_png(title: str, subtitle: str, places: Sequence[tuple[str, str, str]]) -> bytes:
-    """The final podium: the first three on steps (2nd left, 1st centre, 3rd right), the rest below.
+def _podium_grid(steps: Sequence[PodiumStep]) -> tuple[int, float]:
+    """The picture's width and the width of one name's share of a step."""
+    names = sum(len(step.entries) for step in steps)
+    gaps = (len(steps) - 1) * STEP_GAP + sum(len(step.entries) - 1 for step in steps) * SHARED_GAP
+    room = WIDTH - 2 * MARGIN
+    column = min(float(STEP_W), (room - gaps) / max(1, names))
+    if column >= STEP_MIN_W:
+        return WIDTH, column
+    width = min(MAX_WIDTH, round(2 * MARGIN + names * STEP_MIN_W + gaps))
+    return width, (width - 2 * MARGIN - gaps) / names
 
-    ``places`` holds (place label, name, detail) in finishing order; equal labels are shared places.
+
+def podium_png(title: str, subtitle: str, places: Sequence[tuple[str, str, str]]) -> bytes:
+    """The final podium: 2nd left, 1st centre, 3rd right, the rest listed below.
+
+    ``places`` holds (place label, name, detail) in finishing order; equal labels are a shared
+    place, whose players stand side by side on one step (``podium_steps``).
     """
-    on_podium = list(places[:3])
-    rest = list(places[3:])
-    tiers = _tiers(on_podium)
-    names = [_step_name(name) for _, name, _ in on_podium]
-    order = [1, 0, 2][: len(on_podium)] if len(on_podium) > 1 else [0]  # 2nd left, 1st centre, 3rd right
+    steps, rest = podium_steps(places)
+    width, column = _podium_grid(steps)
+    room = column + (STEP_GAP if all(len(step.entries) == 1 for step in steps) else SHARED_GAP) - 10
+    names = {id(step): [_step_name(name, room) for name, _ in step.entries] for step in steps}
     reach = max(
         (
-            STEP_HEIGHTS[t] + _step_text_height(lines, detail)
-            for t, (lines, _), (_, _, detail) in zip(tiers, names, on_podium, strict=True)
+            STEP_HEIGHTS[step.tier] + _step_text_height(lines, detail)
+            for step in steps
+            for (lines, _), (_, detail) in zip(names[id(step)], step.entries, strict=True)
         ),
         default=0,
     )
     floor = round(TOP + 16 + reach)
     height = floor + 24 + (PODIUM_ROW * len(rest) + 20 if rest else 0) + MARGIN
-    image = backdrop((WIDTH, height))
+    image = backdrop((width, height))
     draw = ImageDraw.Draw(image)
-    _header(draw, title, subtitle, WIDTH)
-    span = len(order) * STEP_W + (len(order) - 1) * STEP_GAP
-    left = (WIDTH - span) / 2
-    for slot, n in enumerate(order):
-        label, _, detail = on_podium[n]
-        _draw_step(draw, (left + slot * (STEP_W + STEP_GAP), floor), tiers[n], label, names[n], detail)
-    draw.line((MARGIN - 12, floor, WIDTH - MARGIN + 12, floor), fill=Palette.PANEL_EDGE, width=3)
+    _header(draw, title, subtitle, width)
+    by_tier = {step.tier: step for step in steps}
+    order = [by_tier[t] for t in (1, 0, 2) if t in by_tier]  # 2nd left, 1st centre, 3rd right
+    spans = [len(step.entries) * column + (len(step.entries) - 1) * SHARED_GAP for step in order]
+    x = (width - sum(spans) - (len(order) - 1) * STEP_GAP) / 2
+    for step, span in zip(order, spans, strict=True):
+        _draw_step(draw, (x, floor), span, column, step, names[id(step)])
+        x += span + STEP_GAP
+    draw.line((MARGIN - 12, floor, width - MARGIN + 12, floor), fill=Palette.PANEL_EDGE, width=3)
     y = floor + 24
     for n, (label, name, detail) in enumerate(rest):
         top = y + n * PODIUM_ROW
         if n % 2 == 0:
             draw.rounded_rectangle(
-                (MARGIN - 12, top, WIDTH - MARGIN + 12, top + PODIUM_ROW - 6), 12, fill=Palette.PANEL
+                (MARGIN - 12, top, width - MARGIN + 12, top + PODIUM_ROW - 6), 12, fill=Palette.PANEL
             )
         middle = top + PODIUM_ROW / 2 - 3
         draw_text(draw, (MARGIN + 36, middle), label, font(30, True), Palette.TEXT_MUTED, "mm", 80)
-        draw_text(draw, (MARGIN + 96, middle), _name(name), font(32), Palette.TEXT, "lm", WIDTH - 2 * MARGIN - 400)
-        draw_text(draw, (WIDTH - MARGIN, middle), detail, font(26), Palette.TEXT_MUTED, "rm", 280)
+        draw_text(draw, (MARGIN + 96, middle), _name(name), font(32), Palette.TEXT, "lm", width - 2 * MARGIN - 400)
+        draw_text(draw, (width - MARGIN, middle), detail, font(26), Palette.TEXT_MUTED, "rm", 280)
     return encode_png(image, BUDGET, optimize=False)
 
 
 def _draw_step(
     draw: ImageDraw.ImageDraw,
     bottom_left: tuple[float, float],
-    tier: int,
-    label: str,
-    name: tuple[tuple[str, ...], ImageFont.FreeTypeFont],
-    detail: str,
+    span: float,
+    column: float,
+    step: PodiumStep,
+    names: Sequence[tuple[tuple[str, ...], ImageFont.FreeTypeFont]],
 ) -> None:
-    """One podium step in its metal's colour, the place on its face, the name and detail above it."""
+    """One podium step in its metal's colour, the place once on its face, and above it each name
+    sharing it (with its detail), side by side."""
     x0, floor = bottom_left
-    x1 = x0 + STEP_W
-    centre = (x0 + x1) / 2
-    top = floor - STEP_HEIGHTS[tier]
-    colour = STEP_COLOURS[tier]
+    x1 = x0 + span
+    top = floor - STEP_HEIGHTS[step.tier]
+    colour = STEP_COLOURS[step.tier]
     draw.rounded_rectangle((x0, top, x1, floor), 14, fill=colour, corners=(True, True, False, False))
     draw.rounded_rectangle((x0, top, x1, top + 16), 14, fill=shade(colour, 1.35), corners=(True, True, False, False))
     draw.rectangle((x0, floor - 14, x1, floor), fill=shade(colour, 0.82))
-    place_font = fit_font(label, STEP_W - 24, 60, True, min_size=30)
-    draw_text(draw, (centre, top + 24), label, place_font, Palette.TEXT_DARK, "mt", STEP_W - 24)
-    y = top - 14
-    if detail:
-        draw_text(draw, (centre, y), detail, font(24), Palette.TEXT_MUTED, "ms", STEP_W + STEP_GAP - 10)
-        y -= STEP_DETAIL_LINE
-    lines, fnt = name
-    for line in reversed(lines):
-        draw_text(draw, (centre, y), line, fnt, Palette.ACCENT if tier == 0 else Palette.TEXT, "ms")
-        y -= STEP_NAME_LINE
+    place_font = fit_font(step.label, span - 24, 60, True, min_size=30)
+    draw_text(draw, ((x0 + x1) / 2, top + 24), step.label, place_font, Palette.TEXT_DARK, "mt", span - 24)
+    room = column + (SHARED_GAP if len(step.entries) > 1 else STEP_GAP) - 10
+    for k, ((lines, fnt), (_, detail)) in enumerate(zip(names, step.entries, strict=True)):
+        centre = x0 + k * (column + SHARED_GAP) + column / 2
+        y = top - 14
+        if detail:
+            draw_text(draw, (centre, y), detail, font(24), Palette.TEXT_MUTED, "ms", room)
+            y -= STEP_DETAIL_LINE
+        for line in reversed(lines):
+            draw_text(draw, (centre, y), line, fnt, Palette.ACCENT if step.tier == 0 else Palette.TEXT, "ms")
+            y -= STEP_NAME_LINE

@@ -296,18 +296,31 @@ class TournamentCog(commands.Cog):
         return option_choices(game, current, locale_of(interaction))
 
     def describe(self, tournament: Tournament, loc: str) -> str:
-        """The tournament's settings in one line."""
+        """The tournament's settings in one line: game, format, table size, rounds, round length..."""
         size = tournament.table_size
         parts = [
             game_title(tournament.game, loc),
             t(f"tournament.format.{tournament.format}", loc)
             + (t("tournament.format.pods", loc, size=size) if tournament.pods else ""),
         ]
+        if not tournament.pods:  # "in pods of 4" says it already
+            parts.append(t("tournament.table-size", loc, count=size))
         if tournament.rounds:
             parts.append(t("tournament.rounds", loc, count=tournament.rounds))
+        elif tournament.elimination:
+            parts.append(t("tournament.rounds-auto.elimination", loc))
+        elif tournament.format == "round-robin":
+            parts.append(t("tournament.rounds-auto.round-robin", loc))
+        elif tournament.format == "duplicate":  # the same count whoever comes
+            parts.append(t("tournament.rounds", loc, count=formats.default_rounds(tournament, formats.EXAMPLE_FIELD)))
+        else:  # set at the start from the entrants: an example shows how many
+            example = formats.default_rounds(tournament, formats.EXAMPLE_FIELD) or 1
+            parts.append(t("tournament.rounds-auto.field", loc, count=example, field=formats.EXAMPLE_FIELD))
         parts.append(t("tournament.days", loc, count=tournament.round_days))
         if tournament.best_of == 3:
             parts.append(t("tournament.best-of-3", loc))
+        if tournament.elimination and tournament.pods:
+            parts.append(t("tournament.advance", loc, count=tournament.advance))
         if tournament.time_limit_hours:
             parts.append(t("tournament.time-limit", loc, hours=tournament.time_limit_hours))
         parts.append(t(f"tournament.settle.{tournament.settle}", loc))
@@ -412,7 +425,7 @@ class TournamentCog(commands.Cog):
         chosen = await self.organised(interaction, tournament)
         if chosen.status != "signup":
             raise Refusal("tournament.not-in-signup")
-        await self.runner.start(chosen, interaction.user.id)
+        await self.runner.begin(chosen, interaction.user.id)  # round 1's tables open in the background
         await self.refresh_signup(chosen.id)
         await self.flow.private(interaction, t("tournament.started", locale_of(interaction), name=chosen.name))
 

@@ -51,11 +51,14 @@ at any time by replaying them (the order between different matches does not matt
   it, then the round before that, and so on; players out in the same round are ordered by
   their position in their pod (a second above a third; equal positions share a place).
 
-Round labels (``Ready.label``) are English; the id says the same for a caller that translates.
+Round labels (``Ready.label``) are English; the id says the same for a caller that translates,
+and ``match_name`` turns an id into a name's kind and numbers ("W3-2" of 16 entrants in single
+elimination: the second semi-final), for the caller to word in any language.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -132,6 +135,51 @@ def bracket_order(size: int) -> list[int]:
         span = 2 * len(order) + 1
         order = [s for seed in order for s in (seed, span - seed)]
     return order
+
+
+def bracket_rounds(entrants: int, double: bool) -> tuple[int, int]:
+    """How many winners rounds and losers rounds a ``Bracket`` of ``entrants`` has."""
+    rounds = ((1 << (max(entrants, 2) - 1).bit_length()).bit_length()) - 1
+    return rounds, (2 * rounds - 2 if double and rounds >= 2 else 0)
+
+
+MATCH_ID = r"^(?:(?P<section>[WLR])(?P<round>\d+)-(?P<number>\d+)|(?P<final>F|GF|GF2))$"
+
+
+@dataclass(frozen=True)
+class MatchName:
+    """What a match (or pod) is called, before wording: ``kind`` is one of "final",
+    "semi-final", "quarter-final", "match" (round and number), "winners-final", "winners-match",
+    "losers-final", "losers-match", "grand-final", "reset", "final-table", "pod" (round and
+    number); ``number`` is 0 where the kind says it all (a final)."""
+
+    kind: str
+    round: int = 0
+    number: int = 0
+
+
+def match_name(match_id: str, entrants: int, double: bool = False) -> MatchName:
+    """The name of a match of a bracket of ``entrants`` (``Bracket``'s or ``PodBracket``'s ids)."""
+    found = re.match(MATCH_ID, match_id)
+    if found is None:
+        raise ValueError(f"{match_id!r} is not a match of a bracket")
+    if found["final"] is not None:
+        return MatchName({"F": "final-table", "GF": "grand-final", "GF2": "reset"}[found["final"]])
+    round_, number = int(found["round"]), int(found["number"])
+    section = found["section"]
+    rounds, losers = bracket_rounds(entrants, double)
+    if section == "R":
+        return MatchName("pod", round_, number)
+    if section == "L":
+        return MatchName("losers-final") if round_ == losers else MatchName("losers-match", round_, number)
+    if double:
+        return MatchName("winners-final") if round_ == rounds else MatchName("winners-match", round_, number)
+    left = rounds - round_
+    if left == 0:
+        return MatchName("final")
+    if left <= 2:
+        return MatchName("semi-final" if left == 1 else "quarter-final", round_, number)
+    return MatchName("match", round_, number)
 
 
 class Bracket:

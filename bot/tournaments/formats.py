@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 CO_OPERATIVE = {"fox-duet"}
 DUPLICATE_SIZES = {"fox-duet": 2, "noctiluca": 1, "tm-dice": 1}
 MIN_ENTRANTS = 2
+EXAMPLE_FIELD = 16  # the sign-up message says how many rounds a field of this many would play
 
 
 # -- checks ------------------------------------------------------------------------------------
@@ -357,27 +358,92 @@ def standings(tournament: Tournament, entrants: Sequence[Entrant], history: Sequ
 
 
 # -- words -------------------------------------------------------------------------------------
-def table_label(tournament: Tournament, pairing: Pairing, loc: str) -> str:
+def match_label(tournament: Tournament, match_id: str, entrants: int, loc: str) -> str:
+    """A bracket match's name as players say it: "Semi-final 1", "Final", "Round 1, match 3"."""
+    name = elimination.match_name(match_id, entrants, double=tournament.format == "double")
+    return t(f"tournament.match.{name.kind}", loc, round=name.round, number=name.number)
+
+
+def table_label(tournament: Tournament, pairing: Pairing, loc: str, entrants: int = 0) -> str:
+    """A table's name in its round: "Table 2", or its match's name in an elimination
+    (``entrants``: how many entered, which sets the bracket's rounds), with the game of a best of 3."""
     if pairing.match_id is not None:
-        label = t("tournament.match", loc, match=pairing.match_id)
+        label = match_label(tournament, pairing.match_id, entrants, loc)
         return (
             label
-            if pairing.game_number == 1
+            if tournament.best_of == 1 and pairing.game_number == 1
             else t("tournament.match-game", loc, match=label, game=pairing.game_number)
         )
     return t("tournament.table", loc, table=pairing.slot + 1)
 
 
+def bye_points(tournament: Tournament) -> int:
+    """The match points a bye is worth: a win in a duel, a first place in a pod (docs/TOURNAMENTS.md)."""
+    return pods.BYE // 12 if tournament.pods else swiss.WIN
+
+
 def pairing_line(tournament: Tournament, pairing: Pairing, names: dict[int, str], loc: str, mention: bool) -> str:
-    who = " – ".join(f"<@{u}>" if mention else names.get(u, str(u)) for u in pairing.players)
-    label = table_label(tournament, pairing, loc)
+    """One line of a round's pairings; ``names`` holds every entrant (whose count sets a bracket's rounds)."""
+
+    def person(user: int) -> str:
+        return f"<@{user}>" if mention else names.get(user, str(user))
+
+    who = " – ".join(person(u) for u in pairing.players)
     if pairing.result is not None and pairing.result.get("how") == "bye":
-        return t("tournament.line.bye", loc, table=label, players=who)
+        key = "tournament.line.bye-pod" if tournament.pods else "tournament.line.bye-duel"
+        return t(key, loc, players=who, points=bye_points(tournament))
+    label = table_label(tournament, pairing, loc, len(names))
     if pairing.result is not None and pairing.result.get("how") == "walkover":
-        return t("tournament.line.walkover", loc, table=label, players=who)
+        # Ranked by the bracket: those who go on first (one in a duel, ``advance`` in a pod).
+        going = tournament.advance if tournament.table_size > 2 else 1
+        result = pairing.result
+        on = [u for u, r in zip(pairing.players, result["ranks"], strict=True) if r <= going]
+        out = [u for u, lost in zip(pairing.players, result["forfeited"], strict=True) if lost]
+        return t(
+            "tournament.line.walkover",
+            loc,
+            table=label,
+            players=", ".join(person(u) for u in on),
+            out=", ".join(person(u) for u in out),
+        )
     if pairing.thread_id is not None:
         return t("tournament.line.table", loc, table=label, players=who, channel=pairing.thread_id)
     return t("tournament.line.pending", loc, table=label, players=who)
+
+
+def draw_note(
+    tournament: Tournament, pairing: Pairing, seeds: Sequence[int], names: dict[int, str], loc: str, mention: bool
+) -> str | None:
+    """Why a drawn elimination duel sends one player on (the better seed, as ``winner_of``
+    decides), or None when the duel had a winner. ``seeds``: every entrant, best seed first."""
+    result = pairing.result
+    if not tournament.elimination or pairing.match_id is None or result is None or len(pairing.players) != 2:
+        return None
+    ranks = result["ranks"]
+    if ranks[0] != ranks[1] or result.get("how") in ("bye", "walkover"):
+        return None
+    seed_of = {u: n for n, u in enumerate(seeds)}
+    winner = pairing.players[winner_of(pairing, seed_of)]
+    loser = next(u for u in pairing.players if u != winner)
+
+    def who(user: int) -> str:
+        return f"<@{user}>" if mention else names.get(user, str(user))
+
+    values = {
+        "match": table_label(tournament, pairing, loc, len(seeds)),
+        "winner": who(winner),
+        "loser": who(loser),
+        "winner_seed": seed_of.get(winner, 0) + 1,
+        "loser_seed": seed_of.get(loser, 0) + 1,
+    }
+    if result.get("how") not in ("played", "scored"):
+        return t("tournament.draw.no-winner", loc, **values)
+    score = t("tournament.draw.score", loc, a=result["scores"][0], b=result["scores"][1])
+    if tournament.best_of > 1:
+        key = "tournament.draw.game"
+    else:
+        key = "tournament.draw.double" if tournament.format == "double" else "tournament.draw.single"
+    return t(key, loc, score=score, **values)
 
 
 def standing_now(state: State) -> Outcome | None:

@@ -1,11 +1,13 @@
 """A tournament's standings, bracket and podium: worded here, drawn by render/tournament.py.
 
 Every picture comes with the same facts as text (the message itself and the picture's alt text),
-for screen readers and for anyone reading on a slow connection.
+for screen readers and for anyone reading on a slow connection. The pictures are drawn in a
+thread, never on the event loop (a big bracket takes a good part of a second).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import game_title, t
@@ -68,7 +70,7 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
         *table.headings,
         t("tournament.col.played", loc),
     )
-    png = standings_png(tournament.name, subtitle, headings, rows)
+    png = await asyncio.to_thread(standings_png, tournament.name, subtitle, headings, rows)
     text_lines = []
     for line in table.lines[:TEXT_LINES]:
         extra = ", ".join(f"{h} {v}" for h, v in zip(table.headings, line.tiebreaks, strict=True))
@@ -96,7 +98,8 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
     bracket = None
     bracket_alt = ""
     if elimination:
-        bracket, bracket_alt = _bracket(tournament, names, history, formats.seeds_of(entrants), loc)
+        seeds = formats.seeds_of(entrants)
+        bracket, bracket_alt = await asyncio.to_thread(_bracket, tournament, names, history, seeds, loc)
     return Report(text, png, alt, bracket, bracket_alt)
 
 
@@ -112,8 +115,10 @@ def _bracket(
     def name(player: int | None) -> str | None:
         return None if player is None else names.get(player, str(player))
 
+    # One bracket (single elimination, duels or pods) needs no heading; double has three sections.
+    single = tournament.format != "double"
     if tournament.table_size > 2:
-        section = t("tournament.section.P", loc)
+        section = ""
         pods = [p for p in bracket.pods() if not p.walkover]
         for pod in pods:
             final = pod.id == "F"
@@ -135,7 +140,7 @@ def _bracket(
         views = bracket.matches()
         last = {b: max((m.round for m in views if m.bracket == b), default=0) for b in ("W", "L", "F")}
         for match in views:
-            section = t(f"tournament.section.{match.bracket}", loc)
+            section = "" if single else t(f"tournament.section.{match.bracket}", loc)
             titles[(section, match.round)] = _round_title(tournament, match, last, loc)
             slots = []
             for i, player in enumerate(match.players):
@@ -177,7 +182,8 @@ async def podium(runner: Runner, tournament: Tournament) -> Podium:
             continue
         detail = t("tournament.podium-points", loc, points=line.points) if line.points else ""
         places.append((line.rank, _name(names, line.names), detail))
-    png = podium_png(tournament.name, t("tournament.podium-title", loc, game=game_title(tournament.game, loc)), places)
+    title = t("tournament.podium-title", loc, game=game_title(tournament.game, loc))
+    png = await asyncio.to_thread(podium_png, tournament.name, title, places)
     winners = [name for rank, name, _ in places if rank == "1"]
     text = t("tournament.champion", loc, name=tournament.name, winners=", ".join(winners))
     mentions = " ".join(f"<@{u}>" for line in table.lines if line.rank == "1" for u in line.names)

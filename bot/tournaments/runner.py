@@ -28,6 +28,7 @@ import logging
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -83,9 +84,7 @@ class Runner:
 
     def table_over(self, game_id: int) -> None:
         """A table finished or was abandoned: advance its tournament soon (if it has one)."""
-        task = asyncio.create_task(self._table_over(game_id), name=f"meeple-tournament-{game_id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._table_over(game_id), f"meeple-tournament-{game_id}")
 
     async def _table_over(self, game_id: int) -> None:
         try:
@@ -140,10 +139,29 @@ class Runner:
 
     # -- start ---------------------------------------------------------------------------------
     async def start(self, tournament: Tournament, actor_id: int) -> None:
-        """Close sign-up, fix the seeds and store round 1; raise Refusal if it cannot start."""
+        """Close sign-up, fix the seeds and store round 1, then open it; raise Refusal if it cannot start."""
         async with self.lock(tournament.id):
             await self._start(tournament, actor_id)
         await self.advance(tournament.id)
+
+    async def begin(self, tournament: Tournament, actor_id: int) -> None:
+        """``start`` for a command: the round is stored before this returns (or Refusal is raised),
+        and its tables are opened in the background, so the organiser's answer never waits for them."""
+        async with self.lock(tournament.id):
+            await self._start(tournament, actor_id)
+        self._spawn(self._advance_logged(tournament.id), f"meeple-tournament-open-{tournament.id}")
+
+    async def _advance_logged(self, tournament_id: int) -> None:
+        try:
+            await self.advance(tournament_id)
+        except Exception:
+            log.exception("tournament %s could not advance", tournament_id)
+
+    def _spawn(self, work: Any, name: str) -> None:
+        """Run ``work`` in the background, kept until it ends (``idle`` waits for it)."""
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _start(self, tournament: Tournament, actor_id: int) -> None:
         """``start`` under the tournament's lock."""
@@ -209,15 +227,39 @@ class Runner:
 
     # -- opening -------------------------------------------------------------------------------
     async def open_tables(self, tournament: Tournament, current: store.Round) -> None:
-        for pairing in await store.pairings(self.db, tournament.id, current.number):
-            if pairing.result is None:
-                await self.open_table(tournament, current, pairing)
-        await store.set_round_status(self.db, tournament.id, current.number, "playing")
-        await self.post_pairings(tournament, current.number)
+        """Open every table of the round at once, post the pairings, then greet each table.
 
-    async def open_table(self, tournament: Tournament, current: store.Round, pairing: Pairing) -> None:
-        """Open (or finish opening) one pairing's table: thread, game, start; each step once."""
+        The pairings (with a link to every table's thread) are posted as soon as the tables are
+        open; each table's board is drawn and posted by the delivery worker meanwhile, and its
+        players are greeted in its thread once it is there (``greet_when_posted``)."""
         names = await self.names(tournament.id)
+        waiting = [p for p in await store.pairings(self.db, tournament.id, current.number) if p.result is None]
+        opened = await asyncio.gather(
+            *(self.open_table(tournament, current, pairing, names) for pairing in waiting), return_exceptions=True
+        )
+        try:
+            failed = [x for x in opened if isinstance(x, BaseException)]
+            if failed:
+                raise failed[0]  # every other table was opened first: a retry opens only what is missing
+            await store.set_round_status(self.db, tournament.id, current.number, "playing")
+            await self.post_pairings(tournament, current.number, names)
+        finally:
+            # The boards are delivered after the pairings are out, so as not to hold them up (and
+            # those of the tables started here even when another failed: no retry starts them again).
+            for pairing, game_id in zip(waiting, opened, strict=True):
+                if isinstance(game_id, int):
+                    self._spawn(
+                        self.greet_when_posted(tournament, current.number, pairing, game_id),
+                        f"meeple-tournament-greet-{game_id}",
+                    )
+
+    async def open_table(
+        self, tournament: Tournament, current: store.Round, pairing: Pairing, names: dict[int, str] | None = None
+    ) -> int | None:
+        """Open (or finish opening) one pairing's table: thread, game, start; each step once.
+
+        The game's id when this call started it (its players are to be greeted), else None."""
+        names = names if names is not None else await self.names(tournament.id)
         thread_id = pairing.thread_id
         if pairing.game_id is None:
             if thread_id is None or await self.find_channel(thread_id) is None:
@@ -240,27 +282,36 @@ class Runner:
                     language=await self.language(tournament),
                 )
             except store.TableExists:
-                return  # opened a moment ago by another advance
+                return None  # opened a moment ago by another advance
             game_id = row.id
         else:
             game_id = pairing.game_id
         row = await self.flow.service.get(game_id)
-        if row.status == "lobby":
-            try:
-                await self.flow.service.start(game_id, pairing.players[0])
-            except Refusal as refusal:
-                log.error("tournament %s table %s cannot start: %s", tournament.id, game_id, refusal.key)
-                return
+        if row.status != "lobby":
+            return None
+        try:
+            await self.flow.service.start(game_id, pairing.players[0])
+        except Refusal as refusal:
+            log.error("tournament %s table %s cannot start: %s", tournament.id, game_id, refusal.key)
+            return None
+        return game_id
+
+    async def greet_when_posted(self, tournament: Tournament, number: int, pairing: Pairing, game_id: int) -> None:
+        """Have the table's first board and hands delivered; once the board is posted (or after a
+        short wait), mention its players."""
+        try:
             await self.flow.deliver(game_id)
             row = await self.flow.service.get(game_id)
-            await self.greet(tournament, current.number, pairing, row)
+            await self.greet(tournament, number, pairing, row)
+        except Exception:
+            log.exception("tournament %s: could not greet table %s", tournament.id, game_id)
 
     async def make_thread(self, tournament: Tournament, number: int, pairing: Pairing, names: dict[int, str]) -> int:
         channel = await self.find_channel(tournament.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise RuntimeError(f"tournament {tournament.id}: its channel {tournament.channel_id} is gone")
         loc = await self.language(tournament)
-        label = formats.table_label(tournament, pairing, loc)
+        label = formats.table_label(tournament, pairing, loc, len(names))
         name = t(
             "tournament.thread-name",
             loc,
@@ -303,8 +354,8 @@ class Runner:
         except discord.HTTPException as exc:
             log.warning("tournament %s: could not greet table %s: %s", tournament.id, row.id, exc.status)
 
-    async def post_pairings(self, tournament: Tournament, number: int) -> None:
-        names = await self.names(tournament.id)
+    async def post_pairings(self, tournament: Tournament, number: int, names: dict[int, str] | None = None) -> None:
+        names = names if names is not None else await self.names(tournament.id)
         loc = await self.language(tournament)
         lines = [t("tournament.pairings-title", loc, name=tournament.name, round=number)]
         for pairing in await store.pairings(self.db, tournament.id, number):
@@ -405,6 +456,7 @@ class Runner:
                 waiting.append(pairing)
             else:
                 await self.store_result(tournament, pairing, result)
+                await self.explain_draw(tournament, replace(pairing, result=result))
         if waiting and self.clock() < current.deadline:
             return False
         for pairing in waiting:
@@ -418,8 +470,25 @@ class Runner:
                 late = [u for u, lost in zip(pairing.players, result["forfeited"], strict=True) if lost]
                 players = " ".join(f"<@{u}>" for u in late)
                 await self.flow.announce(row, t(key, self.flow.table_locale(row), players=players))
+                await self.explain_draw(tournament, replace(pairing, result=result))
         await self.close_round(tournament, current.number)
         return True
+
+    async def explain_draw(self, tournament: Tournament, pairing: Pairing) -> None:
+        """A drawn elimination duel: say at its table who goes on, and why."""
+        if not tournament.elimination or pairing.game_id is None or pairing.result is None:
+            return
+        ranks = pairing.result["ranks"]
+        if len(ranks) != 2 or ranks[0] != ranks[1]:
+            return
+        entrants = await store.entrants(self.db, tournament.id)
+        row = await self.flow.service.get(pairing.game_id)
+        names = {e.user_id: e.name for e in entrants}
+        note = formats.draw_note(
+            tournament, pairing, formats.seeds_of(entrants), names, self.flow.table_locale(row), mention=True
+        )
+        if note is not None:
+            await self.flow.announce(row, note)
 
     async def store_result(self, tournament: Tournament, pairing: Pairing, result: dict[str, Any]) -> None:
         async with self.db.transaction() as conn:
@@ -468,7 +537,15 @@ class Runner:
         if report.bracket_png is not None:
             files.append(discord.File(io.BytesIO(report.bracket_png), "bracket.png", description=report.bracket_alt))
         loc = await self.language(tournament)
-        text = t("tournament.round-over", loc, name=tournament.name, round=number) + "\n" + report.text
+        lines = [t("tournament.round-over", loc, name=tournament.name, round=number)]
+        if tournament.elimination:  # a drawn duel says who went on, and why
+            entrants = await store.entrants(self.db, tournament.id)
+            seeds, names = formats.seeds_of(entrants), {e.user_id: e.name for e in entrants}
+            for pairing in await store.pairings(self.db, tournament.id, number):
+                note = formats.draw_note(tournament, pairing, seeds, names, loc, mention=False)
+                if note is not None:
+                    lines.append(note)
+        text = "\n".join([*lines, report.text])
         await self.post(tournament, text, files=files)
         if last:
             podium = await formats.podium(self, tournament)

@@ -71,11 +71,15 @@ async def join_all(emu, world, tournament_id: int, users) -> None:
         assert "signed up" in answer.content, answer.content
 
 
-async def start(emu, world, tournament_id: int) -> None:
+async def start(emu, world, tournament_id: int, bot: MeepleBot | None = None) -> None:
+    """The organiser starts the tournament; with ``bot``, wait until round 1's tables are open
+    (the command answers at once and opens them in the background)."""
     answer = await (
         await emu.slash(world.owner, world.channel, "tournament start", {"tournament": tournament_id})
     ).final_message()
     assert "has started" in answer.content, answer.content
+    if bot is not None:
+        await bot.tournaments.idle()
 
 
 async def finish_game(bot: MeepleBot, game_id: int, rng: random.Random, moves: int = 12) -> None:
@@ -176,7 +180,7 @@ async def test_a_16_player_vivarium_swiss_in_pods_of_4_runs_4_rounds_to_the_podi
         await join_all(emu, world, tid, users)
         signup = signup_message(emu, world, tid)
         assert "Entrants (16)" in signup.content
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         for number in range(1, 5):
             tables = round_tables(config.database, tid, number)
             assert [len(json.loads(t["players"])) for t in tables] == [4, 4, 4, 4]
@@ -221,7 +225,7 @@ async def test_a_9_player_swiss_gives_byes_and_no_avoidable_rematch(emu, world, 
             emu, world, name="Duel Swiss", game="vivarium", format="swiss", time_limit=24, on_timeout="forfeit"
         )
         await join_all(emu, world, tid, users)
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         assert tournament_row(config.database, tid)["rounds"] == 4, "ceil(log2(9)) rounds by default"
         timing = stored(config.database, "SELECT DISTINCT time_limit_hours, timeout_action FROM games")
         assert [tuple(r) for r in timing] == [(24, "forfeit")], "every table has the tournament's time limit"
@@ -249,7 +253,7 @@ async def test_a_5_player_round_robin_meets_everyone_once_across_a_restart_mid_r
     async with running(emu, MeepleBot(config)) as bot:
         tid = await create(emu, world, name="Round robin", game="noctiluca", format="round-robin")
         await join_all(emu, world, tid, users)
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         assert tournament_row(config.database, tid)["rounds"] == 5
         # Round 1 is played; in round 2 one table finishes, then the bot stops mid-round.
         tables = [t for t in round_tables(config.database, tid, 1) if t["game_id"]]
@@ -287,7 +291,7 @@ async def test_an_8_player_single_elimination_best_of_3_seeds_and_crowns(emu, wo
                 "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games) VALUES (?, 'vivarium', ?, ?, ?, 5)",
                 [(world.guild.id, user, mu, sigma) for user, (mu, sigma) in rated.items()],
             )
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         order = [
             r["user_id"]
             for r in stored(
@@ -316,7 +320,7 @@ async def test_a_6_player_double_elimination_needs_two_losses(emu, world, config
     async with running(emu, MeepleBot(config)) as bot:
         tid = await create(emu, world, name="Double", game="noctiluca", format="double")
         await join_all(emu, world, tid, users)
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         await play_rounds(bot, config.database, tid, random.Random(6))
         assert tournament_row(config.database, tid)["status"] == "finished"
         losses: Counter[int] = Counter()
@@ -351,7 +355,7 @@ async def test_a_duplicate_fox_duet_with_3_teams_plays_the_same_deal(emu, world,
             ).final_message()
             assert "partner" in answer.content or "signed up" in answer.content, answer.content
         await join_all(emu, world, tid, users[2:])
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         tables = round_tables(config.database, tid, 1)
         assert len(tables) == 3
         assert sorted(json.loads(tables[0]["players"])) == sorted([users[0].id, users[1].id]) or any(
@@ -375,12 +379,12 @@ async def test_a_duplicate_noctiluca_solo_with_4_players_survives_a_restart_whil
     opened = 0
     real_open = runner_module.Runner.open_table
 
-    async def crash_after_two(self, tournament, current, pairing):
+    async def crash_after_two(self, tournament, current, pairing, *rest):
         nonlocal opened
         if opened == killed_after:
             raise asyncio.CancelledError  # the bot is killed while opening round 1's tables
         opened += 1
-        await real_open(self, tournament, current, pairing)
+        return await real_open(self, tournament, current, pairing, *rest)
 
     async with running(emu, MeepleBot(config)) as bot:
         tid = await create(
@@ -415,7 +419,7 @@ async def _tournament(bot: MeepleBot, tournament_id: int):
 
 async def test_bad_input_is_refused_privately_and_changes_nothing(emu, world, config_for) -> None:
     config = config_for(emu, world.guild.id)
-    async with running(emu, MeepleBot(config)):
+    async with running(emu, MeepleBot(config)) as bot:
         refusals = [
             ({"name": "Big", "game": "vivarium", "format": "swiss", "players_per_table": 5}, "cannot be played with 5"),
             ({"name": "None", "game": "vivarium", "format": "swiss", "rounds": 0}, "at least one round"),
@@ -444,7 +448,7 @@ async def test_bad_input_is_refused_privately_and_changes_nothing(emu, world, co
         ).final_message()
         assert "at least two" in too_few.content
         await join_all(emu, world, tid, [world.bob])
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         assert not signup_message(emu, world, tid).buttons(), "the sign-up message loses its buttons at the start"
         assert "Running" in signup_message(emu, world, tid).content
         late_user = emu.add_user("late")
@@ -470,7 +474,7 @@ async def test_organiser_tools_correct_extend_end_and_replace_with_an_audit_log(
     async with running(emu, MeepleBot(config)) as bot:
         tid = await create(emu, world, name="Tools", game="vivarium", format="swiss", rounds=2, days_per_round=3)
         await join_all(emu, world, tid, users)
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         first, second = round_tables(config.database, tid, 1)
         # The organiser sets table 1's result with a reason: the table is closed with it.
         a, b = json.loads(first["players"])
@@ -557,7 +561,7 @@ async def test_a_pod_table_unfinished_at_the_deadline_is_scored_as_it_stands(emu
             emu, world, name="Pods", game="vivarium", format="swiss", players_per_table=3, rounds=1, unfinished="score"
         )
         await join_all(emu, world, tid, users)
-        await start(emu, world, tid)
+        await start(emu, world, tid, bot)
         tables = round_tables(config.database, tid, 1)
         assert [len(json.loads(t["players"])) for t in tables] == [3, 3]
         mine = await (await emu.slash(users[0], world.channel, "tournament mine", {})).final_message()

@@ -14,6 +14,7 @@ from render.tournament import (
     BRONZE,
     BUDGET,
     GOLD,
+    MAX_ON_PODIUM,
     MAX_WIDTH,
     POINTS_SIZE,
     ROW,
@@ -25,6 +26,7 @@ from render.tournament import (
     bracket_layout,
     bracket_png,
     podium_png,
+    podium_steps,
     standings_layout,
     standings_png,
 )
@@ -316,3 +318,32 @@ def test_a_shared_place_shares_its_step() -> None:
     image = picture(podium_png("Cup", "", [("1", "Ann", ""), ("=2", "Bob", ""), ("=2", "Cat", "")]))
     assert count(image, BRONZE) == 0, "two players sharing second both stand on silver"
     assert count(image, SILVER) > 2 * 20_000
+
+
+def test_a_shared_third_place_puts_both_players_on_the_bronze_step() -> None:
+    """Single elimination: both semi-final losers are third; both stand on the step, none below."""
+    alone = [("1", "Ann", ""), ("2", "Bob", ""), ("3", "Cat", "")]
+    shared = [*alone, ("3", "Dan", "")]
+    steps, rest = podium_steps(shared)
+    assert [(s.tier, [n for n, _ in s.entries]) for s in steps] == [(0, ["Ann"]), (1, ["Bob"]), (2, ["Cat", "Dan"])]
+    assert rest == []
+    one, two = picture(podium_png("Cup", "", alone)), picture(podium_png("Cup", "", shared))
+    assert two.height == one.height, "nobody is listed under the podium"
+    assert two.width == WIDTH
+    assert count(two, BRONZE) > 1.5 * count(one, BRONZE), "the bronze step holds two names side by side"
+    # The bronze step is still on the right of gold, silver on the left.
+    pixels = [two.getpixel((x, two.height - 90)) for x in range(WIDTH)]
+    xs = {
+        name: [x for x, pixel in enumerate(pixels) if pixel == colour]
+        for name, colour in (("gold", GOLD), ("silver", SILVER), ("bronze", BRONZE))
+    }
+    assert max(xs["silver"]) < min(xs["gold"]) and max(xs["gold"]) < min(xs["bronze"])
+
+
+def test_podium_steps_share_places_and_list_the_rest_below() -> None:
+    steps, rest = podium_steps([("1", "A", ""), ("1", "B", ""), ("3", "C", ""), ("4", "D", "")])
+    assert [(s.tier, len(s.entries)) for s in steps] == [(0, 2), (2, 1)], "a shared first: no silver step"
+    assert rest == [("4", "D", "")]
+    crowd = [("1", "A", "")] + [("2", f"P{k}", "") for k in range(MAX_ON_PODIUM)]
+    steps, rest = podium_steps(crowd)
+    assert [s.tier for s in steps] == [0] and len(rest) == MAX_ON_PODIUM, "too many to stand: listed below"
