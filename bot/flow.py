@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot import computers, ratings
+from bot import alt_text, computers, ratings
 from bot.answers import locale_of
 from bot.computers import who
 from bot.delivery import Backoff, Delivery, record_results
@@ -328,7 +328,8 @@ class Flow:
             from bot.howto import howto_button
 
             view.add_item(howto_button(row.game, loc))
-        return {"content": clip("\n".join(body)), "png": png, "view": view}
+        alt = alt_text.board(row.game, public_view["public"], state.to_move(), names, loc, lines, outcome, users)
+        return {"content": clip("\n".join(body)), "png": png, "view": view, "alt": alt}
 
     def public_choices(
         self, row: GameRow, state: State, public_view: dict, names: Sequence[str] = (), loc: str | None = None
@@ -399,7 +400,7 @@ class Flow:
             try:
                 return await channel.send(
                     content=payload["content"],
-                    file=discord.File(io.BytesIO(png), filename="board.png"),
+                    file=discord.File(io.BytesIO(png), filename="board.png", description=payload["alt"]),
                     view=payload["view"],
                     allowed_mentions=MENTIONS,
                 )
@@ -461,7 +462,8 @@ class Flow:
         )
         content = clip("\n".join([header, *lines, text]))
         user = self.bot.get_user(users[seat]) or await self.bot.fetch_user(users[seat])
-        await user.send(content, file=discord.File(io.BytesIO(png), filename="hand.png"))
+        alt = alt_text.hand(row.game, state.view(seat), loc)
+        await user.send(content, file=discord.File(io.BytesIO(png), filename="hand.png", description=alt))
 
     def server_name(self, row: GameRow, loc: str | None = None) -> str:
         guild = self.bot.get_guild(row.guild_id) if row.guild_id else None
@@ -525,7 +527,8 @@ class Flow:
             lines.append(t("choices.not-your-turn", loc))
         else:
             lines.insert(0, t(f"choices.game-{row.status}", loc))
-        kwargs: dict = {"file": discord.File(io.BytesIO(png), filename="hand.png")}
+        alt = alt_text.hand(row.game, state.view(seat), loc)
+        kwargs: dict = {"file": discord.File(io.BytesIO(png), filename="hand.png", description=alt)}
         if view is not None:
             kwargs["view"] = view
         await interaction.followup.send(clip("\n".join(lines)), ephemeral=True, **kwargs)

@@ -68,6 +68,11 @@ class GameAdapter:
         """The private part of a view in words, for the 'My hand' answer and DMs."""
         return ""
 
+    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+        """What the board picture shows besides whose turn it is, in words for its alt text (the
+        scores first): sentences read from the public view only, so they may stand in a channel."""
+        return []
+
     def start_notice(self, locale: str) -> str | None:
         """Rules reminder posted when a game starts (e.g. table-talk rules)."""
         return None

@@ -357,6 +357,35 @@ class VivariumAdapter(GameAdapter):
         lines.append(t(key, locale, names=winners))
         return lines
 
+    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+        facts = []
+        for seat, player in enumerate(public.get("players_info", [])):
+            parts = [
+                t("vivarium.alt.gems", locale, count=player.get("gems", 0)),
+                t("vivarium.alt.creature-points", locale, points=player.get("creature_points", 0)),
+                t(
+                    "vivarium.alt.cards",
+                    locale,
+                    count=len(player.get("collection", [])) + len(player.get("contracts", [])),
+                ),
+                t("vivarium.alt.priority", locale, count=len(player.get("priority", []))),
+            ]
+            name = names[seat] if seat < len(names) else "?"
+            facts.append(t("vivarium.alt.player", locale, name=name, parts=listing(parts, locale)))
+        middle = [domino(token["numbers"]) for token in public.get("middle", [])]
+        if middle:
+            facts.append(t("vivarium.alt.middle", locale, tokens=listing(middle, locale)))
+        if public.get("phase") in ("take", "ability"):
+            grid = public.get("grid", [])
+            cells = []
+            for row, col in public.get("reachable", []):
+                card = grid[row - 1][col - 1] if len(grid) >= row and len(grid[row - 1]) >= col else None
+                if card is not None:
+                    cells.append(t("vivarium.alt.cell", locale, row=row, col=col, card=card_name(card, locale)))
+            if cells:
+                facts.append(t("vivarium.alt.reachable", locale, cards=t("alt.list-separator", locale).join(cells)))
+        return facts
+
     def push_events(self) -> set[str]:
         return {"starting contracts"}
 
