@@ -64,7 +64,7 @@ def board(
     adapter = adapter_for(game)
     title = game_title(game, locale)
     if outcome is not None:
-        parts = [t("alt.board.final", locale, game=title), *adapter.outcome_lines(outcome, names, locale)]
+        parts = [t("alt.board.final", locale, game=title), *adapter.outcome_lines(outcome, list(names), locale)]
     else:
         parts = [t("alt.board", locale, game=title)]
         if movers:

@@ -343,17 +343,34 @@ class Flow:
                     actions.append(action)
         if not actions or len(actions) > 4 * MAX_BUTTONS or any(adapter.action_is_private(a) for a in actions):
             return []
-        return [
-            ActButton(
-                row.id,
-                state.version,
-                a.text,
-                adapter.action_label(a, public_view, loc or self.table_locale(row), names),
-                style=SUGGESTED if adapter.action_is_suggested(a, public_view) else discord.ButtonStyle.secondary,
-                emoji=adapter.action_emoji(a, public_view),
+        loc = loc or self.table_locale(row)
+        items: list[discord.ui.Item] = []
+        for group, chosen in adapter.choice_groups(actions, public_view, loc):
+            if group:  # one menu of these choices, each with its second line
+                options = [
+                    discord.SelectOption(
+                        label=adapter.action_label(a, public_view, loc, names)[:100],
+                        value=a.text,
+                        description=(adapter.action_description(a, public_view, loc) or None),
+                        emoji=adapter.action_emoji(a, public_view),
+                    )
+                    for a in chosen[:25]
+                ]
+                placeholder = t(f"{row.game}.choices.{group}", loc)[:150]
+                items.append(ActSelect(row.id, state.version, options, placeholder=placeholder, group=group))
+                continue
+            items.extend(
+                ActButton(
+                    row.id,
+                    state.version,
+                    a.text,
+                    adapter.action_label(a, public_view, loc, names),
+                    style=SUGGESTED if adapter.action_is_suggested(a, public_view) else discord.ButtonStyle.secondary,
+                    emoji=adapter.action_emoji(a, public_view),
+                )
+                for a in chosen
             )
-            for a in actions
-        ]
+        return items
 
     async def deliver(self, game_id: int, row: GameRow | None = None) -> GameRow:
         """Have the game's pending boards and DMs delivered; wait a little for them, not for retries.

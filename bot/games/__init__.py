@@ -32,6 +32,12 @@ class GameAdapter:
         """True when offering this choice in public would reveal hidden information."""
         return True
 
+    def choice_groups(self, actions: list[Action], view: dict, locale: str) -> list[tuple[str, list[Action]]]:
+        """How the board offers its public choices, so they fit a phone (5 rows of components at
+        most): groups of ``(name, actions)``, a group named "" as buttons, any other as one menu
+        (its placeholder ``<game-id>.choices.<name>``, options with descriptions). By default, buttons."""
+        return [("", actions)]
+
     def action_is_suggested(self, action: Action, view: dict) -> bool:
         """True for the choice the bot proposes (shown as the highlighted button)."""
         return False

@@ -14,6 +14,8 @@ GEM = "\N{GEM STONE}"
 SWAP = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
 EQUIPMENT = "\N{WRENCH}"
 CONTRACT = "\N{SCROLL}"
+# Choices offered in a menu when there are several: their labels name a card or two dominoes.
+MENU_VERBS = ("take", "adjust")
 
 
 def domino(numbers: list[int]) -> str:
@@ -178,6 +180,15 @@ class VivariumAdapter(GameAdapter):
 
     def action_is_private(self, action: Action) -> bool:
         return False  # every choice is made in the open: tokens, grid and gems are public
+
+    def choice_groups(self, actions: list[Action], view: dict, locale: str) -> list[tuple[str, list[Action]]]:
+        """Step 2 offers up to 8 cards, 7 shifts of a number and the gems: the cards in one menu
+        (each with its details), the shifts in another, the rest as buttons; 3 rows, not 4 of
+        long buttons that a phone shows one per line."""
+        groups = [(verb, chosen) for verb in MENU_VERBS if len(chosen := [a for a in actions if a.verb == verb]) > 1]
+        grouped = {a.text for _, chosen in groups for a in chosen}
+        rest = [a for a in actions if a.text not in grouped]
+        return [*groups, ("", rest)] if rest else groups
 
     # -- events -----------------------------------------------------------------------------
     def describe_event(self, event: Event, names: list[str], locale: str) -> str | None:
