@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot import computers, ratings
+from bot import alt_text, computers, ratings
 from bot.answers import locale_of
 from bot.computers import who
 from bot.delivery import Backoff, Delivery, record_results
@@ -328,7 +328,8 @@ class Flow:
             from bot.howto import howto_button
 
             view.add_item(howto_button(row.game, loc))
-        return {"content": clip("\n".join(body)), "png": png, "view": view}
+        alt = alt_text.board(row.game, public_view["public"], state.to_move(), names, loc, lines, outcome, users)
+        return {"content": clip("\n".join(body)), "png": png, "view": view, "alt": alt}
 
     def public_choices(
         self, row: GameRow, state: State, public_view: dict, names: Sequence[str] = (), loc: str | None = None
@@ -342,17 +343,34 @@ class Flow:
                     actions.append(action)
         if not actions or len(actions) > 4 * MAX_BUTTONS or any(adapter.action_is_private(a) for a in actions):
             return []
-        return [
-            ActButton(
-                row.id,
-                state.version,
-                a.text,
-                adapter.action_label(a, public_view, loc or self.table_locale(row), names),
-                style=SUGGESTED if adapter.action_is_suggested(a, public_view) else discord.ButtonStyle.secondary,
-                emoji=adapter.action_emoji(a, public_view),
+        loc = loc or self.table_locale(row)
+        items: list[discord.ui.Item] = []
+        for group, chosen in adapter.choice_groups(actions, public_view, loc):
+            if group:  # one menu of these choices, each with its second line
+                options = [
+                    discord.SelectOption(
+                        label=adapter.action_label(a, public_view, loc, names)[:100],
+                        value=a.text,
+                        description=(adapter.action_description(a, public_view, loc) or None),
+                        emoji=adapter.action_emoji(a, public_view),
+                    )
+                    for a in chosen[:25]
+                ]
+                placeholder = t(f"{row.game}.choices.{group}", loc)[:150]
+                items.append(ActSelect(row.id, state.version, options, placeholder=placeholder, group=group))
+                continue
+            items.extend(
+                ActButton(
+                    row.id,
+                    state.version,
+                    a.text,
+                    adapter.action_label(a, public_view, loc, names),
+                    style=SUGGESTED if adapter.action_is_suggested(a, public_view) else discord.ButtonStyle.secondary,
+                    emoji=adapter.action_emoji(a, public_view),
+                )
+                for a in chosen
             )
-            for a in actions
-        ]
+        return items
 
     async def deliver(self, game_id: int, row: GameRow | None = None) -> GameRow:
         """Have the game's pending boards and DMs delivered; wait a little for them, not for retries.
@@ -399,7 +417,7 @@ class Flow:
             try:
                 return await channel.send(
                     content=payload["content"],
-                    file=discord.File(io.BytesIO(png), filename="board.png"),
+                    file=discord.File(io.BytesIO(png), filename="board.png", description=payload["alt"]),
                     view=payload["view"],
                     allowed_mentions=MENTIONS,
                 )
@@ -461,7 +479,8 @@ class Flow:
         )
         content = clip("\n".join([header, *lines, text]))
         user = self.bot.get_user(users[seat]) or await self.bot.fetch_user(users[seat])
-        await user.send(content, file=discord.File(io.BytesIO(png), filename="hand.png"))
+        alt = alt_text.hand(row.game, state.view(seat), loc)
+        await user.send(content, file=discord.File(io.BytesIO(png), filename="hand.png", description=alt))
 
     def server_name(self, row: GameRow, loc: str | None = None) -> str:
         guild = self.bot.get_guild(row.guild_id) if row.guild_id else None
@@ -525,7 +544,8 @@ class Flow:
             lines.append(t("choices.not-your-turn", loc))
         else:
             lines.insert(0, t(f"choices.game-{row.status}", loc))
-        kwargs: dict = {"file": discord.File(io.BytesIO(png), filename="hand.png")}
+        alt = alt_text.hand(row.game, state.view(seat), loc)
+        kwargs: dict = {"file": discord.File(io.BytesIO(png), filename="hand.png", description=alt)}
         if view is not None:
             kwargs["view"] = view
         await interaction.followup.send(clip("\n".join(lines)), ephemeral=True, **kwargs)

@@ -12,11 +12,11 @@ from typing import Any
 import discord
 
 import render
-from bot import history
+from bot import alt_text, history
 from bot.answers import locale_of
 from bot.flow import Flow, clip
 from bot.games import adapter_for
-from bot.i18n import t
+from bot.i18n import game_title, listing, t
 from bot.replays import ReplayOrder
 from bot.service import Refusal
 from bot.storage import GameRow, SeatRow, seats_and_undo
@@ -184,7 +184,8 @@ async def show_past_board(
         title = t("history.board-title", loc, step=step, last=row.version, move=move)
     text = clip("\n".join([title, *notes]))
     view = pager(PastBoard, game_id, step, row.version, 0, loc)
-    file = discord.File(io.BytesIO(png), filename="board.png")
+    alt = alt_text.past_board(row.game, state.view(None)["public"], names, loc, title)
+    file = discord.File(io.BytesIO(png), filename="board.png", description=alt)
     if edit:
         await interaction.edit_original_response(content=text, attachments=[file], view=view)
     else:
@@ -204,9 +205,17 @@ async def attach_replay(
         return
     try:
         loc = flow.table_locale(row)  # the replay joins the public final board
-        data = await flow.pictures.replay(row.id, await replay_order(flow, row, loc, seats))
+        order = await replay_order(flow, row, loc, seats)
+        data = await flow.pictures.replay(row.id, order)
+        alt = t(
+            "alt.replay",
+            loc,
+            game=game_title(row.game, loc),
+            players=listing(order.names, loc),
+            count=len(order.actions),
+        )
         replay = discord.File(
-            io.BytesIO(data), filename=f"replay.{extension_of(data)}", description=t("replay.description", loc)
+            io.BytesIO(data), filename=f"replay.{extension_of(data)}", description=alt_text.fit([alt])
         )
         content = clip(f"{message.content}\n{t('replay.attached', loc)}")
         await message.edit(content=content, attachments=[*message.attachments, replay])

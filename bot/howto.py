@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot import alt_text
 from bot.answers import locale_of
 from bot.flow import clip
 from bot.i18n import game_title, has, t
@@ -122,6 +123,15 @@ def page_png(game_id: str, index: int, loc: str) -> bytes:
     return render_page(game_id, index, title, labels(game_id, page, loc), names, locale=loc)
 
 
+def page_alt(game_id: str, index: int, loc: str) -> str:
+    """The page's picture in words: which game and page, and what its numbered labels point at."""
+    page = pages(game_id)[index]
+    title = t(f"howto.{game_id}.{page}.title", loc)
+    head = t("alt.howto", loc, game=game_title(game_id, loc), page=index + 1, pages=len(pages(game_id)), title=title)
+    marks = [t("alt.howto.label", loc, number=n, label=label) for n, label in enumerate(labels(game_id, page, loc), 1)]
+    return alt_text.fit([head, *marks])
+
+
 async def show_page(interaction: discord.Interaction, game_id: str, page: int, edit: bool) -> None:
     """Answer privately with a page of the guide (a new message, or the pager's own message edited)."""
     loc = locale_of(interaction)
@@ -131,7 +141,7 @@ async def show_page(interaction: discord.Interaction, game_id: str, page: int, e
     last = len(pages(game_id)) - 1
     index = max(0, min(page, last))
     png = await asyncio.to_thread(page_png, game_id, index, loc)
-    file = discord.File(io.BytesIO(png), filename="how-to-play.png")
+    file = discord.File(io.BytesIO(png), filename="how-to-play.png", description=page_alt(game_id, index, loc))
     text, view = page_text(game_id, index, loc), pager(game_id, index, last, loc)
     if edit:
         await interaction.edit_original_response(content=text, attachments=[file], view=view)

@@ -36,7 +36,7 @@ async def send_my_data(flow: Flow, interaction: discord.Interaction) -> None:
         content, name = gzip.compress(content), name + ".gz"
     if len(content) > ATTACHMENT_LIMIT:
         raise Refusal("privacy.my-data-too-large")
-    file = discord.File(io.BytesIO(content), filename=name)
+    file = discord.File(io.BytesIO(content), filename=name, description=t("alt.my-data", locale_of(interaction)))
     await flow.private(interaction, t("privacy.my-data", locale_of(interaction)), file=file)
 
 

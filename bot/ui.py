@@ -291,8 +291,13 @@ class ActButton(
         await flow_of(interaction).act(interaction, self.game_id, self.version, self.action)
 
 
-class ActSelect(Answered, discord.ui.DynamicItem[discord.ui.Select], template=r"mp:pick:(?P<gid>\d+):(?P<ver>\d+)"):
-    """A menu of actions (up to 25) whose values are the actions' texts."""
+class ActSelect(
+    Answered,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"mp:pick:(?P<gid>\d+):(?P<ver>\d+)(?::(?P<group>[a-z-]{1,20}))?",
+):
+    """A menu of actions (up to 25) whose values are the actions' texts. A board with several
+    menus names each by its ``group`` of choices (``take``, ``adjust``), as custom ids must differ."""
 
     def __init__(
         self,
@@ -300,22 +305,24 @@ class ActSelect(Answered, discord.ui.DynamicItem[discord.ui.Select], template=r"
         version: int,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
+        group: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"{PREFIX}:pick:{game_id}:{version}",
+                custom_id=f"{PREFIX}:pick:{game_id}:{version}" + (f":{group}" if group else ""),
                 placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-")],
             )
         )
         self.game_id = game_id
         self.version = version
+        self.group = group
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> ActSelect:
-        return cls(int(match["gid"]), int(match["ver"]))
+        return cls(int(match["gid"]), int(match["ver"]), group=match["group"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         values = self.item.values

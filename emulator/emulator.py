@@ -53,6 +53,7 @@ class Emulator(UserActions):
         port: int = 0,
         shard_count: int = 1,
         check_spec: bool = True,
+        require_alt_text: bool = False,
     ) -> None:
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the emulator binds to loopback only")
@@ -76,6 +77,9 @@ class Emulator(UserActions):
         # Every body is checked against Discord's API description and documented limits, every
         # answer against the description; requests refused with 400 50035 are kept here.
         self.check_spec = check_spec
+        # Strictness: every file the bot uploads must carry alt text (its description), or the
+        # upload is refused with 400 50035 (service.check_alt_text); the tests turn it on.
+        self.require_alt_text = require_alt_text
         self.spec_stats = SpecStats()
         self.invalid_requests: list[str] = []
         self._runner: web.AppRunner | None = None

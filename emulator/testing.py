@@ -26,6 +26,8 @@ from emulator.waiting import PATIENCE
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
 FAST = {"heartbeat_interval": 0.25, "interaction_deadline": 3.0}
+# What the tests' emulator insists on beyond Discord: alt text on every file the bot posts.
+STRICT = {"require_alt_text": True}
 CLIENT_OPTIONS = {"guild_ready_timeout": 0.1}
 
 
@@ -97,8 +99,8 @@ def make_world(emu: Emulator, guild_name: str = "Meeple Hall", shard: tuple[int,
 
 @pytest_asyncio.fixture
 async def emu() -> AsyncIterator[Emulator]:
-    """A started emulator with fast heartbeats; checks assert_clean at teardown."""
-    async with Emulator(**FAST) as instance:
+    """A started, strict emulator with fast heartbeats; checks assert_clean at teardown."""
+    async with Emulator(**FAST, **STRICT) as instance:
         yield instance
         assert_clean(instance)
 

@@ -23,7 +23,7 @@ class Sandbox:
     """The emulator, its world and the web page, started in that order around the bot."""
 
     def __init__(self) -> None:
-        self.emu = SandboxEmulator()
+        self.emu = SandboxEmulator(require_alt_text=True)  # as strict as the tests: every picture has alt text
         self.world: World | None = None
         self.server: SandboxServer | None = None
 

@@ -129,6 +129,7 @@ def message(msg: Message, viewer: User) -> dict[str, Any]:
             {
                 "id": str(a.id),
                 "filename": a.filename,
+                "description": a.description or "",
                 "url": attachment_url(msg, a.id, a.filename, viewer),
                 "image": (a.content_type or "").startswith("image/") or a.filename.lower().endswith(".png"),
                 "size": a.size,

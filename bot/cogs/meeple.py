@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import challenge, computers, privacy_ui, profiles, ratings
+from bot import alt_text, challenge, computers, privacy_ui, profiles, ratings
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
@@ -147,7 +147,7 @@ class MeepleCog(commands.Cog):
         await self.flow.private(
             interaction,
             clip(found.text),
-            file=discord.File(io.BytesIO(found.png), filename="profile.png"),
+            file=discord.File(io.BytesIO(found.png), filename="profile.png", description=await self.alt(found.text)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -188,7 +188,7 @@ class MeepleCog(commands.Cog):
             await self.flow.private(
                 interaction,
                 clip(text),
-                file=discord.File(io.BytesIO(png), filename="scores.png"),
+                file=discord.File(io.BytesIO(png), filename="scores.png", description=await self.alt(text)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
@@ -206,12 +206,17 @@ class MeepleCog(commands.Cog):
                 lines.append(t("leaderboard.provisional", loc, needed=ratings.PROVISIONAL_GAMES))
             lines.append(t("leaderboard.line", loc, rank=rank, player=f"<@{r.user_id}>", rating=r.shown, count=r.games))
         png = await profiles.leaderboard_png(self.db, game, shown, page, pages, loc)
+        alt = await self.alt("\n".join(lines))
         await self.flow.private(
             interaction,
             clip("\n".join(lines)),
-            file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
+            file=discord.File(io.BytesIO(png), filename="leaderboard.png", description=alt),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+    async def alt(self, text: str) -> str:
+        """A picture's alt text from the message it illustrates, the players it mentions by name."""
+        return alt_text.fit([text], await profiles.display_names(self.db, alt_text.mentioned([text])))
 
     async def score_lines(self, guild: int, game: str, loc: str) -> list[str]:
         """Per level or mode: its win rate, then the best games (a team is named together)."""

@@ -275,7 +275,7 @@ class TableCog(commands.Cog):
             clip(text),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
-            file=discord.File(io.BytesIO(payload["png"]), filename="board.png"),
+            file=discord.File(io.BytesIO(payload["png"]), filename="board.png", description=payload["alt"]),
         )
 
     @table.command(name="hand")

@@ -32,6 +32,12 @@ class GameAdapter:
         """True when offering this choice in public would reveal hidden information."""
         return True
 
+    def choice_groups(self, actions: list[Action], view: dict, locale: str) -> list[tuple[str, list[Action]]]:
+        """How the board offers its public choices, so they fit a phone (5 rows of components at
+        most): groups of ``(name, actions)``, a group named "" as buttons, any other as one menu
+        (its placeholder ``<game-id>.choices.<name>``, options with descriptions). By default, buttons."""
+        return [("", actions)]
+
     def action_is_suggested(self, action: Action, view: dict) -> bool:
         """True for the choice the bot proposes (shown as the highlighted button)."""
         return False
@@ -67,6 +73,11 @@ class GameAdapter:
     def hand_text(self, view: dict, locale: str) -> str:
         """The private part of a view in words, for the 'My hand' answer and DMs."""
         return ""
+
+    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+        """What the board picture shows besides whose turn it is, in words for its alt text (the
+        scores first): sentences read from the public view only, so they may stand in a channel."""
+        return []
 
     def start_notice(self, locale: str) -> str | None:
         """Rules reminder posted when a game starts (e.g. table-talk rules)."""

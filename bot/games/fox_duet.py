@@ -21,6 +21,10 @@ def card_name(card: dict, locale: str) -> str:
     return text
 
 
+def seat_name(names: Sequence[str], seat: int, locale: str) -> str:
+    return names[seat] if 0 <= seat < len(names) else t("player.fallback", locale, number=seat + 1)
+
+
 def card_from_id(card_id: str) -> dict:
     suit, _, rank = card_id.partition("-")
     abilities = {1: "musician", 3: "fox", 5: "gazelle", 7: "gift", 9: "royal"}
@@ -216,6 +220,31 @@ class FoxDuetAdapter(GameAdapter):
         if private.get("gift"):
             lines.append(t("fox-duet.hand.gift", locale, card=card_name(private["gift"], locale)))
         return "\n".join(lines)
+
+    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+        facts = [
+            t(
+                "fox-duet.alt.path",
+                locale,
+                space=public.get("tracker", 0) + 1,
+                spaces=len(public.get("spaces", [])),
+                gems=public.get("gems_collected", 0),
+            )
+        ]
+        if public.get("decree"):
+            facts.append(t("fox-duet.alt.decree", locale, card=card_name(public["decree"], locale)))
+        played = [
+            t(
+                "fox-duet.alt.played",
+                locale,
+                name=seat_name(names, entry["seat"], locale),
+                card=card_name(entry["card"], locale),
+            )
+            for entry in public.get("trick_cards", [])
+        ]
+        if played:
+            facts.append(t("fox-duet.alt.trick", locale, cards=listing(played, locale)))
+        return facts
 
     def start_notice(self, locale: str) -> str | None:
         return t("fox-duet.table-talk", locale)

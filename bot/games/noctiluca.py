@@ -346,6 +346,20 @@ class NoctilucaAdapter(GameAdapter):
             key = "noctiluca.prompt.shore-solo"
         return status + "\n" + t(key, locale, **values)
 
+    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+        facts = []
+        for seat, info in enumerate(public.get("seats", [])):
+            parts = [
+                t("noctiluca.alt.tokens", locale, points=sum(tok["value"] for tok in info.get("tokens", []))),
+                t("noctiluca.alt.delivered", locale, count=len(info.get("delivered", []))),
+            ]
+            jars = [jar_progress(jar, locale) for jar in info.get("jars", [])]
+            if jars:
+                parts.append(t("noctiluca.alt.jars", locale, jars=listing(jars, locale)))
+            name = names[seat] if seat < len(names) else t("player.fallback", locale, number=seat + 1)
+            facts.append(t("noctiluca.alt.seat", locale, name=name, parts=listing(parts, locale)))
+        return facts
+
     def hand_text(self, view: dict, locale: str) -> str:
         private = view.get("private", {})
         public = view.get("public", {})

@@ -383,6 +383,26 @@ class TMDiceAdapter(GameAdapter):
             values["effects"] = listing([effect_text(e, locale) for e in step["effects"]], locale)
         return status + "\n" + t(f"tm-dice.prompt.{kind}", locale, **values)
 
+    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+        facts = []
+        for seat, info in enumerate(public.get("seats", [])):
+            parts = [
+                t("tm-dice.alt.vp", locale, points=info.get("vp", 0)),
+                t("tm-dice.alt.played", locale, count=sum(len(info.get(c, [])) for c in ("red", "blue", "green"))),
+                t("tm-dice.alt.hand", locale, count=info.get("hand", 0)),
+            ]
+            dice = [
+                t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in info.get("dice", {}).items() if n
+            ]
+            if dice:
+                parts.append(t("tm-dice.alt.dice", locale, dice=listing(dice, locale)))
+            name = names[seat] if seat < len(names) else t("player.fallback", locale, number=seat + 1)
+            corp = info.get("corporation") if info.get("chosen") else None
+            if corp:
+                name = t("tm-dice.alt.corporation", locale, name=name, corporation=corp_name(corp["id"], locale))
+            facts.append(t("tm-dice.alt.seat", locale, name=name, parts=listing(parts, locale)))
+        return facts
+
     def hand_text(self, view: dict, locale: str) -> str:
         private = view.get("private", {})
         lines = []

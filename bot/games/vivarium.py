@@ -14,6 +14,8 @@ GEM = "\N{GEM STONE}"
 SWAP = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
 EQUIPMENT = "\N{WRENCH}"
 CONTRACT = "\N{SCROLL}"
+# Choices offered in a menu when there are several: their labels name a card or two dominoes.
+MENU_VERBS = ("take", "adjust")
 
 
 def domino(numbers: list[int]) -> str:
@@ -178,6 +180,15 @@ class VivariumAdapter(GameAdapter):
 
     def action_is_private(self, action: Action) -> bool:
         return False  # every choice is made in the open: tokens, grid and gems are public
+
+    def choice_groups(self, actions: list[Action], view: dict, locale: str) -> list[tuple[str, list[Action]]]:
+        """Step 2 offers up to 8 cards, 7 shifts of a number and the gems: the cards in one menu
+        (each with its details), the shifts in another, the rest as buttons; 3 rows, not 4 of
+        long buttons that a phone shows one per line."""
+        groups = [(verb, chosen) for verb in MENU_VERBS if len(chosen := [a for a in actions if a.verb == verb]) > 1]
+        grouped = {a.text for _, chosen in groups for a in chosen}
+        rest = [a for a in actions if a.text not in grouped]
+        return [*groups, ("", rest)] if rest else groups
 
     # -- events -----------------------------------------------------------------------------
     def describe_event(self, event: Event, names: list[str], locale: str) -> str | None:
@@ -356,6 +367,35 @@ class VivariumAdapter(GameAdapter):
         key = "vivarium.outcome.shared" if len(outcome.winners) > 1 else "vivarium.outcome.winner"
         lines.append(t(key, locale, names=winners))
         return lines
+
+    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+        facts = []
+        for seat, player in enumerate(public.get("players_info", [])):
+            parts = [
+                t("vivarium.alt.gems", locale, count=player.get("gems", 0)),
+                t("vivarium.alt.creature-points", locale, points=player.get("creature_points", 0)),
+                t(
+                    "vivarium.alt.cards",
+                    locale,
+                    count=len(player.get("collection", [])) + len(player.get("contracts", [])),
+                ),
+                t("vivarium.alt.priority", locale, count=len(player.get("priority", []))),
+            ]
+            name = names[seat] if seat < len(names) else "?"
+            facts.append(t("vivarium.alt.player", locale, name=name, parts=listing(parts, locale)))
+        middle = [domino(token["numbers"]) for token in public.get("middle", [])]
+        if middle:
+            facts.append(t("vivarium.alt.middle", locale, tokens=listing(middle, locale)))
+        if public.get("phase") in ("take", "ability"):
+            grid = public.get("grid", [])
+            cells = []
+            for row, col in public.get("reachable", []):
+                card = grid[row - 1][col - 1] if len(grid) >= row and len(grid[row - 1]) >= col else None
+                if card is not None:
+                    cells.append(t("vivarium.alt.cell", locale, row=row, col=col, card=card_name(card, locale)))
+            if cells:
+                facts.append(t("vivarium.alt.reachable", locale, cards=t("alt.list-separator", locale).join(cells)))
+        return facts
 
     def push_events(self) -> set[str]:
         return {"starting contracts"}

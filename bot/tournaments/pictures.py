@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from bot import alt_text
 from bot.i18n import game_title, t
 from bot.tournaments import formats, store
 from bot.tournaments.formats import Podium, Report
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
     from bot.tournaments.runner import Runner
 
 TEXT_LINES = 24  # lines of the standings written out in a message (the picture has them all)
-ALT_LIMIT = 1000  # Discord's limit on a file's description
 
 
 def _name(names: dict[int, str], team: tuple[int, ...]) -> str:
@@ -94,7 +94,7 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
     if len(table.lines) > TEXT_LINES:
         text_lines.append(t("tournament.standing-more", loc, count=len(table.lines) - TEXT_LINES))
     text = "\n".join(text_lines)
-    alt = (subtitle + ": " + "; ".join(text_lines))[:ALT_LIMIT]
+    alt = alt_text.fit([tournament.name, subtitle, *text_lines])
     bracket = None
     bracket_alt = ""
     if elimination:
@@ -153,7 +153,7 @@ def _bracket(
                 alt.append(f"{titles[(section, match.round)]}: {name(match.winner)}")
     subtitle = t("tournament.bracket-subtitle", loc, game=game_title(tournament.game, loc))
     png = bracket_png(tournament.name, subtitle, titles, matches)
-    return png, (t("tournament.bracket-title", loc) + ": " + "; ".join(alt))[:ALT_LIMIT]
+    return png, alt_text.fit([tournament.name, t("tournament.bracket-title", loc), subtitle, *alt])
 
 
 def _round_title(tournament: Tournament, match: Any, last: dict[str, int], loc: str) -> str:
@@ -187,5 +187,5 @@ async def podium(runner: Runner, tournament: Tournament) -> Podium:
     winners = [name for rank, name, _ in places if rank == "1"]
     text = t("tournament.champion", loc, name=tournament.name, winners=", ".join(winners))
     mentions = " ".join(f"<@{u}>" for line in table.lines if line.rank == "1" for u in line.names)
-    alt = "; ".join(f"{rank}. {name}" for rank, name, _ in places)[:ALT_LIMIT]
+    alt = alt_text.fit([tournament.name, title, *(f"{rank}. {name} {detail}" for rank, name, detail in places)])
     return Podium(f"{text} {mentions}".strip(), png, alt)

@@ -575,7 +575,7 @@ function drawAttachments(attachments) {
       link.href = a.url;
       const img = el("img");
       img.src = a.url;
-      img.alt = a.filename;
+      img.alt = a.description || a.filename;
       img.dataset.filename = a.filename;
       img.addEventListener("load", () => {
         const scroller = img.closest(".scroller");

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.client import MeepleBot, ShardedMeepleBot, create_bot
 from bot.config import Config
 from emulator import Emulator
-from emulator.testing import assert_clean, make_world, running
+from emulator.testing import STRICT, assert_clean, make_world, running
 from tests.bot.test_discord_computers import open_with_computers
 from tests.bot.test_scheduler import FakeClock, open_with, reminders
 from tests.support.driver import Table, mentioned
@@ -35,7 +35,7 @@ def test_a_bot_is_sharded_only_when_a_shard_count_is_configured(tmp_path: Path) 
 
 async def test_each_process_reminds_only_the_games_of_its_guilds(tmp_path: Path) -> None:
     clock = FakeClock()
-    async with Emulator(heartbeat_interval=0.25, shard_count=2) as emu:
+    async with Emulator(heartbeat_interval=0.25, shard_count=2, **STRICT) as emu:
         first, second = make_world(emu, "First", shard=(0, 2)), make_world(emu, "Second", shard=(1, 2))
         base = Config(emu.bot_token, tmp_path / "meeple.db", None, emu.base_url, "INFO")
         async with contextlib.AsyncExitStack() as stack:
@@ -60,7 +60,7 @@ async def test_direct_messages_reach_the_process_of_shard_0_which_serves_them_fr
 ) -> None:
     """Discord sends DMs to shard 0 whichever server a user plays in: the guide and its page buttons
     (the components a DM can carry) work there, for a player of a server on shard 1."""
-    async with Emulator(heartbeat_interval=0.25, shard_count=2) as emu:
+    async with Emulator(heartbeat_interval=0.25, shard_count=2, **STRICT) as emu:
         make_world(emu, "First", shard=(0, 2))
         second = make_world(emu, "Second", shard=(1, 2))
         base = Config(emu.bot_token, tmp_path / "meeple.db", None, emu.base_url, "INFO")
@@ -80,7 +80,7 @@ async def test_direct_messages_reach_the_process_of_shard_0_which_serves_them_fr
 
 
 async def test_a_process_never_plays_the_computers_of_another_process_guild(tmp_path: Path) -> None:
-    async with Emulator(heartbeat_interval=0.25, shard_count=2) as emu:
+    async with Emulator(heartbeat_interval=0.25, shard_count=2, **STRICT) as emu:
         make_world(emu, "First", shard=(0, 2))
         second = make_world(emu, "Second", shard=(1, 2))
         base = Config(emu.bot_token, tmp_path / "meeple.db", None, emu.base_url, "INFO")

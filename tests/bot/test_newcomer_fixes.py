@@ -22,7 +22,7 @@ from engine import GAMES, Action
 from render.replay import replay_animation
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.bot.test_discord_vivarium import open_and_start
-from tests.support.driver import is_board
+from tests.support.driver import is_board, offered_actions
 
 GAME_IDS = sorted(GAMES)
 
@@ -109,14 +109,18 @@ async def test_vivarium_confirmation_names_the_card_taken(emu, world, config_for
         await emu.wait_until(
             lambda: (
                 is_board(emu.last_message(world.channel))
-                and take.text in str(emu.last_message(world.channel).buttons())
+                and take.text in offered_actions(emu.last_message(world.channel))
             ),
             what="the board offering cards",
         )
         adapter = adapter_for("vivarium")
         before = adapter.action_label(take, state.view(seat), "en")
         board = next(m for m in reversed(emu.messages(world.channel)) if is_board(m))
-        clicked = await emu.click(user, board, custom_id=f"mp:act:{row.id}:{state.version}:{take.text}")
+        how, custom_id = offered_actions(board)[take.text]
+        if how == "click":
+            clicked = await emu.click(user, board, custom_id=custom_id)
+        else:  # the cards are offered in a menu when there are several
+            clicked = await emu.select(user, board, custom_id, [take.text])
         answer = (await clicked.followups(1))[0]
         after_state = await bot.flow.service.state(await bot.db.get_game(row.id))
         after = adapter.action_label(take, after_state.view(seat), "en")

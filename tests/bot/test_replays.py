@@ -315,6 +315,7 @@ async def test_the_bots_threads_never_draw_or_rebuild_a_replay(emu, world, confi
         )
         replay = final().attachments[1]
         assert replay.filename == "replay.webp"
-        assert replay.description == "Animated replay of the whole game, move by move"
+        assert replay.description.startswith("Animated replay of ")  # its alt text: game, players, moves
+        assert "Alice" in replay.description and "Bob" in replay.description
         assert meeple.flow.pictures.drawn["replay"] == 1
         assert threads == []

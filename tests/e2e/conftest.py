@@ -21,7 +21,7 @@ import pytest
 import pytest_asyncio
 
 from emulator.emulator import Emulator
-from emulator.testing import FAST, World, assert_clean, make_world
+from emulator.testing import FAST, STRICT, World, assert_clean, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 # Seconds a stopping bot is given before it is killed: far beyond the few seconds it takes, so
@@ -107,7 +107,7 @@ class BotProcess:
 
 @pytest_asyncio.fixture
 async def emu() -> AsyncIterator[Emulator]:
-    async with Emulator(**FAST) as instance:
+    async with Emulator(**FAST, **STRICT) as instance:
         yield instance
         assert_clean(instance)
 

@@ -24,7 +24,7 @@ import pytest
 import pytest_asyncio
 
 from emulator.emulator import Emulator
-from emulator.testing import World, assert_clean, make_world
+from emulator.testing import STRICT, World, assert_clean, make_world
 from tests.e2e.conftest import ROOT, BotProcess
 from tests.e2e.test_fox_duet import open_and_start
 from tests.support.driver import Table
@@ -81,7 +81,7 @@ class ShardProcess(BotProcess):
 
 @pytest_asyncio.fixture
 async def emu() -> AsyncIterator[Emulator]:
-    async with Emulator(heartbeat_interval=0.25, shard_count=SHARDS) as instance:
+    async with Emulator(heartbeat_interval=0.25, shard_count=SHARDS, **STRICT) as instance:
         yield instance
 
 

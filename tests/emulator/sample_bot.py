@@ -119,7 +119,7 @@ def add_commands(bot: SampleBot) -> None:
     async def report(interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
         await asyncio.sleep(0.05)
-        file = discord.File(io.BytesIO(BOARD_BYTES), filename="board.png")
+        file = discord.File(io.BytesIO(BOARD_BYTES), filename="board.png", description="The sample board")
         first = await interaction.followup.send("here is the board", file=file, wait=True)
         second = await interaction.followup.send("and a private note", ephemeral=True, wait=True)
         bot.followup_messages += [first, second]

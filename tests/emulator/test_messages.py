@@ -83,11 +83,11 @@ async def test_archived_thread_refuses_posts_until_unarchived(emu: Emulator, wor
 
 
 async def test_upload_over_10_mib_gets_40005(emu: Emulator, world: World, bot: SampleBot) -> None:
-    too_big = discord.File(io.BytesIO(b"\0" * (10 * 1024 * 1024 + 1)), filename="huge.bin")
+    too_big = discord.File(io.BytesIO(b"\0" * (10 * 1024 * 1024 + 1)), filename="huge.bin", description="Too big")
     with pytest.raises(discord.HTTPException) as refused:
         await channel_of(bot, world.channel.id).send(file=too_big)
     assert (refused.value.status, refused.value.code) == (413, 40005)
-    ok = discord.File(io.BytesIO(b"x" * 1024), filename="small.bin")
+    ok = discord.File(io.BytesIO(b"x" * 1024), filename="small.bin", description="Small")
     await channel_of(bot, world.channel.id).send(file=ok)
     assert emu.messages(world.channel)[0].attachments[0].size == 1024
 

@@ -75,7 +75,9 @@ async def test_the_route_templates_of_the_description(emu: Emulator) -> None:
 
 async def test_requests_and_answers_are_checked_as_the_bot_works(emu: Emulator, world: World, bot: SampleBot) -> None:
     before = (emu.spec_stats.requests, emu.spec_stats.responses)
-    await channel_of(bot, world.channel.id).send("hello", file=discord.File(io.BytesIO(b"png"), "board.png"))
+    await channel_of(bot, world.channel.id).send(
+        "hello", file=discord.File(io.BytesIO(b"png"), "board.png", description="A board")
+    )
     assert emu.spec_stats.requests == before[0] + 1  # the payload_json of the multipart body
     assert emu.spec_stats.responses == before[1] + 1
 

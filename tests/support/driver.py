@@ -25,6 +25,19 @@ def action_buttons(message: Message) -> list[dict]:
     return [b for b in message.buttons() if str(b.get("custom_id", "")).startswith("mp:act:")]
 
 
+def action_menus(message: Message) -> list[dict]:
+    """The menus of actions on a message (a board groups many choices in menus, Vivarium's cards)."""
+    return [s for s in message.selects() if str(s.get("custom_id", "")).startswith("mp:pick:")]
+
+
+def offered_actions(message: Message) -> dict[str, tuple[str, str]]:
+    """Every action a message offers: its text -> ("click" or "select", the component's custom id)."""
+    offered = {action_of(b["custom_id"]): ("click", str(b["custom_id"])) for b in action_buttons(message)}
+    for menu in action_menus(message):
+        offered.update({str(o["value"]): ("select", str(menu["custom_id"])) for o in menu.get("options", [])})
+    return offered
+
+
 def labels(message: Message) -> list[str]:
     """Every visible label of a message's components (buttons and menu options)."""
     found = [str(b.get("label", "")) for b in message.buttons()]
@@ -79,7 +92,7 @@ class Table:
     def finished(self) -> bool:
         """A finished game's board offers no choices and no hand, only its log."""
         board = self.board()
-        return not any(b.get("label") == "My hand" for b in board.buttons()) and not action_buttons(board)
+        return not any(b.get("label") == "My hand" for b in board.buttons()) and not offered_actions(board)
 
     async def play_one(self) -> Message:
         """Make the next move: a public button on the board, or a choice from 'My hand'."""
@@ -87,11 +100,14 @@ class Table:
         movers = mentioned(board)
         assert movers, f"the board mentions nobody to act: {board.content!r}"
         user = self.user(movers[0])
-        public = action_buttons(board)
+        public = offered_actions(board)
         if public:
-            by_action = {action_of(b["custom_id"]): b["custom_id"] for b in public}
-            chosen = await self.pick(user, list(by_action))
-            result = await self.emu.click(user, board, custom_id=by_action[chosen])
+            chosen = await self.pick(user, list(public))
+            how, custom_id = public[chosen]
+            if how == "click":
+                result = await self.emu.click(user, board, custom_id=custom_id)
+            else:
+                result = await self.emu.select(user, board, custom_id, [chosen])
         else:
             hand = await self.emu.click(user, board, label="My hand")
             panel = (await hand.followups(1))[0]
