@@ -319,6 +319,7 @@ async def test_every_message_of_tables_and_tournaments_is_in_one_language(
     assert after_switch and all(loc == locale for _, loc in after_switch), after_switch
 
 
+@pytest.mark.parametrize("bot_database", ["sqlite", "postgres"], indirect=True)
 async def test_a_tournament_created_in_chinese_keeps_chinese_after_the_server_switches_to_portuguese(
     emu, world, config_for, drawn
 ) -> None:
@@ -410,6 +411,7 @@ async def test_a_tournament_created_in_chinese_keeps_chinese_after_the_server_sw
         assert english.content.startswith(t("tournament.signup-title", "en", name=CUP, id=cup.id + 1)), english.content
 
 
+@pytest.mark.parametrize("bot_database", ["sqlite", "postgres"], indirect=True)
 async def test_the_host_changes_the_tables_language_in_the_lobby_and_only_before_the_start(
     emu, world, config_for
 ) -> None:
