@@ -67,6 +67,9 @@ KINDS = (
     "tournament.audit-title",
     "tournament.audit.result",
     "tournament.audit.extend",
+    "tournament.audit.end-round",
+    "tournament.audit-line.no-reason",
+    "tournament.settled.settled",
     "tournament.cancelled-public",
     "tournament.signup-closed",
 )
