@@ -22,14 +22,24 @@ from bot.computers import who
 from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
 from bot.i18n import game_title, resolve_locale, t
-from bot.languages import language_name, table_language_of
+from bot.languages import LANGUAGES, language_name, table_language_of
 from bot.pictures import Pictures
 from bot.service import GameService, MoveResult, Refusal
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage import GameRow, SeatRow, async_play, jobs, locales
 from bot.storage.jobs import JobSpec
-from bot.ui import ActButton, ActSelect, GameButton, HandButton, LobbyButton, OptionSelect, SnoozeButton, UndoButton
+from bot.ui import (
+    ActButton,
+    ActSelect,
+    GameButton,
+    HandButton,
+    LanguageSelect,
+    LobbyButton,
+    OptionSelect,
+    SnoozeButton,
+    UndoButton,
+)
 from engine import Action, Event, State
 
 if TYPE_CHECKING:
@@ -213,6 +223,12 @@ class Flow:
                 ]
                 placeholder = t("lobby.option-placeholder", loc, option=adapter.option_name(name, loc))
                 view.add_item(OptionSelect(row.id, name, choices, placeholder=placeholder[:150]))
+            current = row.language or self.locale
+            languages = [
+                discord.SelectOption(label=label, value=code, default=code == current)
+                for code, label in LANGUAGES.items()
+            ]
+            view.add_item(LanguageSelect(row.id, languages, placeholder=t("language.placeholder", loc)[:150]))
             for op in ("join", "leave", "start"):
                 view.add_item(LobbyButton(row.id, op, loc, disabled=full and op == "join"))
         else:
@@ -259,6 +275,22 @@ class Flow:
         except Refusal:
             # The refused menu shows the clicker's choice until the lobby is redrawn as stored:
             # redraw it, then let the one error path give the refusal its private answer.
+            if (stored := await self.service.db.get_game(game_id)) is not None:
+                await interaction.edit_original_response(**await self.lobby_payload(stored))
+            raise
+        await interaction.edit_original_response(**await self.lobby_payload(row))
+
+    async def set_language(self, interaction: discord.Interaction, game_id: int, language: str) -> None:
+        """The lobby's language menu: the lobby is redrawn in the chosen language."""
+        await interaction.response.defer()
+        if language not in LANGUAGES:
+            raise Refusal("language.unknown")
+        try:
+            row = await self.service.set_language(
+                game_id, interaction.user.id, language, lambda user, level: computers.name(user, level, language)
+            )
+        except Refusal:
+            # As for an option: the menu is redrawn as stored before the private refusal.
             if (stored := await self.service.db.get_game(game_id)) is not None:
                 await interaction.edit_original_response(**await self.lobby_payload(stored))
             raise

@@ -19,7 +19,7 @@ from itertools import islice
 
 from bot import game_options, history, metrics, results
 from bot.games import adapter_for
-from bot.i18n import OptionRef, Phrase, title_term
+from bot.i18n import OptionRef, Phrase, available_locales, title_term
 from bot.results import ResultLine
 from bot.storage import (
     AlreadySeated,
@@ -328,6 +328,23 @@ class GameService:
                 raise Refusal("error.creator-only")
             chosen = self.parse_options(row.game, f"{name}={raw}")  # from the lobby's menu: the ids
             return await self.db.set_options(game_id, {**row.options, name: chosen[name]})
+
+    async def set_language(
+        self, game_id: int, user_id: int, language: str, computer_name: Callable[[int, str], str] | None = None
+    ) -> GameRow:
+        """The host changes a lobby's language (its computers renamed in it); refused once started."""
+        if language not in available_locales():
+            raise Refusal("language.unknown")
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row.status != "lobby":
+                raise Refusal("language.started")
+            if user_id != row.creator_id:
+                raise Refusal("language.host-only")
+            try:
+                return await self.db.set_language(game_id, language, computer_name)
+            except WrongStatus as exc:
+                raise Refusal("language.started") from exc
 
     async def start(self, game_id: int, user_id: int) -> StartResult:
         async with self.lock(game_id):

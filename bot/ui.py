@@ -228,6 +228,35 @@ class OptionSelect(
         await flow_of(interaction).set_option(interaction, self.game_id, self.name, values[0])
 
 
+class LanguageSelect(Answered, discord.ui.DynamicItem[discord.ui.Select], template=r"mp:lang:(?P<gid>\d+)"):
+    """A lobby menu for the table's language; only its host may change it, before the start."""
+
+    def __init__(
+        self, game_id: int, options: list[discord.SelectOption] | None = None, placeholder: str | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{PREFIX}:lang:{game_id}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> LanguageSelect:
+        return cls(int(match["gid"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not values:
+            raise Refusal(NOTHING_CHOSEN)
+        await own_lobby(interaction, self.game_id)
+        await flow_of(interaction).set_language(interaction, self.game_id, values[0])
+
+
 class HandButton(Answered, discord.ui.DynamicItem[discord.ui.Button], template=r"mp:hand:(?P<gid>\d+)"):
     """'My hand': the clicker's private view and, on their turn, their choices. Works at any time."""
 
@@ -414,4 +443,14 @@ def act_custom_id(game_id: int, version: int, action: str) -> str:
     return custom_id
 
 
-DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, ActButton, ActSelect, SnoozeButton, UndoButton, GameButton)
+DYNAMIC_ITEMS = (
+    LobbyButton,
+    OptionSelect,
+    LanguageSelect,
+    HandButton,
+    ActButton,
+    ActSelect,
+    SnoozeButton,
+    UndoButton,
+    GameButton,
+)

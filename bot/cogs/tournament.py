@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
+from babel import dates as babel_dates
 from discord import app_commands
 from discord.ext import commands
 
@@ -22,7 +23,8 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
-from bot.i18n import OptionRef, game_title, t
+from bot.i18n import OptionRef, game_title, listing, t
+from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
 from bot.service import Refusal, check_timing
 from bot.storage import async_play
 from bot.tournaments import formats, store
@@ -175,7 +177,7 @@ class TournamentCog(commands.Cog):
         number: int,
         deadline: datetime,
         what: str,
-        detail: str,
+        detail: dict[str, Any],
     ) -> None:
         """Move the current round's deadline, in the audit log."""
         async with self.db.transaction() as conn:
@@ -218,6 +220,7 @@ class TournamentCog(commands.Cog):
         advance="Pod elimination: how many of each pod go on",
         cap="The most players who can sign up",
         signup_days="Sign-up closes and the tournament starts by itself after this many days",
+        language="The language of its posts, tables and pictures (default: the server's)",
     )
     @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
     @app_commands.choices(format=FORMAT_CHOICES)
@@ -225,6 +228,7 @@ class TournamentCog(commands.Cog):
     @app_commands.choices(best_of=BEST_OF_CHOICES)
     @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
     @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -242,6 +246,7 @@ class TournamentCog(commands.Cog):
         advance: app_commands.Range[int, 1, 3] = 1,
         cap: app_commands.Range[int, 2, 512] | None = None,
         signup_days: app_commands.Range[int, 1, 60] | None = None,
+        language: str | None = None,
     ) -> None:
         """Create a tournament in this channel and open its sign-up."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -253,6 +258,8 @@ class TournamentCog(commands.Cog):
             raise Refusal("error.option-invalid")
         if format not in store.FORMATS:
             raise Refusal("error.option-invalid")
+        if language is not None and language not in LANGUAGES:
+            raise Refusal("language.unknown")
         size = formats.check_settings(game, format, players_per_table, rounds, best_of, advance)
         parsed = self.flow.service.parse_options(game, options, loc, "tournament create")
         try:
@@ -265,6 +272,8 @@ class TournamentCog(commands.Cog):
         if not isinstance(channel, discord.TextChannel):
             raise Refusal("tournament.text-channel")
         deadline = self.bot.clock() + timedelta(days=signup_days) if signup_days else None
+        # Fixed now, as a table's is: a later change of the server's setting leaves it alone.
+        language = language or await self.flow.server_language(guild, guild_locale(interaction))
         created = await store.create(
             self.db,
             guild_id=guild,
@@ -285,6 +294,7 @@ class TournamentCog(commands.Cog):
             cap=cap,
             signup_deadline=deadline,
             seed=secrets.randbits(63),
+            language=language,
         )
         message = await channel.send(**await self.signup_payload(created))
         await store.update(self.db, created.id, signup_message_id=message.id)
@@ -439,16 +449,14 @@ class TournamentCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         chosen = await self.pick(interaction, tournament)
-        report = await formats.report(self.runner, chosen, None)
+        # A private answer: all of it (text, picture, corrections) in the reader's language.
+        report = await formats.report(self.runner, chosen, None, loc)
         lines = [t("tournament.standings-title", loc, name=chosen.name), self.describe(chosen, loc), report.text]
         corrections = await store.audit_log(self.db, chosen.id)
         shown = [c for c in corrections if c.action != "start"]
         if shown:
             lines.append(t("tournament.audit-title", loc))
-            lines += [
-                t("tournament.audit-line", loc, when=c.created_at[:10], user=c.actor_id, what=c.detail, reason=c.reason)
-                for c in shown[-10:]
-            ]
+            lines += [audit_line(c, loc) for c in shown[-10:]]
         files = [discord.File(io.BytesIO(report.standings_png), "standings.png", description=report.alt)]
         if report.bracket_png is not None:
             files.append(discord.File(io.BytesIO(report.bracket_png), "bracket.png", description=report.bracket_alt))
@@ -575,7 +583,7 @@ class TournamentCog(commands.Cog):
             )
             if cursor.rowcount != 1:
                 raise Refusal("tournament.not-entrant", user=player.id)
-            await store.audit(conn, chosen.id, interaction.user.id, "remove", f"<@{player.id}> removed", reason)
+            await store.audit(conn, chosen.id, interaction.user.id, "remove", {"user": player.id}, reason)
         await self.refresh_signup(chosen.id)
         await self.flow.private(interaction, t("tournament.removed", locale_of(interaction), user=player.id))
 
@@ -651,7 +659,7 @@ class TournamentCog(commands.Cog):
                         (store.dumps(users), chosen.id, round_, slot),
                     )
             await store.audit(
-                conn, chosen.id, interaction.user.id, "replace", f"<@{substitute.id}> replaces <@{player.id}>", reason
+                conn, chosen.id, interaction.user.id, "replace", {"old": player.id, "new": substitute.id}, reason
             )
         await self.refresh_signup(chosen.id)
         await self.flow.private(interaction, t("tournament.replaced", loc, old=player.id, new=substitute.id))
@@ -711,9 +719,7 @@ class TournamentCog(commands.Cog):
             "won": [r == 1 for r in given],
             "forfeited": [False] * len(given),
         }
-        detail = f"round {number}, table {table}: " + ", ".join(
-            f"<@{u}> {r}" for u, r in zip(pairing.players, given, strict=True)
-        )
+        detail = {"round": number, "table": table, "ranks": [list(p) for p in zip(pairing.players, given, strict=True)]}
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE pairings SET result = ? WHERE tournament_id = ? AND round = ? AND slot = ?",
@@ -741,7 +747,7 @@ class TournamentCog(commands.Cog):
         current = await self.current_round(chosen)
         deadline = current.deadline + timedelta(days=days)
         await self.set_deadline(
-            interaction, chosen, current.number, deadline, "extend", f"round {current.number} +{days} d"
+            interaction, chosen, current.number, deadline, "extend", {"round": current.number, "days": days}
         )
         when = int(deadline.timestamp())
         public = await self.runner.language(chosen)
@@ -757,7 +763,7 @@ class TournamentCog(commands.Cog):
         chosen = await self.organised(interaction, tournament)
         current = await self.current_round(chosen)
         now = self.bot.clock()
-        await self.set_deadline(interaction, chosen, current.number, now, "end-round", f"round {current.number} ended")
+        await self.set_deadline(interaction, chosen, current.number, now, "end-round", {"round": current.number})
         await self.runner.advance(chosen.id)
         await self.flow.private(interaction, t("tournament.round-ended", locale_of(interaction), round=current.number))
 
@@ -786,13 +792,42 @@ class TournamentCog(commands.Cog):
             )
             if cursor.rowcount != 1:
                 raise Refusal("tournament.over", name=chosen.name)
-            await store.audit(conn, chosen.id, interaction.user.id, "cancel", "cancelled", reason)
+            await store.audit(conn, chosen.id, interaction.user.id, "cancel", {}, reason)
         await self.refresh_signup(chosen.id)
         public = await self.runner.language(chosen)
         await self.runner.post(chosen, t("tournament.cancelled-public", public, name=chosen.name, reason=reason))
         await self.flow.private(interaction, t("tournament.cancelled", locale_of(interaction), name=chosen.name))
 
     cancel.autocomplete("tournament")(tournament_choices)
+
+
+def audit_line(line: store.AuditLine, loc: str) -> str:
+    """One organiser correction, worded in ``loc`` from what was stored (its action and values)."""
+    when = format_date(line.created_at, loc)
+    values = line.values
+    if values is None:  # written before corrections were stored as values: kept as it was
+        what = line.detail
+    elif line.action == "result":
+        ranks = listing((t("tournament.audit.rank", loc, user=u, rank=r) for u, r in values["ranks"]), loc)
+        what = t("tournament.audit.result", loc, round=values["round"], table=values["table"], ranks=ranks)
+    elif line.action == "extend":
+        what = t("tournament.audit.extend", loc, round=values["round"], count=values["days"])
+    elif line.action in ("end-round", "remove", "replace", "cancel"):
+        what = t(f"tournament.audit.{line.action}", loc, **values)
+    else:
+        what = line.action
+    if not line.reason:
+        return t("tournament.audit-line.no-reason", loc, when=when, user=line.actor_id, what=what)
+    return t("tournament.audit-line", loc, when=when, user=line.actor_id, what=what, reason=line.reason)
+
+
+def format_date(stamp: str, loc: str) -> str:
+    """A stored timestamp's day as the reader's locale writes it (26 Nov 2026, 2026年11月26日)."""
+    try:
+        day = datetime.fromisoformat(stamp.replace("Z", "+00:00")).date()
+    except ValueError:
+        return stamp[:10]
+    return babel_dates.format_date(day, "medium", locale=loc.replace("-", "_"))
 
 
 async def setup(bot: MeepleBot) -> None:

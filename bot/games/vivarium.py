@@ -318,7 +318,12 @@ class VivariumAdapter(GameAdapter):
             return (
                 status
                 + "\n"
-                + t(f"vivarium.prompt.ability.{pending.get('ability')}", locale, who=who, card=card.get("name", "?"))
+                + t(
+                    f"vivarium.prompt.ability.{pending.get('ability')}",
+                    locale,
+                    who=who,
+                    card=name_of(card, locale, "equipment") if "id" in card else "?",  # in the board's language
+                )
             )
         return status + "\n" + t(f"vivarium.prompt.{phase}", locale, who=who)
 

@@ -612,6 +612,26 @@ class Database:
                 return False
             return True
 
+    async def set_language(
+        self, game_id: int, language: str, computer_name: Callable[[int, str], str] | None = None
+    ) -> GameRow:
+        """Change a lobby's language; its computer seats are renamed in it (``computer_name(user,
+        level)``) in the same transaction. Raise WrongStatus once the table has started."""
+        async with self.transaction() as conn:
+            await _require_status(conn, game_id, "lobby")
+            await conn.execute(f"UPDATE games SET language = ?, updated_at = {_NOW} WHERE id = ?", (language, game_id))
+            if computer_name is not None:
+                computers = await conn.execute_fetchall(
+                    "SELECT s.seat, s.user_id, c.level FROM seats s"
+                    " JOIN computer_seats c ON c.game_id = s.game_id AND c.seat = s.seat WHERE s.game_id = ?",
+                    (game_id,),
+                )
+                await conn.executemany(
+                    "UPDATE seats SET display_name = ? WHERE game_id = ? AND seat = ?",
+                    [(computer_name(user, level), game_id, seat) for seat, user, level in computers],
+                )
+            return await _game(conn, game_id)
+
     async def set_options(self, game_id: int, options: dict[str, Any]) -> GameRow:
         """Replace the options of a lobby; raise WrongStatus once it has started."""
         options_json = _dump_json(options)

@@ -472,13 +472,16 @@ class Podium:
     alt: str
 
 
-async def report(runner: Runner, tournament: Tournament, after_round: int | None = None) -> Report:
+async def report(
+    runner: Runner, tournament: Tournament, after_round: int | None = None, loc: str | None = None
+) -> Report:
+    """The standings (and bracket) in ``loc``, by default the tournament's language."""
     from bot.tournaments import pictures
 
-    return await pictures.report(runner, tournament, after_round)
+    return await pictures.report(runner, tournament, after_round, loc or await runner.language(tournament))
 
 
 async def podium(runner: Runner, tournament: Tournament) -> Podium:
     from bot.tournaments import pictures
 
-    return await pictures.podium(runner, tournament)
+    return await pictures.podium(runner, tournament, await runner.language(tournament))

@@ -28,18 +28,18 @@ def _name(names: dict[int, str], team: tuple[int, ...]) -> str:
 
 
 async def _standings(
-    runner: Runner, tournament: Tournament
+    runner: Runner, tournament: Tournament, loc: str
 ) -> tuple[formats.Table, dict[int, str], list[store.Pairing], list[store.Entrant]]:
     entrants = await store.entrants(runner.db, tournament.id)
     history = await store.pairings(runner.db, tournament.id)
     names = {e.user_id: e.name for e in entrants}
-    table = formats.standings(tournament, entrants, history, await runner.language(tournament))
+    table = formats.standings(tournament, entrants, history, loc)
     return table, names, history, entrants
 
 
-async def report(runner: Runner, tournament: Tournament, after_round: int | None) -> Report:
-    loc = await runner.language(tournament)
-    table, names, history, entrants = await _standings(runner, tournament)
+async def report(runner: Runner, tournament: Tournament, after_round: int | None, loc: str) -> Report:
+    """The standings, text and picture, in ``loc`` (one language for the whole message)."""
+    table, names, history, entrants = await _standings(runner, tournament, loc)
     settled = [r.number for r in await store.rounds(runner.db, tournament.id) if r.status == "settled"]
     shown_round = after_round or (settled[-1] if settled else 0)
     if tournament.status == "finished":
@@ -173,9 +173,8 @@ def _round_title(tournament: Tournament, match: Any, last: dict[str, int], loc: 
     return t("tournament.bracket-round", loc, round=match.round)
 
 
-async def podium(runner: Runner, tournament: Tournament) -> Podium:
-    loc = await runner.language(tournament)
-    table, names, _, _ = await _standings(runner, tournament)
+async def podium(runner: Runner, tournament: Tournament, loc: str) -> Podium:
+    table, names, _, _ = await _standings(runner, tournament, loc)
     places = []
     for line in table.lines[:8]:
         if not line.rank:

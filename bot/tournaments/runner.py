@@ -67,8 +67,9 @@ class Runner:
         return self.flow.service.db
 
     async def language(self, tournament: Tournament) -> str:
-        """The language of a tournament's posts and tables: its server's (see Flow.server_language)."""
-        return await self.flow.server_language(tournament.guild_id)
+        """The language of a tournament's posts, tables and pictures: the one it was created in;
+        for a tournament from before languages were kept, its server's (Flow.server_language)."""
+        return tournament.language or await self.flow.server_language(tournament.guild_id)
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -199,7 +200,7 @@ class Runner:
             tables = formats.next_tables(started, entrants_now, [], 1)
             assert tables is not None, "a tournament that can start has a first round"
             await store.insert_round(conn, tournament.id, 1, self.round_seed(), self.deadline(started), tables)
-            await store.audit(conn, tournament.id, actor_id, "start", f"{len(order)} entrants")
+            await store.audit(conn, tournament.id, actor_id, "start", {"entrants": len(order)})
 
     async def start_at_deadline(self, tournament: Tournament) -> None:
         """Sign-up closed by its deadline: start, or cancel with the reason when it cannot."""
@@ -529,14 +530,14 @@ class Runner:
     async def announce(self, tournament: Tournament, number: int) -> None:
         """Post a settled round's standings (and the bracket, and the podium at the end)."""
         tournament = await store.get(self.db, tournament.id) or tournament
-        report = await formats.report(self, tournament, after_round=number)
+        loc = await self.language(tournament)  # once, for the text and the pictures alike
+        report = await formats.report(self, tournament, after_round=number, loc=loc)
         last = tournament.status == "finished" and number == tournament.round
         files = [discord.File(io.BytesIO(report.standings_png), "standings.png", description=report.alt)]
         if report.bracket_png is not None and not last:
             files = []  # an elimination's wave: its bracket tells it; the places come with the end
         if report.bracket_png is not None:
             files.append(discord.File(io.BytesIO(report.bracket_png), "bracket.png", description=report.bracket_alt))
-        loc = await self.language(tournament)
         lines = [t("tournament.round-over", loc, name=tournament.name, round=number)]
         if tournament.elimination:  # a drawn duel says who went on, and why
             entrants = await store.entrants(self.db, tournament.id)

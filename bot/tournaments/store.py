@@ -1,4 +1,4 @@
-"""Tournament rows in SQLite (migration 0010): plain reads and the few guarded writes.
+"""Tournament rows in SQLite (migrations 0010 and 0015): plain reads and the few guarded writes.
 
 Every write that the runner's restart safety depends on is one transaction here: a round and its
 pairings together, a table and the pairing it belongs to together (``link``), a round's results
@@ -54,6 +54,9 @@ class Tournament:
     status: str
     round: int
     signup_message_id: int | None
+    # The language of its posts, tables and pictures, fixed at creation (migration 0015); None
+    # for a tournament from before, which speaks its server's current language.
+    language: str | None = None
 
     @property
     def pods(self) -> bool:
@@ -89,6 +92,7 @@ class Tournament:
             status=row["status"],
             round=row["round"],
             signup_message_id=row["signup_message_id"],
+            language=row["language"],
         )
 
 
@@ -134,6 +138,18 @@ class AuditLine:
     detail: str
     reason: str
     created_at: str
+
+    @property
+    def values(self) -> dict[str, Any] | None:
+        """What the correction changed, as stored for wording in any language (a JSON object);
+        None for a line written before, whose detail is English text."""
+        if not self.detail.startswith("{"):
+            return None
+        try:
+            found = json.loads(self.detail)
+        except ValueError:
+            return None
+        return found if isinstance(found, dict) else None
 
 
 async def create(db: Database, **values: Any) -> Tournament:
@@ -368,11 +384,13 @@ async def set_round(db: Database, tournament_id: int, number: int, **values: Any
 
 
 async def audit(
-    conn: Connection, tournament_id: int, actor_id: int, action: str, detail: str, reason: str = ""
+    conn: Connection, tournament_id: int, actor_id: int, action: str, detail: dict[str, Any], reason: str = ""
 ) -> None:
+    """Note an organiser's action; ``detail`` holds its values (round, table, users), worded
+    when shown, in the reader's language."""
     await conn.execute(
         "INSERT INTO tournament_audit (tournament_id, actor_id, action, detail, reason) VALUES (?, ?, ?, ?, ?)",
-        (tournament_id, actor_id, action, detail[:400], reason[:400]),
+        (tournament_id, actor_id, action, dumps(detail), reason[:400]),
     )
 
 

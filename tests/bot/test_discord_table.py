@@ -58,10 +58,12 @@ async def test_slash_command_creates_a_lobby_and_autocompletes_options(emu, worl
         assert "Level 2" in lobby.content
         # The menus show the current choices, not their "choose" placeholders.
         chosen = {
-            s["custom_id"].split(":")[-1]: [o["value"] for o in s["options"] if o.get("default")]
+            (s["custom_id"].split(":")[-1] if ":opt:" in s["custom_id"] else "language"): [
+                o["value"] for o in s["options"] if o.get("default")
+            ]
             for s in lobby.selects()
         }
-        assert chosen == {"level": ["2"], "memory": ["off"]}
+        assert chosen == {"level": ["2"], "memory": ["off"], "language": ["en"]}
         again = await emu.slash(world.bob, world.channel, "table create", {"game": "fox-duet"})
         refused = await again.final_message()
         assert refused.ephemeral and "already has a table" in refused.content

@@ -80,12 +80,14 @@ async def test_the_lobby_names_its_menu_only_when_the_game_has_options(emu, worl
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
         lobby = await open_table(emu, world)
         assert "with the menu" in lobby.content
-        assert [m["placeholder"] for m in lobby.selects()] == ["Level: choose", "Memory aid: choose"]
+        options = [m["placeholder"] for m in lobby.selects() if ":opt:" in m["custom_id"]]
+        assert options == ["Level: choose", "Memory aid: choose"]
         await (await emu.slash(world.alice, world.channel, "table abandon")).final_message()
         created = await emu.slash(world.alice, world.channel, "table create", {"game": "vivarium"})
         await created.final_message()
         viv = emu.last_message(world.channel)
-        assert "Vivarium" in viv.content and "menu" not in viv.content and not viv.selects()
+        assert "Vivarium" in viv.content and "menu" not in viv.content
+        assert [m["placeholder"] for m in viv.selects()] == ["Table language"], "no option menus, only the language's"
         assert "needs 2 to 4" in viv.content
 
 
