@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.i18n import Listed
 from bot.service import Refusal
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -88,7 +89,7 @@ def check_value(spec: Mapping[str, Any], option: Mapping[str, Any], resolved: Ma
         raise Refusal("error.option-type", option=name)
     choices = spec.get("choices")
     if choices and value not in [choice["value"] for choice in choices]:
-        raise Refusal("error.option-choice", option=name, choices=", ".join(choice["name"] for choice in choices))
+        raise Refusal("error.option-choice", option=name, choices=Listed(tuple(choice["name"] for choice in choices)))
 
 
 def check_range(name: str, value: float, low: float | None, high: float | None) -> None:

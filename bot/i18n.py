@@ -3,6 +3,7 @@
 from l10n import (
     COUNTS,
     DEFAULT_LOCALE,
+    Listed,
     Phrase,
     Term,
     available_locales,
@@ -16,10 +17,22 @@ from l10n import (
     t,
     title_term,
 )
+from l10n.typography import ago, aside, clauses, day, decimal, iso_week, labelled, parenthesized, percent, series
 
 __all__ = [
+    "ago",
+    "aside",
+    "clauses",
+    "day",
+    "decimal",
+    "iso_week",
+    "labelled",
+    "parenthesized",
+    "percent",
+    "series",
     "COUNTS",
     "DEFAULT_LOCALE",
+    "Listed",
     "Phrase",
     "Term",
     "available_locales",

@@ -19,7 +19,7 @@ from itertools import islice
 
 from bot import history, metrics, results
 from bot.games import adapter_for
-from bot.i18n import Phrase, Term, title_term
+from bot.i18n import Listed, Phrase, Term, title_term
 from bot.results import ResultLine
 from bot.storage import (
     AlreadySeated,
@@ -98,7 +98,7 @@ def check_timing(reminder_hours: object, time_limit_hours: object, timeout_actio
         if not 1 <= value <= high:
             raise Refusal("error.option-range", option=option, low=1, high=high)
     if timeout_action not in async_play.TIMEOUT_ACTIONS:
-        raise Refusal("error.option-choice", option="on_timeout", choices=", ".join(async_play.TIMEOUT_ACTIONS))
+        raise Refusal("error.option-choice", option="on_timeout", choices=Listed(tuple(async_play.TIMEOUT_ACTIONS)))
 
 
 @dataclass
@@ -211,7 +211,7 @@ class GameService:
             choices = spec[name]["choices"]
             value = next((c for c in choices if str(c).lower() == raw.lower()), None)
             if value is None:
-                raise Refusal("error.bad-option-value", option=name, choices=", ".join(map(str, choices)))
+                raise Refusal("error.bad-option-value", option=name, choices=Listed(tuple(choices)))
             given[name] = value
         return game.resolve_options(given)
 

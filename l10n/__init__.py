@@ -21,6 +21,7 @@ from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from babel import Locale
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
@@ -37,6 +38,7 @@ __all__ = [
     "COUNTS",
     "DEFAULT_LOCALE",
     "Entry",
+    "Listed",
     "Phrase",
     "Term",
     "available_locales",
@@ -51,6 +53,7 @@ __all__ = [
     "plural_index",
     "po_name",
     "resolve_locale",
+    "series",
     "t",
     "title_term",
     "use_catalogues",
@@ -194,6 +197,31 @@ def listing(items: Iterable[object], locale: str | None = None) -> str:
     return format_list(words, style="standard", locale=po_name(resolve_locale(locale)))
 
 
+@cache
+def _separator(locale: str) -> str:
+    """The separator between items in the middle of a CLDR list (", " in English, "、" in Chinese)."""
+    pattern = Locale.parse(locale).list_patterns["standard"]["middle"]
+    return pattern.replace("{0}", "").replace("{1}", "")
+
+
+def series(items: Iterable[object], locale: str | None = None) -> str:
+    """Items enumerated with no "and" (ranks, option values): "Carol 1, Dave 2", "Carol 1、Dave 2".
+
+    The separator is the middle one of the language's CLDR list pattern; ``listing`` is for a
+    list read as part of a sentence ("A, B and C").
+    """
+    return _separator(po_name(resolve_locale(locale))).join(str(item) for item in items)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Items as a value of a sentence worded later, in its reader's language (a refusal):
+    enumerated (``series``), or with the language's "and" when ``conjunction`` (``listing``)."""
+
+    items: tuple[object, ...]
+    conjunction: bool = False
+
+
 def game_title(game_id: str, locale: str | None = None) -> str:
     """A game's title in ``locale`` (``game.title.<id>``): the seed rulebooks' names where they give one."""
     return t(f"game.title.{game_id}", locale)
@@ -262,6 +290,9 @@ def _word(value: object, locale: str | None) -> object:
         return t(value.key, locale) if has(value.key) else value.english
     if isinstance(value, Phrase):
         return t(value.key, locale, **value.values) if has(value.key) else value.english
+    if isinstance(value, Listed):
+        words = [_word(item, locale) for item in value.items]
+        return listing(words, locale) if value.conjunction else series(words, locale)
     return value
 
 

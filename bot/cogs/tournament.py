@@ -11,7 +11,7 @@ import io
 import json
 import re
 import secrets
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,7 +22,7 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
-from bot.i18n import game_title, t
+from bot.i18n import day, game_title, listing, series, t
 from bot.service import Refusal, check_timing
 from bot.storage import async_play
 from bot.tournaments import formats, store
@@ -323,7 +323,7 @@ class TournamentCog(commands.Cog):
             lines.append(t("tournament.entrants-capped", loc, count=len(entrants), cap=tournament.cap))
         else:
             lines.append(t("tournament.entrants", loc, count=len(entrants)))
-        lines.append(", ".join(f"<@{e.user_id}>" for e in entrants) or t("tournament.nobody", loc))
+        lines.append(listing((f"<@{e.user_id}>" for e in entrants), loc) or t("tournament.nobody", loc))
         view = discord.ui.View(timeout=None)
         if tournament.status == "signup":
             if tournament.signup_deadline is not None:
@@ -431,7 +431,14 @@ class TournamentCog(commands.Cog):
         if shown:
             lines.append(t("tournament.audit-title", loc))
             lines += [
-                t("tournament.audit-line", loc, when=c.created_at[:10], user=c.actor_id, what=c.detail, reason=c.reason)
+                t(
+                    "tournament.audit-line",
+                    loc,
+                    when=day(date.fromisoformat(c.created_at[:10]), loc),
+                    user=c.actor_id,
+                    what=c.detail,
+                    reason=c.reason,
+                )
                 for c in shown[-10:]
             ]
         files = [discord.File(io.BytesIO(report.standings_png), "standings.png", description=report.alt)]
@@ -464,8 +471,9 @@ class TournamentCog(commands.Cog):
         for pairing in tables:
             line = formats.pairing_line(chosen, pairing, names, loc, mention=False)
             if pairing.result is not None and pairing.result.get("how") not in ("bye",):
-                ranks = ", ".join(
-                    f"{names.get(u, u)} {r}" for u, r in zip(pairing.players, pairing.result["ranks"], strict=True)
+                ranks = series(
+                    (f"{names.get(u, u)} {r}" for u, r in zip(pairing.players, pairing.result["ranks"], strict=True)),
+                    loc,
                 )
                 line += " · " + t("tournament.line.ranks", loc, ranks=ranks)
             lines.append(line)
