@@ -90,3 +90,63 @@ def test_standings_decimals_follow_the_tournaments_language(locale: str, mark: s
     assert fractions, shown
     other = "." if mark == "," else ","
     assert all(mark in value and other not in value for value in fractions), fractions
+
+
+class StubRunner:
+    """What a report reads of the runner: its database (the store is stubbed) and the language."""
+
+    def __init__(self, locale: str) -> None:
+        self.db = None
+        self.locale = locale
+
+    async def language(self, tournament: Tournament) -> str:
+        return self.locale
+
+
+@pytest.fixture
+def pod_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.tournaments import store
+
+    names = {1: "小安", 2: "小布", 3: "Carol", 4: "Dave", 5: "Eve", 6: "João"}
+    field = [Entrant(user, name, None, user, "active") for user, name in names.items()]
+    first: dict[str, Any] = {"how": "played", "ranks": [1, 2, 3], "scores": [30, 20, 10], "won": [True, False, False]}
+    second: dict[str, Any] = {"how": "played", "ranks": [2, 1, 3], "scores": [17, 25, 0], "won": [False, True, False]}
+    history = [
+        Pairing(1, 0, (1, 2, 3), result=first),
+        Pairing(1, 1, (4, 5, 6), result=first),
+        Pairing(2, 0, (1, 5, 6), result=second),
+        Pairing(2, 1, (2, 3, 4), result=first),
+    ]
+
+    async def entrants(db: Any, tournament_id: int) -> list[Entrant]:
+        return field
+
+    async def pairings(db: Any, tournament_id: int, round_number: int | None = None) -> list[Pairing]:
+        return history
+
+    async def rounds(db: Any, tournament_id: int) -> list[Any]:
+        return [store.Round(1, "settled", 0, None, 1, None), store.Round(2, "settled", 0, None, 1, None)]
+
+    monkeypatch.setattr(store, "entrants", entrants)
+    monkeypatch.setattr(store, "pairings", pairings)
+    monkeypatch.setattr(store, "rounds", rounds)
+
+
+async def test_chinese_standings_join_their_tiebreaks_with_full_width_punctuation(pod_field: None) -> None:
+    from bot.tournaments import pictures
+    from l10n.tools import ascii_joins
+
+    report = await pictures.report(StubRunner("zh-TW"), pod_tournament(), 2)  # type: ignore[arg-type]
+    first = report.text.splitlines()[0]
+    assert first.startswith("1. 小布：4.5（對手平均 2.63，得分 50，第一名 1），"), first
+    assert not ascii_joins(report.text) and not ascii_joins(report.alt), report.alt
+    assert "；" in report.alt
+
+
+async def test_portuguese_standings_write_decimal_commas(pod_field: None) -> None:
+    from bot.tournaments import pictures
+
+    report = await pictures.report(StubRunner("pt-BR"), pod_tournament(), 2)  # type: ignore[arg-type]
+    first = report.text.splitlines()[0]
+    assert first.startswith("1. 小布: 4,5 (Méd. adv. 2,63, Pontuações 50, 1º lugares 1), partidas: 2"), first
+    assert "2.63" not in report.text and "2.63" not in report.alt
