@@ -150,3 +150,12 @@ async def test_portuguese_standings_write_decimal_commas(pod_field: None) -> Non
     first = report.text.splitlines()[0]
     assert first.startswith("1. 小布: 4,5 (Méd. adv. 2,63, Pontuações 50, 1º lugares 1), partidas: 2"), first
     assert "2.63" not in report.text and "2.63" not in report.alt
+
+
+def test_a_fox_duet_card_names_its_ability_in_the_languages_parentheses() -> None:
+    from bot.games.fox_duet import card_name
+
+    card = {"suit": "rose", "rank": 7, "ability": "gift"}
+    assert card_name(card, "en") == "Rose 7 (Gift)"
+    assert card_name(card, "zh-TW") == "玫瑰 7（禮物）"
+    assert card_name(card, "pt-BR") == "Rosa 7 (Presente)"
