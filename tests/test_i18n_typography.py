@@ -126,7 +126,13 @@ def test_a_listed_value_is_joined_in_the_readers_language() -> None:
 # -- the catalogue check ----------------------------------------------------------------------
 def test_the_check_finds_ascii_punctuation_joining_chinese(tmp_path: Path) -> None:
     dest = tmp_path / "po"
-    english = {"a.pair": "({a}, {b})", "a.ranks": "Ranks: {ranks}", "a.shout": "Hi! Ok?", "a.ok": "x"}
+    english = {
+        "a.pair": "({a}, {b})",
+        "a.ranks": "Ranks: {ranks}",
+        "a.shout": "Hi! Ok?",
+        "a.ok": "x",
+        "a.bare": "({a}, {b})",
+    }
     write_catalogue(dest, EN, {**english, "a.cmd": "Use /meeple vacation days:0.", "a.name": "Or Português"})
     write_catalogue(
         dest,
@@ -135,6 +141,7 @@ def test_the_check_finds_ascii_punctuation_joining_chinese(tmp_path: Path) -> No
             "a.pair": "(對手分 {a}, 得分 {b})",
             "a.ranks": "名次: {ranks}",
             "a.shout": "好! 可以?",
+            "a.bare": "({a}, {b})",
             "a.ok": "（對手分，得分）：好！",
             "a.cmd": "請用 /meeple vacation days:0 結束。",
             "a.name": "或 Português (Brasil)。",
@@ -143,7 +150,7 @@ def test_the_check_finds_ascii_punctuation_joining_chinese(tmp_path: Path) -> No
     write_catalogue(dest, PT, {**english, "a.cmd": "Use /meeple vacation days:0.", "a.name": "Ou Português"})
     problems = i18n_tools.catalogue_problems(dest)
     flagged = sorted({p.split(" joins")[0] for p in problems})
-    assert flagged == ["zh_TW.po: a.pair", "zh_TW.po: a.ranks", "zh_TW.po: a.shout"], problems
+    assert flagged == ["zh_TW.po: a.bare", "zh_TW.po: a.pair", "zh_TW.po: a.ranks", "zh_TW.po: a.shout"], problems
     assert sum("a.pair" in p for p in problems) == 2, "the parenthesis and the comma"
     assert all("use full-width" in p for p in problems)
 
@@ -156,6 +163,7 @@ def test_the_check_finds_ascii_punctuation_joining_chinese(tmp_path: Path) -> No
         "用 `/table create game:fox-duet` 開桌，或看 https://example.com/a,b?c=1",  # code and URLs
         "請用 /meeple vacation days:0 結束。",  # command syntax as typed
         "Fox Duet, level 1",  # no Chinese beside the comma
+        "{rank}. {players}：{score}",  # a number's full stop
         "或 Português (Brasil)。",  # a foreign name's own parentheses
     ],
 )
