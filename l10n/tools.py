@@ -310,9 +310,10 @@ _VERBATIM = re.compile(
 
 def ascii_joins(text: str) -> list[str]:
     """The ASCII punctuation of ``text`` that joins Chinese (or Japanese) words: beside a CJK
-    character or full-width mark (spaces between do not count), outside verbatim spans; each with
-    its surroundings; and ASCII punctuation between values alone ("({ability})"). A closing parenthesis after Latin text is a foreign name's ("Português
-    (Brasil)。"), and a comma or colon between digits is a number's ("1,000", "2:1")."""
+    character or full-width mark (spaces between do not count), outside verbatim spans, each with
+    its surroundings; or between values alone ("({ability})"). A closing parenthesis after Latin
+    text is a foreign name's ("Português (Brasil)。"), and a comma or colon between digits is a
+    number's ("1,000", "2:1")."""
     bare = _VERBATIM.sub("", text)
     if not any(c.isalnum() for c in bare) and any(mark in bare for mark in ASCII_JOINS):
         # Only punctuation around values ("({ability})"): in Chinese the values are Chinese.
