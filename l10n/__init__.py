@@ -17,6 +17,8 @@ import gettext
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -25,6 +27,7 @@ from babel import Locale
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from engine.core import Term
 from engine.resources import data_file
@@ -45,6 +48,7 @@ __all__ = [
     "catalogue",
     "catalogue_folder",
     "content_name",
+    "decimal",
     "entries",
     "game_title",
     "has",
@@ -213,6 +217,27 @@ def series(items: Iterable[object], locale: str | None = None) -> str:
     return _separator(po_name(resolve_locale(locale))).join(str(item) for item in items)
 
 
+Number = int | float | Decimal | Fraction
+
+
+def _exact(value: Number, digits: int) -> Decimal:
+    """``value`` rounded to ``digits`` decimals, halves up (as a reader rounds, not as banks do)."""
+    if isinstance(value, Fraction):
+        value = Decimal(value.numerator) / Decimal(value.denominator)
+    elif isinstance(value, float):
+        value = Decimal(repr(value))  # the float as printed (2.675 stays 2.675, not 2.67499...)
+    return Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+
+
+def decimal(value: Number, locale: str | None = None, digits: int = 2) -> str:
+    """A number with at most ``digits`` decimals, trailing zeros dropped: "2.33" / "2,33", "3", "1,234.5".
+
+    ``t`` words every fractional value (float, Decimal, Fraction) of a sentence so.
+    """
+    pattern = "#,##0" + ("." + "#" * digits if digits > 0 else "")
+    return format_decimal(_exact(value, digits), pattern, locale=po_name(resolve_locale(locale)))
+
+
 @dataclass(frozen=True)
 class Listed:
     """Items as a value of a sentence worded later, in its reader's language (a refusal):
@@ -293,6 +318,8 @@ def _word(value: object, locale: str | None) -> object:
     if isinstance(value, Listed):
         words = [_word(item, locale) for item in value.items]
         return listing(words, locale) if value.conjunction else series(words, locale)
+    if isinstance(value, float | Decimal | Fraction):
+        return decimal(value, locale)
     return value
 
 

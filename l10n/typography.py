@@ -15,13 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from babel.dates import format_date, format_timedelta
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_percent
 
-from l10n import po_name, resolve_locale, series, t
+from l10n import Number, _exact, decimal, po_name, resolve_locale, series, t
 
 __all__ = [
     "ago",
@@ -37,27 +36,10 @@ __all__ = [
     "series",
 ]
 
-Number = int | float | Decimal | Fraction
-
 
 def babel_locale(locale: str | None) -> str:
     """The Babel identifier of the catalogue ``locale`` reads (``zh-TW`` -> ``zh_TW``; ``fr`` -> ``en``)."""
     return po_name(resolve_locale(locale))
-
-
-def _exact(value: Number, digits: int) -> Decimal:
-    """``value`` rounded to ``digits`` decimals, halves up (as a reader rounds, not as banks do)."""
-    if isinstance(value, Fraction):
-        value = Decimal(value.numerator) / Decimal(value.denominator)
-    elif isinstance(value, float):
-        value = Decimal(repr(value))  # the float as printed (2.675 stays 2.675, not 2.67499...)
-    return Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
-
-
-def decimal(value: Number, locale: str | None = None, digits: int = 2) -> str:
-    """A number with at most ``digits`` decimals, trailing zeros dropped: "2.33" / "2,33", "3", "1,234.5"."""
-    pattern = "#,##0" + ("." + "#" * digits if digits > 0 else "")
-    return format_decimal(_exact(value, digits), pattern, locale=babel_locale(locale))
 
 
 def percent(part: Number, whole: Number, locale: str | None = None) -> str:

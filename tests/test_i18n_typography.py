@@ -227,3 +227,11 @@ def formatting_in_code() -> list[str]:
 
 def test_the_code_formats_no_number_or_date_itself() -> None:
     assert formatting_in_code() == []
+
+
+def test_a_fractional_value_in_any_sentence_reads_as_its_language_writes_it() -> None:
+    """A float, Decimal or Fraction given to ``t`` is worded by the locale; whole numbers stay as given."""
+    assert t("typography.label", PT, label="Média", value=Fraction(7, 3)) == "Média: 2,33"
+    assert t("typography.label", EN, label="Avg", value=2.5) == "Avg: 2.5"
+    assert t("typography.label", ZH, label="平均", value=Decimal("2.50")) == "平均：2.5"
+    assert t("typography.label", PT, label="Mesa", value=1234) == "Mesa: 1234", "ids and counts are not grouped"
