@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.command_l10n import choice_key
-from bot.i18n import Listing, OptionRef, Term
+from bot.i18n import Listed, OptionRef, Term
 from bot.service import Refusal
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -100,7 +100,7 @@ def check_value(
     if choices and value not in [choice["value"] for choice in choices]:
         # Each choice as the reader's Discord lists it (the command tree's translation of its name).
         shown = tuple(Term(choice_key(choice["name"]), choice["name"]) for choice in choices)
-        raise Refusal("error.option-choice", option=name, choices=Listing(shown))
+        raise Refusal("error.option-choice", option=name, choices=Listed(shown, conjunction=True))
 
 
 def check_range(name: object, value: float, low: float | None, high: float | None) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot import metrics
-from bot.i18n import listing, t
+from bot.i18n import available_locales, listing, t
 from bot.service import Refusal
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
@@ -57,6 +57,18 @@ def move_seed(game_seed: int, version: int, seat: int) -> int:
 
 def name(index: int, level: str, locale: str | None = None) -> str:
     return t("computer.name", locale, number=index, level=t(f"computer.level.{level}", locale))
+
+
+def reworded(user_id: int, stored: str | None, locale: str | None) -> str | None:
+    """A computer seat's name in ``locale``. The seat keeps the name it was given in its table's
+    language ("Bot 1 (fácil)"); a reader in another language (a past board, the log) reads it in
+    theirs, its level read back from that name. A name no language gives is kept as it is."""
+    if not is_computer(user_id) or stored is None:
+        return stored
+    for level in LEVELS:
+        if any(name(user_id, level, known) == stored for known in available_locales()):
+            return name(user_id, level, locale)
+    return stored
 
 
 def who(user_id: int, display: str | None) -> str:

@@ -31,7 +31,7 @@ import discord
 from bot import history, metrics
 from bot.computers import is_computer, left_players
 from bot.games import adapter_for
-from bot.i18n import game_title, t
+from bot.i18n import game_title, listing, t
 from bot.logs import LogContext, set_log_context
 from bot.pictures import Superseded
 from bot.results import final_results
@@ -432,8 +432,9 @@ class Delivery:
         await flow.send_hand(row, state, job.seat, reason, [x for x in lines if x], seats=seats, loc=loc)
 
     async def post_notice(self, row: GameRow, job: Job) -> None:
-        mentions = ", ".join(f"<@{user}>" for user in job.payload.get("users", []))
-        text = t(job.payload["key"], self.flow.table_locale(row), players=mentions)
+        loc = self.flow.table_locale(row)
+        mentions = listing((f"<@{user}>" for user in job.payload.get("users", [])), loc)
+        text = t(job.payload["key"], loc, players=mentions)
         channel = self.flow.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
 

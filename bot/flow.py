@@ -21,7 +21,7 @@ from bot.answers import locale_of
 from bot.computers import who
 from bot.delivery import Backoff, Delivery, record_results
 from bot.games import adapter_for
-from bot.i18n import game_title, resolve_locale, t
+from bot.i18n import game_title, resolve_locale, series, t
 from bot.languages import LANGUAGES, language_name, table_language_of
 from bot.pictures import Pictures
 from bot.service import GameService, MoveResult, Refusal
@@ -181,7 +181,11 @@ class Flow:
 
     def seat_names(self, seats: Sequence[SeatRow], loc: str | None = None) -> list[str]:
         """The players' names as shown, from seats already read."""
-        return [s.display_name or t("player.fallback", loc or self.locale, number=s.seat + 1) for s in seats]
+        return [
+            (computers.reworded(s.user_id, s.display_name, loc) if loc else s.display_name)
+            or t("player.fallback", loc or self.locale, number=s.seat + 1)
+            for s in seats
+        ]
 
     def note_results_recorded(self, game_id: int) -> None:
         """A finished game's results are stored (``record_results``): its final board need not store them again."""
@@ -195,8 +199,9 @@ class Flow:
         adapter = adapter_for(row.game)
         seats = await self.service.db.seats(row.id)
         loc = self.table_locale(row)
-        players = "\n".join(f"{s.seat + 1}. {who(s.user_id, s.display_name)}" for s in seats) or t("lobby.nobody", loc)
-        options = ", ".join(adapter.option_label(k, v, loc) for k, v in row.options.items())
+        shown = zip(seats, self.seat_names(seats, loc), strict=True)
+        players = "\n".join(f"{s.seat + 1}. {who(s.user_id, name)}" for s, name in shown) or t("lobby.nobody", loc)
+        options = series((adapter.option_label(k, v, loc) for k, v in row.options.items()), loc)
         seats_key = "lobby.players.exact" if game.min_players == game.max_players else "lobby.players"
         lines = [
             t("lobby.title", loc, game=game_title(game.id, loc)),

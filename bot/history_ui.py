@@ -110,16 +110,18 @@ def own_page(interaction: discord.Interaction, kind: type[LogPage | PastBoard], 
 
 
 def pager(make: type, game_id: int, current: int, last: int, first: int, loc: str) -> discord.ui.View:
+    # The log turns pages, the past board steps through moves: each says which ("第一頁", "第一步").
+    pages = make is LogPage
     view = discord.ui.View(timeout=None)
     targets = [
-        ("a", first, "history.first"),
-        ("b", current - 1, "history.back"),
-        ("c", current + 1, "history.forward"),
-        ("d", last, "history.last"),
+        ("a", first, t("history.page.first" if pages else "history.first", loc)),
+        ("b", current - 1, t("history.page.back" if pages else "history.back", loc)),
+        ("c", current + 1, t("history.page.forward" if pages else "history.forward", loc)),
+        ("d", last, t("history.page.last" if pages else "history.last", loc)),
     ]
-    for tag, target, key in targets:
+    for tag, target, label in targets:
         disabled = target < first or target > last or target == current
-        view.add_item(make(game_id, max(first, min(target, last)), tag, t(key, loc), disabled))
+        view.add_item(make(game_id, max(first, min(target, last)), tag, label, disabled))
     return view
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from typing import Any
 
 import discord
@@ -118,7 +119,8 @@ def page_text(game_id: str, index: int, loc: str) -> str:
 
 def page_png(game_id: str, index: int, loc: str) -> bytes:
     page = pages(game_id)[index]
-    names = [name.strip() for name in t("howto.sample-names", loc).split(",")]
+    # The names are listed as the language lists them ("Alice, Bob", "小安、小布").
+    names = [name.strip() for name in re.split("[,、，]", t("howto.sample-names", loc))]
     title = t(f"howto.{game_id}.{page}.title", loc)
     return render_page(game_id, index, title, labels(game_id, page, loc), names, locale=loc)
 

@@ -4,7 +4,7 @@ from l10n import (
     COUNTS,
     DEFAULT_LOCALE,
     CommandRef,
-    Listing,
+    Listed,
     OptionRef,
     Phrase,
     Term,
@@ -19,12 +19,23 @@ from l10n import (
     t,
     title_term,
 )
+from l10n.typography import ago, aside, clauses, day, decimal, iso_week, labelled, parenthesized, percent, series
 
 __all__ = [
+    "ago",
+    "aside",
+    "clauses",
+    "day",
+    "decimal",
+    "iso_week",
+    "labelled",
+    "parenthesized",
+    "percent",
+    "series",
     "COUNTS",
     "DEFAULT_LOCALE",
     "CommandRef",
-    "Listing",
+    "Listed",
     "OptionRef",
     "Phrase",
     "Term",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import render.ratings as pictures
 from bot import computers, ratings
 from bot.computers import is_computer
-from bot.i18n import game_title, t
+from bot.i18n import day, game_title, listing, percent, t
 from engine import GAMES
 
 if TYPE_CHECKING:
@@ -49,7 +49,9 @@ async def display_names(db: Database, user_ids: list[int]) -> dict[int, str]:
         " ORDER BY joined_at",
         tuple(user_ids),
     )
-    return {row[0]: row[1] for row in rows}  # the latest seat wins
+    # The latest seat wins. Not a computer's: its number is reused at every table, each naming it
+    # in that table's language and level ("Bot 1 (fácil)"); computers.seat_labels names those.
+    return {row[0]: row[1] for row in rows if not is_computer(row[0])}
 
 
 async def played(db: Database, guild_id: int, user_id: int) -> list[Played]:
@@ -156,7 +158,7 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
         url = one.url
         stamp = int(one.finished_at.timestamp())
         lines.append(t("profile.recent.line", loc, game=title, place=place, when=f"<t:{stamp}:d>", url=url))
-        recent_card.append(f"{title} · {place} · {one.finished_at:%Y-%m-%d}")
+        recent_card.append(f"{title} · {place} · {day(one.finished_at, loc)}")
     png = pictures.profile_png(
         name, t("profile.card.subtitle", loc, count=len(games)), cards, t("profile.card.recent", loc), recent_card
     )
@@ -201,13 +203,16 @@ async def scores_png(db: Database, guild_id: int, game: str, loc: str) -> bytes:
     for mode, records in best.items():
         played, won = counts[mode]
         label = t("scores.mode.solo", loc) if mode == "solo" else t("scores.mode.level", loc, level=mode[6:])
-        summary = t("scores.card.mode", loc, count=played, won=won, rate=round(100 * won / played))
+        summary = t("scores.card.mode", loc, count=played, won=won, rate=percent(won, played, loc))
         rows.append(pictures.BoardRow("", label, "", summary, heading=True))
         for n, record in enumerate(records[:SCORES_PER_MODE], start=1):
             labels = await computers.seat_labels(db, record.game_id, record.user_ids, loc)
-            who = " & ".join(
-                label if is_computer(u) else names.get(u, t("profile.unknown-player", loc))
-                for u, label in zip(record.user_ids, labels, strict=True)
+            who = listing(
+                (
+                    label if is_computer(u) else names.get(u, t("profile.unknown-player", loc))
+                    for u, label in zip(record.user_ids, labels, strict=True)
+                ),
+                loc,
             )
             rows.append(
                 pictures.BoardRow(str(n), who, str(record.score), t("scores.card.won", loc) if record.won else "")

@@ -19,7 +19,7 @@ from itertools import islice
 
 from bot import game_options, history, metrics, results
 from bot.games import adapter_for
-from bot.i18n import OptionRef, Phrase, available_locales, title_term
+from bot.i18n import Listed, OptionRef, Phrase, available_locales, title_term
 from bot.results import ResultLine
 from bot.storage import (
     AlreadySeated,
@@ -93,7 +93,7 @@ def check_timing(
         raise Refusal(
             "error.option-choice",
             option=OptionRef(command, "on_timeout"),
-            choices=", ".join(async_play.TIMEOUT_ACTIONS),
+            choices=Listed(tuple(async_play.TIMEOUT_ACTIONS)),
         )
 
 

@@ -19,14 +19,18 @@ import string
 from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Literal
 
+from babel import Locale
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from regex import compile as regex_compile
 
 from engine.core import Term
@@ -42,7 +46,7 @@ __all__ = [
     "DEFAULT_LOCALE",
     "CommandRef",
     "Entry",
-    "Listing",
+    "Listed",
     "OptionRef",
     "Phrase",
     "Term",
@@ -53,6 +57,7 @@ __all__ = [
     "command_refs",
     "command_word",
     "content_name",
+    "decimal",
     "entries",
     "game_title",
     "has",
@@ -63,6 +68,7 @@ __all__ = [
     "plural_index",
     "po_name",
     "resolve_locale",
+    "series",
     "t",
     "title_term",
     "use_catalogues",
@@ -209,6 +215,52 @@ def listing(items: Iterable[object], locale: str | None = None, style: Literal["
     return format_list(words, style=style, locale=po_name(resolve_locale(locale)))
 
 
+@cache
+def _separator(locale: str) -> str:
+    """The separator between items in the middle of a CLDR list (", " in English, "、" in Chinese)."""
+    pattern = Locale.parse(locale).list_patterns["standard"]["middle"]
+    return pattern.replace("{0}", "").replace("{1}", "")
+
+
+def series(items: Iterable[object], locale: str | None = None) -> str:
+    """Items enumerated with no "and" (ranks, option values): "Carol 1, Dave 2", "Carol 1、Dave 2".
+
+    The separator is the middle one of the language's CLDR list pattern; ``listing`` is for a
+    list read as part of a sentence ("A, B and C").
+    """
+    return _separator(po_name(resolve_locale(locale))).join(str(item) for item in items)
+
+
+Number = int | float | Decimal | Fraction
+
+
+def _exact(value: Number, digits: int) -> Decimal:
+    """``value`` rounded to ``digits`` decimals, halves up (as a reader rounds, not as banks do)."""
+    if isinstance(value, Fraction):
+        value = Decimal(value.numerator) / Decimal(value.denominator)
+    elif isinstance(value, float):
+        value = Decimal(repr(value))  # the float as printed (2.675 stays 2.675, not 2.67499...)
+    return Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+
+
+def decimal(value: Number, locale: str | None = None, digits: int = 2) -> str:
+    """A number with at most ``digits`` decimals, trailing zeros dropped: "2.33" / "2,33", "3", "1,234.5".
+
+    ``t`` words every fractional value (float, Decimal, Fraction) of a sentence so.
+    """
+    pattern = "#,##0" + ("." + "#" * digits if digits > 0 else "")
+    return format_decimal(_exact(value, digits), pattern, locale=po_name(resolve_locale(locale)))
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Items as a value of a sentence worded later, in its reader's language (a refusal):
+    enumerated (``series``), or with the language's "and" when ``conjunction`` (``listing``)."""
+
+    items: tuple[object, ...]
+    conjunction: bool = False
+
+
 def game_title(game_id: str, locale: str | None = None) -> str:
     """A game's title in ``locale`` (``game.title.<id>``): the seed rulebooks' names where they give one."""
     return t(f"game.title.{game_id}", locale)
@@ -271,13 +323,6 @@ class Phrase:
     english: str = ""
 
 
-@dataclass(frozen=True)
-class Listing:
-    """Values a sentence lists (``Term`` ones translated), joined as the reader's language lists them."""
-
-    items: tuple[object, ...]
-
-
 def _word(value: object, locale: str | None) -> object:
     """A value as the sentence shows it: ``Term`` and ``Phrase`` are translated first."""
     if isinstance(value, Term):
@@ -288,8 +333,11 @@ def _word(value: object, locale: str | None) -> object:
         return _command_text(value.path, resolve_locale(locale))
     if isinstance(value, OptionRef):
         return option_name(value.path, value.option, locale)
-    if isinstance(value, Listing):
-        return listing([_word(item, locale) for item in value.items], locale)
+    if isinstance(value, Listed):
+        words = [_word(item, locale) for item in value.items]
+        return listing(words, locale) if value.conjunction else series(words, locale)
+    if isinstance(value, float | Decimal | Fraction):
+        return decimal(value, locale)
     return value
 
 

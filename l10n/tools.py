@@ -18,6 +18,7 @@ import argparse
 import ast
 import gettext
 import io
+import re
 import sys
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
@@ -242,9 +243,14 @@ def catalogue_problems(folder: Path = FOLDER) -> list[str]:
             problems.append(f"{path.name}: {key} is missing")
         for key in sorted(set(seen) - set(english)):
             problems.append(f"{path.name}: {key} is not an English key")
+        full_width = po_name(locale).split("_")[0] in FULL_WIDTH_LANGUAGES
         for key, message in seen.items():
             if key in english:
                 problems += message_problems(path.name, catalog.num_plurals, english[key], message)
+            if full_width:
+                problems += [
+                    f"{path.name}: {key} {problem}" for form in forms_of(message) for problem in ascii_joins(form)
+                ]
     pot = folder / TEMPLATE
     if pot.is_file() and {key_of(m) for m in read(pot) if m.id} != set(english):
         problems.append(f"{TEMPLATE} does not have the keys of en.po: run `python -m l10n.tools update`")
@@ -294,6 +300,43 @@ def message_problems(name: str, forms_wanted: int, english: Message, message: Me
         if "(s)" in form:
             problems.append(f"{name}: {key} hedges its plural: {form!r}")
     return problems
+
+
+# Languages written with full-width punctuation: an ASCII comma, colon, parenthesis... beside
+# their characters reads as a typo ("(對手分 0, 得分 17)" for "（對手分 0，得分 17）").
+FULL_WIDTH_LANGUAGES = ("zh", "ja")
+ASCII_JOINS = ",;:!?()"
+_CJK = re.compile(r"[\u2e80-\u303f\u3040-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+# What keeps its ASCII: {placeholders}, `code`, <Discord markup>, URLs, and command syntax
+# (/meeple vacation days:0), written as the reader types it.
+_VERBATIM = re.compile(
+    r"\{[^{}]*\}|`[^`]*`|<[^<>]*>|https?://\S+"
+    r"|/[a-z][\w-]*(?: [a-z][\w-]*)*(?: [a-z_]+:[^\s\u3000-\u303f\uff00-\uffef]*)*"
+)
+
+
+def ascii_joins(text: str) -> list[str]:
+    """The ASCII punctuation of ``text`` that joins Chinese (or Japanese) words: beside a CJK
+    character or full-width mark (spaces between do not count), outside verbatim spans, each with
+    its surroundings; or between values alone ("({ability})"). A closing parenthesis after Latin
+    text is a foreign name's ("Português (Brasil)。"), and a comma or colon between digits is a
+    number's ("1,000", "2:1")."""
+    bare = _VERBATIM.sub("", text)
+    if not any(c.isalnum() for c in bare) and any(mark in bare for mark in ASCII_JOINS):
+        # Only punctuation around values ("({ability})"): in Chinese the values are Chinese.
+        return [f"joins its values with ASCII punctuation: {text!r} (use full-width)"]
+    plain = _VERBATIM.sub(lambda m: "x" * len(m.group()), text)
+    found = []
+    for i, mark in enumerate(plain):
+        if mark not in ASCII_JOINS:
+            continue
+        before, after = plain[:i].rstrip()[-1:], plain[i + 1 :].lstrip()[:1]
+        if mark in ",:" and before.isdigit() and after.isdigit():
+            continue
+        cjk_before, cjk_after = bool(_CJK.fullmatch(before)), bool(_CJK.fullmatch(after))
+        if cjk_before or (cjk_after and mark != ")"):
+            found.append(f"joins Chinese with an ASCII {mark!r}: {text[max(0, i - 10) : i + 11]!r} (use full-width)")
+    return found
 
 
 def check(folder: Path = FOLDER, root: Path = ROOT) -> list[str]:

@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.tm_dice.content import CARDS, FACE_COLOUR, HEXES, RULES
 from l10n import content_name, t
+from l10n.typography import aside
 from render.common import (
     RGB,
     GameRenderer,
@@ -317,7 +318,7 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
         colour = SEATS[m["owner"]] if m["owner"] is not None else MUTED
         name = content_name(GAME_ID, "milestone", m["id"], m["name"], locale)
         goal = t(f"tm-dice.render.milestone.{m['kind']}", locale, n=m["n"])
-        text = f"{name} ({goal})"
+        text = aside(name, goal, locale)
         shown, fnt = fitted(text, 200, 16, bold=True)
         put_text(draw, (x0, 112), shown, font=fnt, fill=TEXT, anchor="lm")
         shown, fnt = fitted(status, 200, 15)

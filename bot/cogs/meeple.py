@@ -17,7 +17,7 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.flow import clip, jump_url
 from bot.howto import guide_exists, show_page
-from bot.i18n import game_title, t
+from bot.i18n import ago, game_title, iso_week, listing, percent, series, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale, language_name
 from bot.service import Refusal
 from bot.storage import async_play as store
@@ -67,13 +67,12 @@ class MeepleCog(commands.Cog):
         for row in await store.games_of(self.db, interaction.user.id):
             state = await self.flow.service.state(row)
             seat = await self.flow.service.seat_of(row, interaction.user.id)
-            hours = max(0, round((now - row.updated_at).total_seconds() / 3600))
             line = t(
                 "mine.line",
                 loc,
                 game=game_title(row.game, loc),
                 url=jump_url(row, row.board_message_id) or "",
-                hours=hours,
+                ago=ago(now - row.updated_at, loc),
             )
             (waiting if seat in state.to_move() else others).append(line)
         if not waiting and not others:
@@ -107,7 +106,7 @@ class MeepleCog(commands.Cog):
         lines = [t("list.title", loc, count=len(rows))]
         for row in rows[:LIST_LIMIT]:
             users = await self.flow.service.seat_users(row.id)
-            players = ", ".join(await computers.seat_labels(self.db, row.id, users, loc))
+            players = series(await computers.seat_labels(self.db, row.id, users, loc), loc)
             message = row.board_message_id or row.lobby_message_id
             lines.append(
                 t(
@@ -226,9 +225,9 @@ class MeepleCog(commands.Cog):
         for mode, records in best.items():
             played, won = counts[mode]
             label = t("scores.mode.solo", loc) if mode == "solo" else t("scores.mode.level", loc, level=mode[6:])
-            lines.append(t("scores.mode", loc, mode=label, count=played, won=won, rate=round(100 * won / played)))
+            lines.append(t("scores.mode", loc, mode=label, count=played, won=won, rate=percent(won, played, loc)))
             for n, record in enumerate(records, start=1):
-                who = " & ".join(await computers.seat_labels(self.db, record.game_id, record.user_ids, loc))
+                who = listing(await computers.seat_labels(self.db, record.game_id, record.user_ids, loc), loc)
                 key = "scores.line.won" if record.won else "scores.line"
                 lines.append(t(key, loc, rank=n, players=who, score=record.score))
         return lines
@@ -311,7 +310,9 @@ class MeepleCog(commands.Cog):
         started = await self.flow.service.start(row.id, interaction.user.id)
         await self.flow.refresh_lobby(started.row)
         await self.flow.deliver(row.id)
-        await self.flow.private(interaction, t("challenge.opened", loc, game=title, channel=thread.id, week=week))
+        await self.flow.private(
+            interaction, t("challenge.opened", loc, game=title, channel=thread.id, week=iso_week(week, loc))
+        )
 
     @meeple.command(name="challenge-board")
     @app_commands.describe(mode="Which deal", week="Which week, as 2026-W48 (default: this week)")
@@ -330,9 +331,9 @@ class MeepleCog(commands.Cog):
             raise Refusal("challenge.bad-week", week=week[:20])
         entries, playing = await challenge.board(self.db, guild, week, mode)
         label = t(f"challenge.mode.{mode}", loc)
-        lines = [t("challenge.board.title", loc, mode=label, week=week)]
+        lines = [t("challenge.board.title", loc, mode=label, week=iso_week(week, loc))]
         for entry in entries[:LIST_LIMIT]:
-            players = " & ".join(f"<@{u}>" for u in entry.user_ids)
+            players = listing((f"<@{u}>" for u in entry.user_ids), loc)
             key = "challenge.board.won" if entry.won else "challenge.board.line"
             lines.append(t(key, loc, rank=entry.rank, players=players, score=entry.score))
         if not entries:

@@ -23,7 +23,7 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
-from bot.i18n import OptionRef, game_title, listing, t
+from bot.i18n import OptionRef, game_title, listing, series, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
 from bot.service import Refusal, check_timing
 from bot.storage import async_play
@@ -348,7 +348,7 @@ class TournamentCog(commands.Cog):
             lines.append(t("tournament.entrants-capped", loc, count=len(entrants), cap=tournament.cap))
         else:
             lines.append(t("tournament.entrants", loc, count=len(entrants)))
-        lines.append(", ".join(f"<@{e.user_id}>" for e in entrants) or t("tournament.nobody", loc))
+        lines.append(listing((f"<@{e.user_id}>" for e in entrants), loc) or t("tournament.nobody", loc))
         view = discord.ui.View(timeout=None)
         if tournament.status == "signup":
             if tournament.signup_deadline is not None:
@@ -487,8 +487,9 @@ class TournamentCog(commands.Cog):
         for pairing in tables:
             line = formats.pairing_line(chosen, pairing, names, loc, mention=False)
             if pairing.result is not None and pairing.result.get("how") not in ("bye",):
-                ranks = ", ".join(
-                    f"{names.get(u, u)} {r}" for u, r in zip(pairing.players, pairing.result["ranks"], strict=True)
+                ranks = series(
+                    (f"{names.get(u, u)} {r}" for u, r in zip(pairing.players, pairing.result["ranks"], strict=True)),
+                    loc,
                 )
                 line += " · " + t("tournament.line.ranks", loc, ranks=ranks)
             lines.append(line)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import listing, t
+from bot.i18n import aside, listing, t
 from engine import Action, Event, Outcome
 
 SUIT_EMOJI = {"dove": "\N{DOVE OF PEACE}", "rose": "\N{ROSE}", "star": "\N{WHITE MEDIUM STAR}"}
@@ -17,7 +17,7 @@ def card_name(card: dict, locale: str) -> str:
     suit = t(f"fox-duet.suit.{card['suit']}", locale)
     text = t("fox-duet.card", locale, suit=suit, rank=card["rank"])
     if card.get("ability"):
-        text += " " + t("fox-duet.card.ability", locale, ability=t(f"fox-duet.ability.{card['ability']}", locale))
+        text = aside(text, t(f"fox-duet.ability.{card['ability']}", locale), locale)  # "玫瑰 7（禮物）"
     return text
 
 

@@ -413,7 +413,7 @@ class NoctilucaAdapter(GameAdapter):
             key = "noctiluca.outcome.solo-won" if outcome.winners else "noctiluca.outcome.solo-lost"
             lines.append(t(key, locale, total=outcome.scores[0]))
         else:
-            winners = " & ".join(names[w] if w < len(names) else "?" for w in outcome.winners)
+            winners = listing((names[w] if w < len(names) else "?" for w in outcome.winners), locale)
             key = "noctiluca.outcome.shared" if len(outcome.winners) > 1 else "noctiluca.outcome.winner"
             lines.append(t(key, locale, names=winners))
         return lines

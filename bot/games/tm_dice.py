@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.games import GameAdapter, help_line
-from bot.i18n import content_name, listing, t
+from bot.i18n import clauses, content_name, listing, t
 from engine import Action, Event, Outcome
 from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_COLOUR, MILESTONES
 from engine.tm_dice.dice import left_after, parse_plan
@@ -305,7 +305,9 @@ class TMDiceAdapter(GameAdapter):
             return t("tm-dice.event.gift", locale, name=name(), to=name("to"), what=what)
         if kind == "cards drawn" and event["visible_to"] is not None and event.get("cards"):
             return t(
-                "tm-dice.event.drawn", locale, cards="; ".join(card_summary(c["id"], locale) for c in event["cards"])
+                "tm-dice.event.drawn",
+                locale,
+                cards=clauses((card_summary(c["id"], locale) for c in event["cards"]), locale, strong=True),
             )
         if kind == "bonus cards shown" and event["visible_to"] is not None:
             return t("tm-dice.event.bonus-shown", locale, n=len(event["cards"]))
@@ -436,7 +438,7 @@ class TMDiceAdapter(GameAdapter):
                 key = "tm-dice.outcome.solo-resigned"
             lines.append(t(key, locale, total=outcome.details[0]["total"]))
         else:
-            winners = " & ".join(names[w] if w < len(names) else "?" for w in outcome.winners)
+            winners = listing((names[w] if w < len(names) else "?" for w in outcome.winners), locale)
             key = "tm-dice.outcome.shared" if len(outcome.winners) > 1 else "tm-dice.outcome.winner"
             lines.append(t(key, locale, names=winners))
         return lines

@@ -368,7 +368,7 @@ class VivariumAdapter(GameAdapter):
                     else ""
                 )
             )
-        winners = " & ".join(names[s] for s in outcome.winners if s < len(names))
+        winners = listing((names[s] for s in outcome.winners if s < len(names)), locale)
         key = "vivarium.outcome.shared" if len(outcome.winners) > 1 else "vivarium.outcome.winner"
         lines.append(t(key, locale, names=winners))
         return lines

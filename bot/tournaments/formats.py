@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import t, title_term
+from bot.i18n import decimal, t, title_term
 from bot.service import Refusal
 from bot.tournaments import duplicate, elimination, pods, round_robin, swiss
 from bot.tournaments.store import Entrant, Pairing, Tournament
@@ -295,7 +295,7 @@ def standings(tournament: Tournament, entrants: Sequence[Entrant], history: Sequ
                 Line(
                     str(r.rank),
                     r.team,
-                    pods.points_display(r.points),
+                    decimal(pods.match_points(r.points), loc),
                     (str(r.wins), str(r.total), str(r.best)),
                     str(r.played),
                     bool(set(r.team) & dropped),
@@ -328,8 +328,8 @@ def standings(tournament: Tournament, entrants: Sequence[Entrant], history: Sequ
                 Line(
                     str(r.rank),
                     (r.player,),
-                    pods.points_display(r.points),
-                    (pods.points_display(r.opponents), str(r.score_sum), str(r.wins)),
+                    decimal(pods.match_points(r.points), loc),
+                    (decimal(pods.match_points(r.opponents), loc), str(r.score_sum), str(r.wins)),
                     str(r.played),
                     r.player in dropped,
                 )

@@ -11,7 +11,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from bot import alt_text
-from bot.i18n import game_title, t
+from bot.i18n import aside, clauses, game_title, labelled, listing, series, t
 from bot.tournaments import formats, store
 from bot.tournaments.formats import Podium, Report
 from bot.tournaments.store import Tournament
@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 TEXT_LINES = 24  # lines of the standings written out in a message (the picture has them all)
 
 
-def _name(names: dict[int, str], team: tuple[int, ...]) -> str:
-    return " & ".join(names.get(u, str(u)) for u in team)
+def _name(names: dict[int, str], team: tuple[int, ...], loc: str) -> str:
+    return listing((names.get(u, str(u)) for u in team), loc)
 
 
 async def _standings(
@@ -52,7 +52,7 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
     rows = [
         StandingRow(
             line.rank,
-            _name(names, line.names),
+            _name(names, line.names, loc),
             line.points,
             line.tiebreaks,
             line.played,
@@ -73,10 +73,10 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
     png = await asyncio.to_thread(standings_png, tournament.name, subtitle, headings, rows)
     text_lines = []
     for line in table.lines[:TEXT_LINES]:
-        extra = ", ".join(f"{h} {v}" for h, v in zip(table.headings, line.tiebreaks, strict=True))
+        extra = clauses((f"{h} {v}" for h, v in zip(table.headings, line.tiebreaks, strict=True)), loc)
         if elimination:
             key = "tournament.placing-line" if line.rank else "tournament.alive-line"
-            shown = t(key, loc, rank=line.rank, name=_name(names, line.names), played=line.played)
+            shown = t(key, loc, rank=line.rank, name=_name(names, line.names, loc), played=line.played)
             text_lines.append(shown + (" " + t("tournament.dropped-mark", loc) if line.dropped else ""))
             continue
         text_lines.append(
@@ -84,9 +84,8 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
                 "tournament.standing-line",
                 loc,
                 rank=line.rank or "–",
-                name=_name(names, line.names),
-                points=line.points or "–",
-                extra=f" ({extra})" if extra else "",
+                name=_name(names, line.names, loc),
+                points=aside(line.points or "–", extra, loc) if extra else line.points or "–",
                 played=line.played,
             )
             + (" " + t("tournament.dropped-mark", loc) if line.dropped else "")
@@ -134,7 +133,11 @@ def _bracket(
             )
             if marked and pod.ranks is not None:
                 alt.append(
-                    f"{titles[(section, pod.round)]}: " + ", ".join(name(p) or "" for p in pod.players if p in marked)
+                    labelled(
+                        titles[(section, pod.round)],
+                        series((name(p) or "" for p in pod.players if p in marked), loc),
+                        loc,
+                    )
                 )
     else:
         views = bracket.matches()
@@ -150,7 +153,7 @@ def _bracket(
                 )
             matches.append(BracketMatch(section, match.round, tuple(slots)))
             if match.winner is not None:
-                alt.append(f"{titles[(section, match.round)]}: {name(match.winner)}")
+                alt.append(labelled(titles[(section, match.round)], name(match.winner), loc))
     subtitle = t("tournament.bracket-subtitle", loc, game=game_title(tournament.game, loc))
     png = bracket_png(tournament.name, subtitle, titles, matches)
     return png, alt_text.fit([tournament.name, t("tournament.bracket-title", loc), subtitle, *alt])
@@ -180,11 +183,11 @@ async def podium(runner: Runner, tournament: Tournament, loc: str) -> Podium:
         if not line.rank:
             continue
         detail = t("tournament.podium-points", loc, points=line.points) if line.points else ""
-        places.append((line.rank, _name(names, line.names), detail))
+        places.append((line.rank, _name(names, line.names, loc), detail))
     title = t("tournament.podium-title", loc, game=game_title(tournament.game, loc))
     png = await asyncio.to_thread(podium_png, tournament.name, title, places)
     winners = [name for rank, name, _ in places if rank == "1"]
-    text = t("tournament.champion", loc, name=tournament.name, winners=", ".join(winners))
+    text = t("tournament.champion", loc, name=tournament.name, winners=listing(winners, loc))
     mentions = " ".join(f"<@{u}>" for line in table.lines if line.rank == "1" for u in line.names)
     alt = alt_text.fit([tournament.name, title, *(f"{rank}. {name} {detail}" for rank, name, detail in places)])
     return Podium(f"{text} {mentions}".strip(), png, alt)

@@ -133,6 +133,11 @@ def rank_points(ranks: Sequence[int]) -> tuple[int, ...]:
     return tuple(result)
 
 
+def match_points(twelfths: int | Fraction) -> Fraction:
+    """Match points on the 0-3 scale a player reads, exact (12 -> 3, 10 -> 5/2); words: l10n.typography.decimal."""
+    return Fraction(twelfths) / 4
+
+
 def points_display(twelfths: int | Fraction) -> str:
     """Match points on the 0-3 scale a player reads: 12 -> "3", 10 -> "2.5", 9 -> "2.25".
 

@@ -104,7 +104,7 @@ async def test_a_new_week_brings_a_new_deal(emu, world, config_for, monkeypatch)
         second = await (
             await emu.slash(world.alice, world.channel, "meeple challenge", {"mode": "tm-dice-solo"})
         ).final_message()
-        assert "2026-W49" in second.content, "a new week: a new attempt is allowed"
+        assert "week 49 of 2026" in second.content, "a new week: a new attempt is allowed"
         seeds = stored(config.database, "SELECT week, seed FROM challenge_seeds ORDER BY week")
         assert [s["week"] for s in seeds] == ["2026-W48", "2026-W49"]
         assert seeds[0]["seed"] != seeds[1]["seed"]

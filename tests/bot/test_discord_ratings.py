@@ -208,9 +208,9 @@ async def test_cooperative_and_solo_games_keep_score_records_not_ratings(emu, wo
         fox = await (
             await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "fox-duet"})
         ).final_message()
-        assert "best scores" in fox.content and "__Level 1__: 2 games, 0 won (0 %)" in fox.content
-        assert f"<@{world.alice.id}> & <@{world.bob.id}>" in fox.content
-        assert f"<@{world.alice.id}> & Bot 1 (normal)" in fox.content and "<@1>" not in fox.content
+        assert "best scores" in fox.content and "__Level 1__: 2 games, 0 won (0%)" in fox.content
+        assert f"<@{world.alice.id}> and <@{world.bob.id}>" in fox.content
+        assert f"<@{world.alice.id}> and Bot 1 (normal)" in fox.content and "<@1>" not in fox.content
         solo = await (
             await emu.slash(world.bob, world.channel, "meeple leaderboard", {"game": "noctiluca", "solo": True})
         ).final_message()
