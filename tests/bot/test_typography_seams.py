@@ -136,17 +136,17 @@ async def test_chinese_standings_join_their_tiebreaks_with_full_width_punctuatio
     from bot.tournaments import pictures
     from l10n.tools import ascii_joins
 
-    report = await pictures.report(StubRunner("zh-TW"), pod_tournament(), 2)  # type: ignore[arg-type]
+    report = await pictures.report(StubRunner("zh-TW"), pod_tournament(), 2, "zh-TW")  # type: ignore[arg-type]
     first = report.text.splitlines()[0]
     assert first.startswith("1. 小布：4.5（對手平均 2.63，得分 50，第一名 1），"), first
     assert not ascii_joins(report.text) and not ascii_joins(report.alt), report.alt
-    assert "；" in report.alt
+    assert first in report.alt.splitlines()  # the alt text has the standings, a line each
 
 
 async def test_portuguese_standings_write_decimal_commas(pod_field: None) -> None:
     from bot.tournaments import pictures
 
-    report = await pictures.report(StubRunner("pt-BR"), pod_tournament(), 2)  # type: ignore[arg-type]
+    report = await pictures.report(StubRunner("pt-BR"), pod_tournament(), 2, "pt-BR")  # type: ignore[arg-type]
     first = report.text.splitlines()[0]
     assert first.startswith("1. 小布: 4,5 (Méd. adv. 2,63, Pontuações 50, 1º lugares 1), partidas: 2"), first
     assert "2.63" not in report.text and "2.63" not in report.alt
