@@ -114,8 +114,8 @@ def _path_values(
     by_face: dict[str, dict[str, int]] = {}
     for sid in path:
         for die in spaces[sid]:  # a die is its colour letter and its face: "b3"
-            taken = by_face.setdefault(die[1], {})
-            taken[die[0]] = taken.get(die[0], 0) + 1
+            counts = by_face.setdefault(die[1], {})
+            counts[die[0]] = counts.get(die[0], 0) + 1
     worth = []
     for number in "123456":
         taken = by_face.get(number)

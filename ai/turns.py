@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import hashlib
 
-from ai.ismcts import LEVELS, Level, Node, knowledge, random_choice, weigh
+from ai import knowledge
+from ai.ismcts import LEVELS, Level, Node, random_choice, weigh
 from engine import Action, State
 
 # At most this many moves in one turn: a game whose turn would be longer hands the rest to the
