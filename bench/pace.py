@@ -18,6 +18,12 @@ else the machine runs: read the load average printed with them.
 
     .venv/bin/python bench/pace.py [--game noctiluca] [--players 3] [--level hard] [--turns 5] [--json out.json]
 
+``--cpu`` measures instead, without the bot and whatever the machine's load, the CPU seconds the
+computers' turns cost (this process's ``time.process_time``): seeded games, Alice's moves at
+random, each computer's turn decided as the checkout's bot decides it (``ai.turns.play_turn`` where
+there is one, else one ``ismcts.decide`` per sub-step, as before issue 29); per computer turn, and
+per wait of Alice's (every computer turn between two of hers, summed).
+
 The same script runs on an older checkout (it only uses what the base commit 6303d94 has): copy
 it into a ``git archive`` of that commit to measure "before".
 """
@@ -289,6 +295,46 @@ async def measure(key: str, players: int, level: str, turns: int, seed: int, dat
     return result
 
 
+def cpu_measure(key: str, players: int, level: str, turns: int, seed: int) -> Measured:
+    """``--cpu``: the CPU seconds of each computer turn (``to_board``) and of the computers between
+    two of Alice's turns (``to_turn``), in this process."""
+    from ai.ismcts import decide, playable
+
+    try:
+        from ai.turns import play_turn  # the turn decided at once (issue 29)
+    except ImportError:
+        play_turn = None
+    try:
+        from ai.turns import move_seed
+    except ImportError:  # before issue 29 the seed lived with the bot
+        from bot.computers import move_seed
+
+    result = Measured(key, players, level)
+    rng = random.Random(seed)
+    state = GAMES[key].new(players, seed, {})
+    waited = 0.0
+    while state.outcome() is None and len(result.to_turn) < turns:
+        seat = state.to_move()[0]
+        if seat == 0:
+            if waited:
+                result.to_turn.append(waited)
+                waited = 0.0
+            state.apply(0, rng.choice(playable(state, 0)))
+            continue
+        began = time.process_time()
+        if play_turn is not None:
+            for action in play_turn(state, seat, level, seed):
+                state.apply(seat, action)
+        else:
+            while state.outcome() is None and seat in state.to_move():
+                state.apply(seat, decide(state, seat, level, move_seed(seed, state.version, seat)))
+        spent = time.process_time() - began
+        result.to_board.append(spent)
+        waited += spent
+    result.ended = state.outcome() is not None
+    return result
+
+
 def fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
@@ -301,6 +347,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=5, help="Alice's turns measured per table (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--cpu", action="store_true", help="the computers' CPU seconds instead, without the bot")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     print(f"load average before: {os.getloadavg()}", flush=True)
@@ -316,9 +363,12 @@ def main() -> None:
                 for level in args.level or LEVELS:
                     counter += 1
                     started = time.monotonic()
-                    measured = asyncio.run(
-                        measure(key, players, level, args.turns, args.seed, Path(folder) / f"m{counter}.db")
-                    )
+                    if args.cpu:
+                        measured = cpu_measure(key, players, level, args.turns, args.seed)
+                    else:
+                        measured = asyncio.run(
+                            measure(key, players, level, args.turns, args.seed, Path(folder) / f"m{counter}.db")
+                        )
                     results.append(measured)
                     s = measured.summary()
                     print(
@@ -328,7 +378,10 @@ def main() -> None:
                         flush=True,
                     )
     print(f"load average after: {os.getloadavg()}")
-    print("\nSeconds from Alice's move to the first computer's turn on the board, and to her next turn\n")
+    if args.cpu:
+        print("\nCPU seconds of a computer's turn (board), and of the computers between two of Alice's turns\n")
+    else:
+        print("\nSeconds from Alice's move to the first computer's turn on the board, and to her next turn\n")
     print(f"{'game':<10} {'pl':>2} {'level':<6} {'n':>3}  {'board p50/p95/max':>18}  {'next turn p50/p95/max':>22}")
     for m in results:
         s = m.summary()
