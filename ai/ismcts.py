@@ -64,6 +64,7 @@ class Node:
     total: float = 0.0  # the rewards of ``seat`` through this node
     squares: float = 0.0  # their squares (the spread of the rewards, for ``confident``)
     available: int = 0  # how often this action was legal when its parent was visited
+    steps: int = 0  # the budget's engine steps spent by the iterations through this node
     children: dict[str, Node] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
@@ -112,43 +113,59 @@ def rollout(state: State, rng: random.Random, steps: int) -> int:
 
 def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0) -> Action:
     """The computer's move for ``seat`` in ``state`` (``seat`` must be one of those to move)."""
+    return weigh(state, seat, level, seed)[0]
+
+
+def weigh(
+    state: State, seat: int, level: str | Level = "normal", seed: int = 0, tree: Node | None = None
+) -> tuple[Action, Node | None]:
+    """``choose``, with the search tree behind the move (None when there was nothing to weigh).
+
+    ``tree``: a tree already grown for this very decision (``play_turn`` hands on the subtree of
+    the seat's previous move of the same turn); the search goes on from it up to the level's
+    budget instead of starting afresh."""
     budget = LEVELS[level] if isinstance(level, str) else level
     if seat not in state.to_move():
         raise ValueError(f"seat {seat} is not to move")
     options = playable(state, seat)
     if len(options) == 1:
-        return options[0]
+        return options[0], None
     considered = knowledge.candidates(state, seat, options)
     if len(considered) == 1:
-        return considered[0]
-    root = search(state, seat, budget, seed)
+        return considered[0], None
+    root = search(state, seat, budget, seed, tree)
     legal = {a.text: a for a in options}
+    order = {text: index for index, text in enumerate(legal)}
     best = max(
         (t for t in root.children if t in legal),
-        key=lambda t: (root.children[t].visits, root.children[t].total, -list(legal).index(t)),
+        key=lambda t: (root.children[t].visits, root.children[t].total, -order[t]),
     )
     default = knowledge.default_move(state, seat, options, seed) if budget.default else None
     if default is not None and best != default.text:
         weighed = root.children.get(default.text)
         if weighed is None or not confident(root.children[best], weighed):
-            return default
-    return legal[best]
+            return default, root
+    return legal[best], root
 
 
-def search(state: State, seat: int, budget: Level, seed: int) -> Node:
+def search(state: State, seat: int, budget: Level, seed: int, tree: Node | None = None) -> Node:
     """The search tree of ``seat``'s decision in ``state``: its root, whose children are the
     seat's moves weighed. Where a game limits the tree's depth (``knowledge.tree_depth``: Fox
     Duet keeps only the root, so its partner is played by the policy on each determinized hand
-    rather than by one move chosen across all of them), the rollout takes over at that depth."""
+    rather than by one move chosen across all of them), the rollout takes over at that depth.
+
+    ``tree``: a tree grown for this decision already (``ai/turns.py``): its steps count against
+    the budget, and the search goes on growing it."""
     rng = random.Random(seed)
     players = _players(state)
-    root = Node(seat=-1)
+    root = tree if tree is not None else Node(seat=-1)
     cost = knowledge.determinize_steps(state)
     depth = knowledge.tree_depth(state)
-    spent = 0
-    iterations = 0
+    spent = root.steps
+    iterations = root.visits
     while spent < budget.steps or iterations < budget.min_iterations:
         iterations += 1
+        begun = spent
         spent += cost  # the determinization itself
         world = state.determinize(seat, rng.getrandbits(63))
         node = root
@@ -182,8 +199,10 @@ def search(state: State, seat: int, budget: Level, seed: int) -> Node:
         spent += rollout(world, rng, knowledge.rollout_steps(world, budget.rollout_steps))
         result = rewards(world, players)
         root.visits += 1
+        root.steps += spent - begun
         for visited in path:
             visited.visits += 1
+            visited.steps += spent - begun
             reward = result[visited.seat] if visited.seat < len(result) else 0.5
             visited.total += reward
             visited.squares += reward * reward

@@ -62,30 +62,69 @@ def storable(free: dict[str, list[int]], taken: dict[str, int]) -> tuple[float, 
     return value, rest
 
 
+# The worth of the dives of a shore and path (number -> worth) in positions met before, keyed on
+# everything it reads: the search meets the same board in every determinization of a node (the
+# dice on the board are public), and a dive's three steps read the same dives again.
+_DIVES: dict[tuple, list[float]] = {}
+DIVES_KEPT = 100_000  # entries before the memo starts afresh (a worker's memory stays bounded)
+
+
+def _jars_key(state: NoctilucaState, seat: int) -> tuple:
+    return tuple((jar["id"], tuple(jar["dice"])) for jar in state.jars[seat])
+
+
 def dive_values(
     state: NoctilucaState, seat: int, shores: list[int], paths: tuple[str, ...]
 ) -> dict[tuple[int, str, int], float]:
     """The worth of each dive (shore, path, number): own dice stored, less those the next
     player could store from what is passed on."""
-    own = free_slots(state, seat)
-    nxt = free_slots(state, state.after(seat)) if state.players > 1 else {}
-    spaces = state.spaces
+    after = state.after(seat) if state.players > 1 else None
+    board = (
+        state.rules_version,
+        seat,
+        tuple(map(tuple, state.spaces)),
+        _jars_key(state, seat),
+        None if after is None else (after, _jars_key(state, after)),
+    )
     values = {}
+    own: dict[str, list[int]] | None = None
+    nxt: dict[str, list[int]] = {}
     for shore in shores:
         for kind in paths:
-            by_face: dict[str, dict[str, int]] = {}
-            for sid in SHORES[shore - 1].paths[kind]:
-                for die in spaces[sid]:  # a die is its colour letter and its face: "b3"
-                    taken = by_face.setdefault(die[1], {})
-                    taken[die[0]] = taken.get(die[0], 0) + 1
+            key = (board, shore, kind)
+            worth = _DIVES.get(key)
+            if worth is None:
+                if own is None:
+                    own = free_slots(state, seat)
+                    nxt = free_slots(state, after) if after is not None else {}
+                worth = _path_values(state, own, nxt, SHORES[shore - 1].paths[kind])
+                if len(_DIVES) >= DIVES_KEPT:
+                    _DIVES.clear()
+                _DIVES[key] = worth
             for number in range(1, 7):
-                taken = by_face.get(str(number), {})
-                if not taken:
-                    values[(shore, kind, number)] = 0.0
-                    continue
-                mine, rest = storable(own, taken)
-                values[(shore, kind, number)] = mine - GIFT * storable(nxt, rest)[0] if rest else mine
+                values[(shore, kind, number)] = worth[number - 1]
     return values
+
+
+def _path_values(
+    state: NoctilucaState, own: dict[str, list[int]], nxt: dict[str, list[int]], path: tuple[int, ...]
+) -> list[float]:
+    """The worth of diving along ``path`` naming each number 1 to 6."""
+    spaces = state.spaces
+    by_face: dict[str, dict[str, int]] = {}
+    for sid in path:
+        for die in spaces[sid]:  # a die is its colour letter and its face: "b3"
+            counts = by_face.setdefault(die[1], {})
+            counts[die[0]] = counts.get(die[0], 0) + 1
+    worth = []
+    for number in "123456":
+        taken = by_face.get(number)
+        if not taken:
+            worth.append(0.0)
+            continue
+        mine, rest = storable(own, taken)
+        worth.append(mine - GIFT * storable(nxt, rest)[0] if rest else mine)
+    return worth
 
 
 # How many of a dive's steps the search considers, best first by ``dive_values`` (move ordering).

@@ -14,6 +14,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 from ai.ismcts import decide
+from ai.turns import play_turn
 from ai.workers import owned_pool
 from engine import GAMES, State
 
@@ -23,12 +24,18 @@ def _decide(game: str, data: dict, seat: int, level: str, seed: int) -> str:
     return decide(GAMES[game].load(data), seat, level, seed).text
 
 
+def _play_turn(game: str, data: dict, seat: int, level: str, game_seed: int) -> list[str]:
+    """In a worker: load the state and decide the seat's whole turn (``ai/turns.py``)."""
+    return [action.text for action in play_turn(GAMES[game].load(data), seat, level, game_seed)]
+
+
 def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
 class Computers:
-    """The bot's computer players: ``await computers.decide(state, seat, level, seed)``."""
+    """The bot's computer players: ``await computers.play_turn(state, seat, level, game_seed)`` for
+    a computer's turn, ``await computers.decide(state, seat, level, seed)`` for one move."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
@@ -42,6 +49,13 @@ class Computers:
     async def decide(self, state: State, seat: int, level: str, seed: int) -> str:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor(), _decide, state.game.id, state.to_dict(), seat, level, seed)
+
+    async def play_turn(self, state: State, seat: int, level: str, game_seed: int) -> list[str]:
+        """The moves of ``seat``'s whole turn, in order (``ai.turns.play_turn``)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor(), _play_turn, state.game.id, state.to_dict(), seat, level, game_seed
+        )
 
     def close(self) -> None:
         if self._pool is not None:

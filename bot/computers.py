@@ -3,21 +3,24 @@
 A computer takes a seat under a reserved user id (below ``COMPUTER_LIMIT``; Discord's ids are
 far larger), so every seat rule of the platform holds; ``computer_seats`` (migration 0011) says
 which seats are computers and at which level. When a computer's turn comes, ``ComputerTurns``
-waits a moment (a move that lands instantly reads as a glitch), asks the search (ai/, in worker
-processes) for the move and plays it through the service, like a click: the board words it like
-anyone's move. The search sees only what its seat sees (ai/ismcts.py); a table with a computer
-is never rated.
+asks the search (ai/, in worker processes) for the whole turn at once, every sub-step of it
+(ai/turns.py), and plays those moves through the service back to back, like clicks; only then
+does it ask for the board (issue 29): the delivery posts one board for the turn, worded with
+every move of it. A turn lands no sooner than ``DELAY`` after it came (a move that lands
+instantly reads as a glitch), the thinking counted in it; while one computer's board is being
+delivered the next computer already thinks. The search sees only what its seat sees
+(ai/ismcts.py); a table with a computer is never rated.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ai.turns import move_seed as move_seed  # the scheduler's time-out move uses it too
 from bot import metrics
 from bot.i18n import available_locales, listing, t
 from bot.service import Refusal
@@ -35,7 +38,7 @@ log = logging.getLogger("meeple.computers")
 
 COMPUTER_LIMIT = 1000  # user ids below this are computer seats
 LEVELS = ("easy", "normal", "hard")
-DELAY = 1.5  # seconds before a computer moves
+DELAY = 0.8  # least seconds from a computer's turn coming to its moves, the thinking included
 CONCURRENCY = 8  # tables whose computers think at once, at least (ComputerTurns)
 
 
@@ -48,11 +51,6 @@ def computer_user(index: int) -> int:
     if not 1 <= index < COMPUTER_LIMIT:
         raise ValueError("no such computer")
     return index
-
-
-def move_seed(game_seed: int, version: int, seat: int) -> int:
-    """The search's seed for a computer move: the same position gives the same move."""
-    return int.from_bytes(hashlib.sha256(f"{game_seed}:{version}:{seat}".encode()).digest()[:8], "big") >> 1
 
 
 def name(index: int, level: str, locale: str | None = None) -> str:
@@ -186,6 +184,7 @@ class ComputerTurns:
         self.concurrency = concurrency or max(CONCURRENCY, 2 * getattr(computers, "workers", 1))
         self._slots = asyncio.Semaphore(self.concurrency)
         self._running: dict[int, asyncio.Task] = {}
+        self._boards: dict[int, asyncio.Task] = {}  # game id -> its computer's board being delivered
 
     def poke(self, game_id: int) -> None:
         """The table changed: if a computer is to move and nobody plays for it yet, start."""
@@ -217,15 +216,28 @@ class ComputerTurns:
         try:
             while True:
                 async with self._slots:
-                    if not await self._one_move(game_id):
+                    if not await self._one_turn(game_id):
                         break
+            board = self._boards.get(game_id)
+            if board is not None:
+                await board
         except asyncio.CancelledError:
+            board = self._boards.get(game_id)
+            if board is not None:
+                board.cancel()
             raise
         except Exception:
             log.exception("a computer of game %s could not move", game_id)
+        finally:
+            self._boards.pop(game_id, None)
 
-    async def _one_move(self, game_id: int) -> bool:
-        """Play one computer move if one is due; False when no computer is to move."""
+    async def _one_turn(self, game_id: int) -> bool:
+        """Play one computer's whole turn if one is due: its moves back to back, then one request
+        for the board (``Flow.after_move`` of the last move: the delivery posts the turn's boards
+        as one, every move's lines on it). False when no computer is to move.
+
+        That board is delivered in the background (``_boards``) while the table's next computer
+        thinks; its moves are made once it is (the boards keep the moves' order)."""
         service = self.flow.service
         levels = await levels_of(service.db, game_id)
         if not levels:
@@ -238,15 +250,28 @@ class ComputerTurns:
         due = [seat for seat in state.to_move() if seat in levels]
         if not due:
             return False
-        await asyncio.sleep(self.delay)
         seat = due[0]
+        loop = asyncio.get_running_loop()
+        began = loop.time()
         with metrics.timed(metrics.DECISION_SECONDS, level=levels[seat]):
-            text = await self.computers.decide(state, seat, levels[seat], move_seed(row.seed, row.version, seat))
+            texts = await self.computers.play_turn(state, seat, levels[seat], row.seed)
+        board = self._boards.pop(game_id, None)
+        if board is not None:
+            await board
+        rest = self.delay - (loop.time() - began)
+        if rest > 0:
+            await asyncio.sleep(rest)
         users = await service.seat_users(game_id)
-        try:
-            result = await service.act(game_id, users[seat], row.version, text)
-        except Refusal as refusal:  # someone else moved meanwhile (an undo): look again
-            log.info("computer move of game %s refused: %s", game_id, refusal.key)
-            return True
-        await self.flow.after_move(result)
+        version, result = row.version, None
+        for text in texts:
+            try:
+                result = await service.act(game_id, users[seat], version, text)
+            except Refusal as refusal:  # someone else moved meanwhile (an undo): look again
+                log.info("computer move of game %s refused: %s", game_id, refusal.key)
+                break
+            version = result.state.version
+        if result is not None:
+            self._boards[game_id] = asyncio.create_task(
+                self.flow.after_move(result), name=f"meeple-computer-board-{game_id}"
+            )
         return True

@@ -46,9 +46,21 @@ KEYS = (
 OPTIONAL: dict[str, Any] = {"resigned": None, "to_bottom": 0}
 
 
+def _plain(value: Any) -> Any:
+    """A copy of plain JSON data: ``copy.deepcopy`` without its bookkeeping (a computer player
+    copies the state at every determinization, thousands of times a decision)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    return copy.deepcopy(value)
+
+
 def state_to_dict(s: NoctilucaState) -> dict:
     keys = KEYS + tuple(OPTIONAL)
-    return copy.deepcopy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
+    return _plain({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
 
 
 def _list(value: Any, where: str, length: int | None = None) -> list:
@@ -154,13 +166,13 @@ def state_from_dict(game, data: dict) -> NoctilucaState:
         raise ValueError("'result' is set only once the game is over")
     if data["result"] is None and s.phase == "over":
         raise ValueError("a finished game needs a 'result'")
-    s.result = copy.deepcopy(data["result"])
+    s.result = _plain(data["result"])
     winners = (s.result or {}).get("winners", [])
     s.resigned = resigned_seat(data.get("resigned", OPTIONAL["resigned"]), s.players, s.phase == "over", winners)
     events = data["setup_events"]
     if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
         raise ValueError("'setup_events' must be a list of events")
-    s.setup_events = copy.deepcopy(events)
+    s.setup_events = _plain(events)
     _check_conservation(s)
     return s
 
@@ -185,7 +197,7 @@ def _phase(s: NoctilucaState, phase: Any, pending: Any) -> tuple[str, dict]:
     }[phase]
     if set(pending) != keys:
         raise ValueError(f"'pending' in phase {phase!r} must have keys {sorted(keys)}")
-    p = copy.deepcopy(pending)
+    p = _plain(pending)
     if phase == "keep":
         dealt = _list(p["dealt"], "'pending'.dealt", n)
         for i, d in enumerate(dealt):
@@ -229,7 +241,7 @@ def _last_dive(value: Any, n: int) -> dict | None:
     if list(value["spaces"]) != list(content.SHORES[value["shore"] - 1].paths[value["path"]]):
         raise ValueError("'last_dive'.spaces must be the chosen path")
     _dice(value["taken"], "'last_dive'.taken")
-    return copy.deepcopy(value)
+    return _plain(value)
 
 
 def _storm(value: Any, n: int) -> dict | None:
@@ -245,7 +257,7 @@ def _storm(value: Any, n: int) -> dict | None:
     _int(value["arrow"], "'storm'.arrow", 0, len(content.SECTIONS) - 1)
     if value["last"] is not None and not isinstance(value["last"], dict):
         raise ValueError("'storm'.last must be null or a dict")
-    return copy.deepcopy(value)
+    return _plain(value)
 
 
 def _check_conservation(s: NoctilucaState) -> None:

@@ -95,3 +95,15 @@ def test_a_logged_run_is_summed_up_from_its_log_each_game_once(capsys, tmp_path)
     out = capsys.readouterr().out
     assert "[random] noctiluca" in out and "N=2" in out
     assert "jars delivered" in out and "round 2 short" in out
+
+
+def test_the_pace_bench_times_the_computers_turns_by_their_cpu() -> None:
+    """bench/pace.py --cpu (the emulator run is the same table, played through the bot)."""
+    from bench import pace
+
+    measured = pace.cpu_measure("vivarium", 2, "easy", turns=2, seed=3)
+    assert len(measured.to_turn) == 2 and measured.to_board, "two waits of Alice's, each of computer turns"
+    assert all(0 < spent < 60 for spent in measured.to_board)
+    assert sum(measured.to_turn) <= sum(measured.to_board) + 1e-9
+    summary = measured.summary()
+    assert summary["turn"]["p50"] is not None and summary["turn"]["max"] >= summary["turn"]["p50"]

@@ -22,7 +22,7 @@ async def test_at_most_the_limit_of_tables_think_at_once_and_every_poked_table_p
         moves[game_id] += 1
         return moves[game_id] < 3  # each table's computers have three moves to make
 
-    turns._one_move = one_move  # type: ignore[method-assign]
+    turns._one_turn = one_move  # type: ignore[method-assign]
     for game_id in range(20):
         turns.poke(game_id)
         turns.poke(game_id)  # a second poke of a table already being played is ignored

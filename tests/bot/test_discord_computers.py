@@ -174,3 +174,44 @@ async def test_a_vote_to_abandon_counts_the_people_not_the_computers(emu, world,
         await (await emu.slash(world.bob, world.channel, "table vote-abandon")).final_message()
         assert "Every player voted" in emu.last_message(world.channel).content
         assert await bot.db.active_game_in_channel(world.channel.id) is None
+
+
+async def test_a_computers_whole_turn_is_one_board_worded_with_every_move(emu, world, config_for, monkeypatch) -> None:
+    """Issue 29: a computer's sub-steps are played back to back and the delivery posts one board
+    for the turn: no board is posted between two moves of one computer turn, and the turn's board
+    names its moves (Noctiluca: a dive is a shore, a path and a number, then stores)."""
+    from bot.flow import Flow
+
+    posted: list[tuple[int, list[int]]] = []  # each board: its version, the seats to move on it
+    post = Flow.post_board
+
+    async def recorded(self, row, state, lines, seats=None):
+        message = await post(self, row, state, lines, seats)
+        posted.append((state.version, list(state.to_move())))
+        return message
+
+    monkeypatch.setattr(Flow, "post_board", recorded)
+    config = config_for(emu, world.guild.id)
+    async with running(emu, MeepleBot(config, computer_delay=FAST)) as bot:
+        await open_with_computers(emu, world, "noctiluca", 1, "easy")
+        game_id = stored(config.database, "SELECT id FROM games")[0][0]
+        table = Table(emu, world.channel, [world.alice])
+        for _ in range(12):  # Alice's moves, the computer's turns between them
+            await bot.flow.computer_turns.idle()
+            await emu.wait_until(lambda: table.finished() or world.alice.id in mentioned(table.board()))
+            if table.finished():
+                break
+            await table.play_one()
+        await bot.flow.computer_turns.idle()
+        await bot.flow.delivery.caught_up()
+        moves = stored(config.database, "SELECT version, seat FROM actions WHERE game_id = ?", (game_id,))
+        by = {row["version"]: row["seat"] for row in moves}
+        computer_moves = [v for v, seat in by.items() if seat == 1]
+        assert len(computer_moves) > 3, "the computer played its part"
+        for version, movers in posted:
+            if by.get(version) == 1:
+                assert 1 not in movers, f"a board was posted in the middle of the computer's turn (version {version})"
+        turns = [v for v in computer_moves if by.get(v + 1) != 1]  # the last move of each computer turn
+        boards = {version for version, _ in posted}
+        assert any(by.get(v - 1) == 1 for v in turns), "some computer turn had several moves"
+        assert all(v in boards for v in turns), "each computer turn has its board"
