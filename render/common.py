@@ -44,7 +44,11 @@ class Palette:
 
 
 class BoardDrawer(Protocol):
-    def __call__(self, public: Mapping[str, Any], names: Sequence[str], *, locale: str = ...) -> Image.Image: ...
+    """Draws a public board; ``phone`` (the default) puts the band of key lines on top (``render.phone``)."""
+
+    def __call__(
+        self, public: Mapping[str, Any], names: Sequence[str], *, locale: str = ..., phone: bool = ...
+    ) -> Image.Image: ...
 
 
 class HandDrawer(Protocol):

@@ -37,6 +37,7 @@ from render.common import (
     vertical_gradient,
     wrap,
 )
+from render.phone import Key, with_band
 
 GAME_ID = "noctiluca"
 BOARD_BUDGET = 600_000
@@ -61,6 +62,8 @@ SEA_BOTTOM: RGB = (4, 12, 30)
 WATER: RGB = (22, 58, 104)
 WATER_EDGE: RGB = (60, 120, 180)
 DIVE_EDGE: RGB = (255, 236, 120)
+PHONE_BAND: RGB = (8, 22, 46)  # the band of key lines above the board
+CHANGE: RGB = (190, 215, 240)  # its line saying what the last dive did
 ISLAND: RGB = (214, 190, 120)
 ISLAND_GREEN: RGB = (70, 140, 80)
 SHORE_FILL: RGB = (222, 204, 150)
@@ -605,13 +608,55 @@ def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
         put_text(draw, (20, H - 22), shown, font=fnt, fill=TEXT, anchor="lm")
 
 
-def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
+TURN_PHASES = ("keep", "shore", "path", "number", "store", "pass", "deliver", "pile", "draw", "over")
+
+
+def turn_text(public: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+    """Who acts and what they do, in a few words (the key line of the board)."""
+    phase = str(public.get("phase"))
+    pending = public.get("pending") or {}
+    movers = list(public.get("to_move") or [public.get("current")])
+    seat = pending.get("receiver") if phase == "pass" else movers[0] if movers else public.get("current")
+    key = f"noctiluca.render.turn.{phase}" if phase in TURN_PHASES else "noctiluca.render.turn.other"
+    if phase == "keep" and len(movers) == 1:  # solo, or the last one still choosing
+        key = "noctiluca.render.turn.keep-one"
+    return t(key, locale, name=seat_name(names, seat, locale=locale), shore=pending.get("shore", "?"))
+
+
+def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str) -> list[Key]:
+    """The board's key lines, read inline on a phone: whose turn, the points so far, what the last dive did."""
+    turn = [turn_text(public, names, locale)]
+    if public["phase"] != "over":
+        turn.append(t("noctiluca.render.key.round", locale, round=public["round"], rounds=ROUNDS))
+    keys = [Key("turn", turn, DIVE_EDGE)]
+    result = public.get("result")
+    if result:
+        keys.append(Key("scores", scored("noctiluca.render.final", result["scores"], names, locale), TEXT))
+    else:
+        points = [sum(int(tok["value"]) for tok in info["tokens"]) for info in public["seats"]]
+        keys.append(Key("scores", scored("noctiluca.render.key.tokens", points, names, locale), TEXT))
+    change = status_text(public, names, locale)
+    if change and not result:
+        keys.append(Key("change", [change], CHANGE))
+    return keys
+
+
+def scored(key: str, points: Sequence[int], names: Sequence[str], locale: str) -> list[str]:
+    """Each seat's name and points, the first one inside the heading ``key`` (so they break apart, never inside)."""
+    items = [f"{seat_name(names, s, locale=locale)} {p}" for s, p in enumerate(points)]
+    return [t(key, locale, scores=items[0]), *items[1:]] if items else []
+
+
+def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
+    """The pool, the stacks and piles, the players; with ``phone`` under the band of key lines (``render.phone``)."""
     image = sea((W, H))
     draw_pool(image, public, locale)
     draw_top(image, public, locale)
     draw_players(image, public, names, locale)
     draw_status(image, public, names, locale)
-    return image
+    if not phone:
+        return image
+    return with_band(image, phone_keys(public, names, locale), background=PHONE_BAND, edge=DIVE_EDGE)
 
 
 # --- the hand ---------------------------------------------------------------------------------

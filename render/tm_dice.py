@@ -36,6 +36,7 @@ from render.common import (
     shade,
     shadowed_box,
 )
+from render.phone import Key, with_band
 
 GAME_ID = "tm-dice"
 BOARD_BUDGET = 700_000
@@ -263,7 +264,8 @@ def draw_tracks(image: Image.Image, public: Mapping[str, Any], locale: str) -> N
         draw_track(image, TRACK_X0 + i * (TRACK_W + 14), title, info, shown, locale)
 
 
-def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+def header_text(public: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+    """Whose turn and what they do (or the corporations being chosen, or the end), with the last turn."""
     step = public.get("step")
     if public["result"] is not None:
         text = t("tm-dice.render.game-over", locale)
@@ -277,8 +279,28 @@ def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Seq
     last = public.get("end_at")
     if last is not None and not (public["solo"] and public["result"] is None):
         text += "  ·  " + t("tm-dice.render.last-turn", locale, turn=last)
-    shown, fnt = fitted(text, 900, 30, bold=True)
-    put_text(draw, (24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
+    return text
+
+
+def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str) -> list[Key]:
+    """The board's key lines, read inline on a phone: whose turn, the points, the global parameters."""
+    result = public.get("result")
+    points = result["scores"] if result is not None else [p["vp"] for p in public["seats"]]
+    items = [f"{seat_name(names, s, locale=locale)} {v}" for s, v in enumerate(points)]
+    key = "tm-dice.render.final" if result is not None else "tm-dice.render.key.scores"
+    scores = [t(key, locale, scores=items[0]), *items[1:]]
+    labels = track_labels(public, locale)
+    tracks = []
+    for p in ("temperature", "oxygen", "oceans"):
+        info = public["parameters"][p]
+        title, shown = labels[p]
+        now = shown[info["position"]] if p != "oceans" else f"{info['position']}/{info['steps']}"
+        tracks.append(f"{title} {now}")
+    return [
+        Key("turn", [header_text(public, names, locale)], Palette.ACCENT),
+        Key("scores", scores, TEXT),
+        Key("change", tracks, TEXT),
+    ]
 
 
 def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -386,10 +408,14 @@ def draw_player(
         put_text(draw, (x0 + 14, y0 + 70 + die + i * 18), line, font=font(15), fill=TEXT, anchor="lm")
 
 
-def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
+def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
+    """The map, tracks, goals and players; with ``phone`` under the band of key lines (``render.phone``),
+    which then says whose turn it is instead of the map's title line (the guide's pictures keep that)."""
     image = gradient((W, H), SKY_TOP, SKY_BOTTOM)
     draw = ImageDraw.Draw(image)
-    draw_header(draw, public, names, locale)
+    if not phone:
+        shown, fnt = fitted(header_text(public, names, locale), 900, 30, bold=True)
+        put_text(draw, (24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
     draw_map(draw, public, locale)
     draw_tracks(image, public, locale)
     draw_goals(image, public, names, locale)
@@ -400,17 +426,9 @@ def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en"
         y0 = top + seat * (height + gap)
         faces = [a["face"] for a in public["awards"]]
         draw_player(image, (RIGHT_X0, y0, RIGHT_X1, y0 + height), seat, p, names, faces, locale)
-    if public["result"] is not None:
-        scores = public["result"]["scores"]
-        sep = t("tm-dice.render.list-separator", locale)
-        text = t(
-            "tm-dice.render.final",
-            locale,
-            scores=sep.join(f"{seat_name(names, s, locale=locale)} {v}" for s, v in enumerate(scores)),
-        )
-        shown, fnt = fitted(text, 640, 24, bold=True)
-        put_text(draw, (24, H - 24), shown, font=fnt, fill=Palette.ACCENT, anchor="lm")
-    return image
+    if not phone:
+        return image
+    return with_band(image, phone_keys(public, names, locale), background=shade(SKY_TOP, 0.7), edge=Palette.ACCENT)
 
 
 # --- the hand ---------------------------------------------------------------------------------

@@ -33,12 +33,14 @@ from render.common import (
 )
 from render.fox_duet.cards import CARD_BACK, paste_card
 from render.fox_duet.icons import FOX_ORANGE, GEM_COLORS, SUITS, icon, suit_label, suit_style
+from render.phone import Key, with_band
 
 # --- layout (pixels) --------------------------------------------------------------------------
 W, H = 1600, 900
 MARGIN = 36
 HEADER = (MARGIN, 18, W - MARGIN, 114)
 RIGHT_W = 520  # the widest the header's round and level lines may grow
+HEADER_CROP = 122  # the board's top, where the header was, is left out under the band of key lines
 
 PATH_X0, PATH_X1 = 104, W - 104
 GEM_BOX_TOP, GEM_BOX_W, GEM_BOX_H = 146, 112, 94
@@ -65,6 +67,7 @@ NODE_EDGE = (92, 66, 40)
 START_FILL = (255, 214, 120)
 PLUS_FILL = (60, 150, 84)
 LOSS = (255, 150, 140)
+CHANGE = (200, 225, 205)  # the key line saying what the last trick did
 
 # phase: the pending key naming who acts (else ``to_move``), and the status line's key.
 PHASE_STATUS = {
@@ -421,12 +424,53 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
         draw_runs(draw, (x, y), [(number, Palette.ACCENT)], nf)
 
 
-def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
-    """Draw the public board of a view, worded in ``locale``: path, tracker, decree, trick, counters, status."""
+def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str = "en") -> list[Key]:
+    """The board's key lines, read inline on a phone: whose turn and the trick, the gems and tokens, the last trick."""
+    runs, tone = status_runs(public, names, locale)
+    status = "".join(text for text, _ in runs)
+    progress = t("fox-duet.render.progress", locale, round=public.get("round", 1), trick=public.get("trick", 1))
+    level = t("fox-duet.render.level", locale, level=public.get("level", 1), side=public.get("side", "A"))
+    fill = {"won": (140, 230, 150), "lost": LOSS}.get(tone, Palette.ACCENT)
+    keys = [Key("turn", [status, progress, level], fill)]
+    counts = [
+        t(
+            "fox-duet.render.key.gems",
+            locale,
+            collected=public.get("gems_collected", 0),
+            on_path=public.get("gems_on_board", 0),
+        ),
+        t(
+            "fox-duet.render.key.tokens",
+            locale,
+            left=public.get("forest_tokens_left", 0),
+            total=public.get("forest_tokens_total", 0),
+        ),
+    ]
+    decree = public.get("decree")
+    if decree:
+        counts.append(t("fox-duet.render.trump", locale, suit=suit_label(str(decree.get("suit")), locale)))
+    keys.append(Key("scores", counts, Palette.TEXT))
+    last = public.get("last_trick")
+    if last:
+        keys.append(Key("change", [text for text, _, _ in outcome_notes(last, names, public, locale)], CHANGE))
+    return keys
+
+
+def draw_board(
+    public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True
+) -> Image.Image:
+    """Draw the public board of a view, worded in ``locale``: key lines, path, tracker, decree, trick, counters.
+
+    With ``phone`` the header of status, round and level gives way to the band of key lines
+    (``render.phone``); without it (the guide's pictures) the board is drawn alone, header and all.
+    """
     image = backdrop((W, H))
-    draw_header(image, public, names, locale)
+    if not phone:
+        draw_header(image, public, names, locale)
     draw_path(image, public, names, locale)
     draw_decree(image, public, locale)
     draw_trick(image, public, names, locale)
     draw_info(image, public, names, locale)
-    return image
+    if not phone:
+        return image
+    return with_band(image, phone_keys(public, names, locale), crop_top=HEADER_CROP)
