@@ -193,6 +193,14 @@ def draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, face: str, locale: s
 
 
 # --- the board --------------------------------------------------------------------------------
+def seat_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, r: int) -> None:
+    """A seat's number on its colour: a tile's owner and a player's panel carry the same, so the owner
+    reads without telling the seat colours apart."""
+    x, y = centre
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=SEATS[seat], outline=(30, 14, 10), width=2)
+    put_text(draw, (x, y), str(seat + 1), font=font(round(r * 1.3), True), fill=(30, 14, 10), anchor="mm")
+
+
 def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], locale: str) -> None:
     tiles = {t["hex"]: t for t in public["tiles"]}
     for label, h in HEXES.items():
@@ -203,6 +211,7 @@ def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], locale: str) 
             draw.polygon(hex_points(cx, cy, HEX - 9), fill=TILE[tile["tile"]])
             if tile["owner"] is not None:
                 draw.polygon(hex_points(cx, cy, HEX - 9), outline=SEATS[tile["owner"]], width=5)
+                seat_badge(draw, (cx, cy + 36), tile["owner"], 10)
             word = t(f"tm-dice.render.tile.{tile['tile']}", locale)
             draw_centred(draw, (cx - 32, cy + 4, cx + 32, cy + 26), word, 14, TEXT, bold=True, min_size=10)
         else:
@@ -370,8 +379,9 @@ def draw_player(
     vp, vp_font = fitted(t("tm-dice.render.vp", locale, points=p["vp"]), 170, 26, bold=True)
     put_text(draw, (x1 - 14, y0 + 20), vp, font=vp_font, fill=Palette.ACCENT, anchor="rm")
     head = f"{seat_name(names, seat, locale=locale)} · {corp}"
-    shown, fnt = fitted(head, x1 - x0 - 40 - vp_font.getlength(vp), 22, bold=True)
-    put_text(draw, (x0 + 14, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
+    seat_badge(draw, (x0 + 28, y0 + 20), seat, 13)
+    shown, fnt = fitted(head, x1 - x0 - 74 - vp_font.getlength(vp), 22, bold=True)
+    put_text(draw, (x0 + 48, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
     prod = colour_words(p["production"], locale) or "-"
     line = t("tm-dice.render.stats", locale, wild=p["wild"], hand=p["hand"], production=prod)
     shown, fnt = fitted(line, x1 - x0 - 28, 16)

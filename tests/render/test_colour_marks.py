@@ -72,3 +72,26 @@ def test_a_jar_slot_shows_the_shape_of_the_die_it_takes() -> None:
         outlines[colour] = ink.crop(ink.getbbox()).resize((40, 40))
     for a, b in itertools.combinations(DICE, 2):
         assert difference(outlines[a], outlines[b]) >= DISTINCT, (a, b)
+
+
+def test_a_tm_dice_tile_names_its_owner_by_number_as_the_owners_panel_does() -> None:
+    """A tile's owner is shown by the seat's colour and by its number, the number its panel carries."""
+    from engine import GAMES
+    from render.tm_dice import HEX, board, hex_centre
+    from render.tm_dice import HEXES as TM_HEXES
+    from tests.render.text_bounds import recorded_text
+    from tests.support.render_checks import random_position
+
+    state = random_position(GAMES["tm-dice"], 3, 20000, 4)
+    public = state.view(None)["public"]
+    owned = [tile for tile in public["tiles"] if tile["owner"] is not None]
+    assert len(owned) >= 5
+    with recorded_text() as records:
+        image = board(public, ["Ann", "Bo", "Cy"], phone=False)
+    numbers = [r for r in records if r.image == 0 and r.text in ("1", "2", "3")]
+    for tile in owned:
+        h = TM_HEXES[tile["hex"]]
+        cx, cy = hex_centre(h["q"], h["r"])
+        inside = [r.text for r in numbers if cx - HEX < r.box[0] < cx + HEX and cy < r.box[1] < cy + HEX]
+        assert str(tile["owner"] + 1) in inside, tile
+    assert image.width == 1600
