@@ -87,13 +87,19 @@ def clean_text(text: str) -> str:
     return " ".join(clean(text).split())
 
 
+# A text that does not fit at its ``min_size`` shrinks on, down to this, before it is ever cut: a name
+# or a label is better small (a tap shows the board at full size) than cut.
+LAST_RESORT_SIZE = 10
+
+
 def fit_font(text: str, max_width: float, size: int, bold: bool = False, min_size: int = 12) -> ImageFont.FreeTypeFont:
-    """Return the largest font from ``size`` down to ``min_size`` that fits ``text`` in width."""
-    for s in range(size, min_size - 1, -2):
+    """Return the largest font from ``size`` down to ``min_size`` (then, if need be, ``LAST_RESORT_SIZE``)
+    that fits ``text`` in width."""
+    for s in [*range(size, min_size - 1, -2), *range(min(size, min_size) - 1, LAST_RESORT_SIZE - 1, -1)]:
         fnt = font(s, bold)
         if fnt.getlength(text) <= max_width:
             return fnt
-    return font(min_size, bold)
+    return font(min(min_size, LAST_RESORT_SIZE), bold)
 
 
 def ellipsize(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
@@ -216,12 +222,13 @@ def runs_width(runs: Sequence[tuple[str, Color]], fnt: ImageFont.FreeTypeFont) -
 def fit_runs(
     runs: Sequence[tuple[str, Color]], max_width: float, size: int, bold: bool = False, min_size: int = 12
 ) -> tuple[list[tuple[str, Color]], ImageFont.FreeTypeFont]:
-    """Shrink coloured runs to fit ``max_width``; at the smallest size cut the tail with an ellipsis."""
-    for s in range(size, min_size - 1, -2):
+    """Shrink coloured runs to fit ``max_width`` (below ``min_size`` down to ``LAST_RESORT_SIZE`` if need be);
+    at the smallest size cut the tail with an ellipsis."""
+    for s in [*range(size, min_size - 1, -2), *range(min(size, min_size) - 1, LAST_RESORT_SIZE - 1, -1)]:
         fnt = font(s, bold)
         if runs_width(runs, fnt) <= max_width:
             return list(runs), fnt
-    fnt = font(min_size, bold)
+    fnt = font(min(min_size, LAST_RESORT_SIZE), bold)
     fitted_runs: list[tuple[str, Color]] = []
     used = 0.0
     for text, fill in runs:

@@ -627,7 +627,7 @@ def status_text(public: Mapping[str, Any], names: Sequence[str], locale: str) ->
         return t(
             "noctiluca.render.final",
             locale,
-            scores=" · ".join(f"{seat_name(names, s, 12, locale=locale)} {sc}" for s, sc in enumerate(scores)),
+            scores=" · ".join(f"{seat_name(names, s, locale=locale)} {sc}" for s, sc in enumerate(scores)),
         )
     if public["phase"] == "store":
         return t(

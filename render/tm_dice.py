@@ -291,6 +291,12 @@ def header_text(public: Mapping[str, Any], names: Sequence[str], locale: str) ->
     return text
 
 
+def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+    """``header_text`` over the map (the board drawn without its band of key lines)."""
+    shown, fnt = fitted(header_text(public, names, locale), 900, 30, bold=True)
+    put_text(draw, (24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
+
+
 def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str) -> list[Key]:
     """The board's key lines, read inline on a phone: whose turn, the points, the global parameters."""
     result = public.get("result")
@@ -424,8 +430,7 @@ def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en"
     image = gradient((W, H), SKY_TOP, SKY_BOTTOM)
     draw = ImageDraw.Draw(image)
     if not phone:
-        shown, fnt = fitted(header_text(public, names, locale), 900, 30, bold=True)
-        put_text(draw, (24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
+        draw_header(draw, public, names, locale)
     draw_map(draw, public, locale)
     draw_tracks(image, public, locale)
     draw_goals(image, public, names, locale)

@@ -411,15 +411,14 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
     )
     put_text(draw, (x1 - 24, y0 + 292), deck, font=dfont, fill=Palette.TEXT_MUTED, anchor="rm")
     sizes = list(public.get("hand_sizes") or [0, 0])
-    y = y0 + 344
-    col_w = (x1 - x0 - 48) / 2
+    # One row per player, the whole panel wide: a name at its longest keeps a readable size.
     for seat, count in enumerate(sizes[:2]):
-        x = x0 + 24 + seat * col_w
-        draw.rounded_rectangle((x, y - 20, x + 28, y + 20), radius=5, fill=CARD_BACK, outline=Palette.TEXT, width=2)
+        x, y = x0 + 24, y0 + 326 + seat * 34
+        draw.rounded_rectangle((x, y - 16, x + 22, y + 16), radius=4, fill=CARD_BACK, outline=Palette.TEXT, width=2)
         number = f" {count}"
-        nf = font(30, True)
-        label, lf = fitted(seat_name(names, seat, locale=locale), col_w - 50 - nf.getlength(number), 30, True, 18)
-        x += 40
+        nf = font(28, True)
+        label, lf = fitted(seat_name(names, seat, locale=locale), x1 - x0 - 90 - nf.getlength(number), 26, True, 16)
+        x += 34
         x += draw_runs(draw, (x, y), [(label, Palette.TEXT)], lf)
         draw_runs(draw, (x, y), [(number, Palette.ACCENT)], nf)
 

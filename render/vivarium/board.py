@@ -13,6 +13,7 @@ from render.common import (
     backdrop_rgba,
     draw_centred,
     ellipsize,
+    fit_font,
     fitted,
     font,
     put_text,
@@ -224,16 +225,20 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]
         lines = [(t("vivarium.render.final-round", locale), Palette.TEXT)]
     elif what:
         most = _name(names, leader, locale) if leader is not None else t("vivarium.render.nobody-yet", locale)
-        lines = [
-            (t("vivarium.render.bonus", locale, what=what), Palette.TEXT),
-            (t("vivarium.render.most", locale, what=what, name=most), Palette.ACCENT),
-        ]
+        lines = [(t("vivarium.render.bonus", locale, what=what), Palette.TEXT)]
+        most_line = t("vivarium.render.most", locale, what=what, name=most)
+        if fit_font(most_line, x1 - tx - 12, 20, True, 14).getlength(most_line) <= x1 - tx - 12:
+            lines.append((most_line, Palette.ACCENT))
+        else:  # a long name goes on a line of its own rather than be cut
+            heading = t("vivarium.render.most", locale, what=what, name="\x00").partition("\x00")[0].rstrip()
+            lines += [(heading, Palette.ACCENT), (most, Palette.ACCENT)]
     else:
         lines = [(t("vivarium.render.no-bonus", locale), Palette.TEXT)]
     lines.append((t("vivarium.render.worth", locale, left=priority.get("stack", 0)), Palette.TEXT_MUTED))
+    step = 32 if len(lines) <= 3 else 26
     for i, (text, color) in enumerate(lines):
         shown, fnt = fitted(text, x1 - tx - 12, 20, True, 14)
-        put_text(draw, (tx, y0 + 66 + i * 32), shown, font=fnt, fill=color, anchor="lm")
+        put_text(draw, (tx, y0 + 66 + i * step - (len(lines) > 3) * 8), shown, font=fnt, fill=color, anchor="lm")
 
 
 def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
