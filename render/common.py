@@ -151,6 +151,14 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: in
 
     Lines break at spaces, and between the characters of Chinese or Japanese text, which has none.
     """
+    lines = _broken(text, fnt, max_width)
+    if len(lines) > max_lines:
+        lines = lines[: max_lines - 1] + [[piece for line in lines[max_lines - 1 :] for piece in line]]
+    return [ellipsize(_joined(line), fnt, max_width) for line in lines]
+
+
+def _broken(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> list[list[tuple[str, bool]]]:
+    """``text``'s pieces in lines of at most ``max_width`` (a piece wider than that alone on its line)."""
     lines: list[list[tuple[str, bool]]] = []
     current: list[tuple[str, bool]] = []
     for piece in _pieces(text):
@@ -161,9 +169,31 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: in
             current = [piece]
     if current:
         lines.append(current)
-    if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + [[piece for line in lines[max_lines - 1 :] for piece in line]]
-    return [ellipsize(_joined(line), fnt, max_width) for line in lines]
+    return lines
+
+
+def whole_lines(
+    text: str, max_width: float, max_lines: int, size: int, bold: bool = False, min_size: int = LAST_RESORT_SIZE
+) -> tuple[list[str], ImageFont.FreeTypeFont] | None:
+    """``text`` wrapped in at most ``max_lines`` lines of ``max_width`` at the largest size from ``size`` down to
+    ``min_size`` that needs no cut, with its font; None when even ``min_size`` needs one."""
+    for s in range(size, min_size - 1, -1):
+        fnt = font(s, bold)
+        lines = [_joined(line) for line in _broken(text, fnt, max_width)]
+        if len(lines) <= max_lines and all(fnt.getlength(line) <= max_width for line in lines):
+            return lines, fnt
+    return None
+
+
+def fitted_lines(
+    text: str, max_width: float, max_lines: int, size: int, bold: bool = False, min_size: int = LAST_RESORT_SIZE
+) -> tuple[list[str], ImageFont.FreeTypeFont, bool]:
+    """``whole_lines``, or at ``min_size`` the lines as ``wrap`` cuts them; the flag says whether the text is whole."""
+    found = whole_lines(text, max_width, max_lines, size, bold, min_size)
+    if found is not None:
+        return found[0], found[1], True
+    fnt = font(min_size, bold)
+    return wrap(text, fnt, max_width, max_lines), fnt, False
 
 
 def draw_text(

@@ -27,6 +27,7 @@ from render.common import (
     draw_runs,
     fit_runs,
     fitted,
+    fitted_lines,
     font,
     paste_sprite,
     put_text,
@@ -448,7 +449,9 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None
     shown, fnt = fitted(title, box[2] - box[0] - 36, 24, True)
     put_text(draw, (x0, y0 + 12), shown, font=fnt, fill=TEXT, anchor="lm")
     # token stacks, under their name: the top value and how many are left
-    label, label_font = fitted(t("noctiluca.render.stacks", locale), STACKS_LABEL_W, 20, True, 14)
+    # (solo, the storm's box beside them needs the room: the name is shorter and the stacks closer)
+    key, step = ("noctiluca.render.stacks-short", 96) if public["solo"] else ("noctiluca.render.stacks", 110)
+    label, label_font = fitted(t(key, locale), STACKS_LABEL_W, 20, True, 14)
     put_text(draw, (x0, y0 + 56), label, font=label_font, fill=MUTED, anchor="lm")
     sx = x0 + label_font.getlength(label) + 12
     for colour in ("gold", "brown", "red"):
@@ -459,7 +462,7 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None
         else:
             shown, fnt = fitted(t("noctiluca.render.empty", locale), 96, 20)
             put_text(draw, (sx, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
-        sx += 110
+        sx += step
     if public["solo"]:
         draw_storm(image, public, (sx + 10, y0 + 36, box[2] - 16, box[3] - 10), locale)
         deck = t("noctiluca.render.jar-deck", locale, n=public["deck_size"])
@@ -525,8 +528,9 @@ def draw_storm(
     if last:
         section = t(f"noctiluca.render.section.{last['section']}", locale)
         text = t("noctiluca.render.storm-last", locale, roll=last["roll"], section=section, n=len(last["removed"]))
-        shown, fnt = fitted(text, x1 - x0 - 24, 18)
-        put_text(draw, (x0 + 12, y1 - 18), shown, font=fnt, fill=MUTED, anchor="lm")
+        lines, fnt, _ = fitted_lines(text, x1 - x0 - 24, 2, 18, min_size=12)
+        for i, line in enumerate(lines):
+            put_text(draw, (x0 + 12, y1 - 16 - (len(lines) - 1 - i) * 20), line, font=fnt, fill=MUTED, anchor="lm")
 
 
 def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:

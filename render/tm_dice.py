@@ -29,6 +29,7 @@ from render.common import (
     draw_centred,
     ellipsize,
     fitted,
+    fitted_lines,
     font,
     gradient,
     put_text,
@@ -216,8 +217,11 @@ def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], locale: str) 
             draw_centred(draw, (cx - 32, cy + 4, cx + 32, cy + 26), word, 14, TEXT, bold=True, min_size=10)
         else:
             bonus = effect_labels(h["bonus"], locale)
-            if bonus:
-                draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), bonus, 13, TEXT, min_size=9)
+            if bonus:  # shrunk, on two lines if need be, never cut
+                lines, bf, _ = fitted_lines(bonus, 76, 2, 13, min_size=8)
+                for i, line in enumerate(lines):
+                    y = cy + 14 + (i - (len(lines) - 1) / 2) * (bf.size + 1)
+                    put_text(draw, (cx, y), line, font=bf, fill=TEXT, anchor="mm")
             if h["area"] in ("lava", "mine"):
                 word = t(f"tm-dice.render.tile.{h['area']}", locale)
                 draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), word, 14, TEXT, bold=True, min_size=10)
@@ -246,7 +250,10 @@ def draw_track(
             mid = (y0 + y1) / 2
             draw_centred(draw, (x + 2, y0 + 2, x + TRACK_W - 2, mid + 2), shown[i], 15, TEXT, bold=bold, min_size=9)
             gift = effect_labels(bonuses[i], locale)
-            draw_centred(draw, (x + 2, mid, x + TRACK_W - 2, y1 - 4), gift, 12, BONUS_INK, bold=True, min_size=8)
+            lines, gf, _ = fitted_lines(gift, TRACK_W - 6, 2, 12, True, 8)
+            for k, line in enumerate(lines):
+                gy = (mid + y1 - 4) / 2 + (k - (len(lines) - 1) / 2) * (gf.size + 1)
+                put_text(draw, (x + TRACK_W / 2, gy), line, font=gf, fill=BONUS_INK, anchor="mm")
         else:
             draw_centred(draw, (x + 2, y0, x + TRACK_W - 2, y1), shown[i], 15, TEXT, bold=bold, min_size=9)
 

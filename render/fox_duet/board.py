@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from l10n import t
 from render.common import (
+    LAST_RESORT_SIZE,
     Box,
     Color,
     Palette,
@@ -22,6 +23,7 @@ from render.common import (
     ellipsize,
     fit_runs,
     fitted,
+    fitted_lines,
     font,
     panel_title,
     paste_sprite,
@@ -29,7 +31,6 @@ from render.common import (
     runs_width,
     seat_name,
     shadowed_box,
-    wrap,
 )
 from render.fox_duet.cards import CARD_BACK, paste_card
 from render.fox_duet.icons import FOX_ORANGE, GEM_COLORS, SUITS, icon, suit_label, suit_style
@@ -315,9 +316,10 @@ def draw_notes(draw: ImageDraw.ImageDraw, notes: Sequence[tuple[str, int, Color]
     """The notes beside the trick, wrapped; all a size smaller while they would run off the panel."""
     x0, y0, x1, y1 = box
     for scale in (1.0, 0.9, 0.8, 0.7, 0.6):
-        blocks = [
-            (wrap(text, font(round(size * scale), True), x1 - x0, 3), round(size * scale), c) for text, size, c in notes
-        ]
+        blocks = []
+        for text, size, c in notes:  # a note too long for three lines shrinks on alone, never cut
+            lines, fnt, _ = fitted_lines(text, x1 - x0, 3, round(size * scale), True, min(LAST_RESORT_SIZE, size))
+            blocks.append((lines, round(fnt.size), c))
         height = sum(len(lines) * (size + 10) + 12 for lines, size, _ in blocks) - 12
         if height <= y1 - y0:
             break
