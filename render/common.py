@@ -92,10 +92,19 @@ def clean_text(text: str) -> str:
 LAST_RESORT_SIZE = 10
 
 
+@lru_cache(maxsize=256)
+def sizes_down(size: int, min_size: int, last: int = LAST_RESORT_SIZE) -> tuple[int, ...]:
+    """The sizes a text tries, largest first: ``size`` down to ``min_size``, then on to ``last``, two by two
+    (every size tried is a font made and kept, so few distinct ones), ending on ``min_size`` and ``last``."""
+    first = [*range(size, min_size - 1, -2), min(size, min_size)]
+    then = [*range(min(size, min_size) - 2, last - 1, -2), min(size, min_size, last)]
+    return tuple(dict.fromkeys([*first, *then]))
+
+
 def fit_font(text: str, max_width: float, size: int, bold: bool = False, min_size: int = 12) -> ImageFont.FreeTypeFont:
     """Return the largest font from ``size`` down to ``min_size`` (then, if need be, ``LAST_RESORT_SIZE``)
     that fits ``text`` in width."""
-    for s in [*range(size, min_size - 1, -2), *range(min(size, min_size) - 1, LAST_RESORT_SIZE - 1, -1)]:
+    for s in sizes_down(size, min_size):
         fnt = font(s, bold)
         if fnt.getlength(text) <= max_width:
             return fnt
@@ -177,7 +186,7 @@ def whole_lines(
 ) -> tuple[list[str], ImageFont.FreeTypeFont] | None:
     """``text`` wrapped in at most ``max_lines`` lines of ``max_width`` at the largest size from ``size`` down to
     ``min_size`` that needs no cut, with its font; None when even ``min_size`` needs one."""
-    for s in range(size, min_size - 1, -1):
+    for s in sizes_down(size, min_size, min_size):
         fnt = font(s, bold)
         lines = [_joined(line) for line in _broken(text, fnt, max_width)]
         if len(lines) <= max_lines and all(fnt.getlength(line) <= max_width for line in lines):
@@ -254,7 +263,7 @@ def fit_runs(
 ) -> tuple[list[tuple[str, Color]], ImageFont.FreeTypeFont]:
     """Shrink coloured runs to fit ``max_width`` (below ``min_size`` down to ``LAST_RESORT_SIZE`` if need be);
     at the smallest size cut the tail with an ellipsis."""
-    for s in [*range(size, min_size - 1, -2), *range(min(size, min_size) - 1, LAST_RESORT_SIZE - 1, -1)]:
+    for s in sizes_down(size, min_size):
         fnt = font(s, bold)
         if runs_width(runs, fnt) <= max_width:
             return list(runs), fnt

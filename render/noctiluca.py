@@ -167,13 +167,30 @@ def draw_shape(
 ) -> None:
     """One of the shapes that mark colours (``DIE_SHAPES``, ``JAR_SHAPES``), filling ``box``."""
     corners = shape_outline(kind, box)
-    if corners is not None:
+    if corners is not None and outline is not None and width > 1:
+        # Pillow draws a wide outline through a mask the size of the whole picture (a board's 2 MB, for
+        # each of a hundred slots): the outline is the shape in its colour, the fill the shape inset on it.
+        draw.polygon(corners, fill=outline)
+        inner = shape_outline(kind, inset(kind, box, width))
+        if fill is not None and inner is not None:
+            draw.polygon(inner, fill=fill)
+    elif corners is not None:
         draw.polygon(corners, fill=fill, outline=outline, width=width)
     elif kind == "square":
         radius = round((box[2] - box[0]) * 0.18)
         draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
     else:
         draw.ellipse(box, fill=fill, outline=outline, width=width)
+
+
+def inset(kind: str, box: tuple[float, float, float, float], width: float) -> tuple[float, float, float, float]:
+    """The box of the same shape drawn ``width`` inside the edge of the one filling ``box``."""
+    # A diamond's and a point-down triangle's sides slope: their box shrinks more than the width.
+    d = {"diamond": width * 1.42, "triangle": width * 1.8}.get(kind, width)
+    x0, y0, x1, y1 = box
+    if kind == "triangle":
+        return (x0 + d, y0 + width, x1 - d, y1 - d)
+    return (x0 + d, y0 + d, x1 - d, y1 - d)
 
 
 def digit_centre(kind: str, box: tuple[float, float, float, float]) -> tuple[float, float]:

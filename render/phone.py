@@ -27,6 +27,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from render.common import RGB, Box, Palette, font, put_text, wrap
+from render.fonts import unkept_font
 
 INLINE_WIDTH = 360  # px: how wide Discord shows an inline image on a 390 px phone (330-400)
 MIN_CAP = 9.0  # px: the least cap height of a key line at inline scale (see the module doc)
@@ -106,7 +107,7 @@ def band(
 ) -> tuple[Image.Image, list[KeyLine]]:
     """The band of key lines for a board ``width`` wide, and where each line was drawn in it."""
     size = key_size(width)
-    fnt = font(size, True)
+    fnt = unkept_font(size, True)  # the key lines change at every move: their masks are not worth keeping
     laid = [(key, line) for key in keys for line in flow(key.items, fnt, width - 2 * PAD_X)]
     step = round(size * LINE_GAP)
     height = 2 * PAD_Y + step * len(laid) + 6
@@ -137,8 +138,8 @@ def with_band(
     """
     top, lines = band(board.width, keys, background, edge)
     out = Image.new(board.mode, (board.width, top.height + board.height - crop_top))
+    out.paste(board, (0, top.height - crop_top))  # its top, under the band, is painted over next
     out.paste(top if board.mode == "RGB" else top.convert(board.mode), (0, 0))
-    out.paste(board.crop((0, crop_top, board.width, board.height)), (0, top.height))
     out.info["key_lines"] = lines
     out.info["board_offset"] = top.height - crop_top  # add to the board's own y to find a point on ``out``
     return out
