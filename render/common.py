@@ -44,7 +44,11 @@ class Palette:
 
 
 class BoardDrawer(Protocol):
-    def __call__(self, public: Mapping[str, Any], names: Sequence[str], *, locale: str = ...) -> Image.Image: ...
+    """Draws a public board; ``phone`` (the default) puts the band of key lines on top (``render.phone``)."""
+
+    def __call__(
+        self, public: Mapping[str, Any], names: Sequence[str], *, locale: str = ..., phone: bool = ...
+    ) -> Image.Image: ...
 
 
 class HandDrawer(Protocol):
@@ -83,13 +87,28 @@ def clean_text(text: str) -> str:
     return " ".join(clean(text).split())
 
 
+# A text that does not fit at its ``min_size`` shrinks on, down to this, before it is ever cut: a name
+# or a label is better small (a tap shows the board at full size) than cut.
+LAST_RESORT_SIZE = 10
+
+
+@lru_cache(maxsize=256)
+def sizes_down(size: int, min_size: int, last: int = LAST_RESORT_SIZE) -> tuple[int, ...]:
+    """The sizes a text tries, largest first: ``size`` down to ``min_size``, then on to ``last``, two by two
+    (every size tried is a font made and kept, so few distinct ones), ending on ``min_size`` and ``last``."""
+    first = [*range(size, min_size - 1, -2), min(size, min_size)]
+    then = [*range(min(size, min_size) - 2, last - 1, -2), min(size, min_size, last)]
+    return tuple(dict.fromkeys([*first, *then]))
+
+
 def fit_font(text: str, max_width: float, size: int, bold: bool = False, min_size: int = 12) -> ImageFont.FreeTypeFont:
-    """Return the largest font from ``size`` down to ``min_size`` that fits ``text`` in width."""
-    for s in range(size, min_size - 1, -2):
+    """Return the largest font from ``size`` down to ``min_size`` (then, if need be, ``LAST_RESORT_SIZE``)
+    that fits ``text`` in width."""
+    for s in sizes_down(size, min_size):
         fnt = font(s, bold)
         if fnt.getlength(text) <= max_width:
             return fnt
-    return font(min_size, bold)
+    return font(min(min_size, LAST_RESORT_SIZE), bold)
 
 
 def ellipsize(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
@@ -141,6 +160,14 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: in
 
     Lines break at spaces, and between the characters of Chinese or Japanese text, which has none.
     """
+    lines = _broken(text, fnt, max_width)
+    if len(lines) > max_lines:
+        lines = lines[: max_lines - 1] + [[piece for line in lines[max_lines - 1 :] for piece in line]]
+    return [ellipsize(_joined(line), fnt, max_width) for line in lines]
+
+
+def _broken(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> list[list[tuple[str, bool]]]:
+    """``text``'s pieces in lines of at most ``max_width`` (a piece wider than that alone on its line)."""
     lines: list[list[tuple[str, bool]]] = []
     current: list[tuple[str, bool]] = []
     for piece in _pieces(text):
@@ -151,9 +178,31 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: in
             current = [piece]
     if current:
         lines.append(current)
-    if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + [[piece for line in lines[max_lines - 1 :] for piece in line]]
-    return [ellipsize(_joined(line), fnt, max_width) for line in lines]
+    return lines
+
+
+def whole_lines(
+    text: str, max_width: float, max_lines: int, size: int, bold: bool = False, min_size: int = LAST_RESORT_SIZE
+) -> tuple[list[str], ImageFont.FreeTypeFont] | None:
+    """``text`` wrapped in at most ``max_lines`` lines of ``max_width`` at the largest size from ``size`` down to
+    ``min_size`` that needs no cut, with its font; None when even ``min_size`` needs one."""
+    for s in sizes_down(size, min_size, min_size):
+        fnt = font(s, bold)
+        lines = [_joined(line) for line in _broken(text, fnt, max_width)]
+        if len(lines) <= max_lines and all(fnt.getlength(line) <= max_width for line in lines):
+            return lines, fnt
+    return None
+
+
+def fitted_lines(
+    text: str, max_width: float, max_lines: int, size: int, bold: bool = False, min_size: int = LAST_RESORT_SIZE
+) -> tuple[list[str], ImageFont.FreeTypeFont, bool]:
+    """``whole_lines``, or at ``min_size`` the lines as ``wrap`` cuts them; the flag says whether the text is whole."""
+    found = whole_lines(text, max_width, max_lines, size, bold, min_size)
+    if found is not None:
+        return found[0], found[1], True
+    fnt = font(min_size, bold)
+    return wrap(text, fnt, max_width, max_lines), fnt, False
 
 
 def draw_text(
@@ -212,12 +261,13 @@ def runs_width(runs: Sequence[tuple[str, Color]], fnt: ImageFont.FreeTypeFont) -
 def fit_runs(
     runs: Sequence[tuple[str, Color]], max_width: float, size: int, bold: bool = False, min_size: int = 12
 ) -> tuple[list[tuple[str, Color]], ImageFont.FreeTypeFont]:
-    """Shrink coloured runs to fit ``max_width``; at the smallest size cut the tail with an ellipsis."""
-    for s in range(size, min_size - 1, -2):
+    """Shrink coloured runs to fit ``max_width`` (below ``min_size`` down to ``LAST_RESORT_SIZE`` if need be);
+    at the smallest size cut the tail with an ellipsis."""
+    for s in sizes_down(size, min_size):
         fnt = font(s, bold)
         if runs_width(runs, fnt) <= max_width:
             return list(runs), fnt
-    fnt = font(min_size, bold)
+    fnt = font(min(min_size, LAST_RESORT_SIZE), bold)
     fitted_runs: list[tuple[str, Color]] = []
     used = 0.0
     for text, fill in runs:

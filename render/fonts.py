@@ -156,7 +156,17 @@ def stack(bold: bool = False) -> Stack:
 
 def clear_caches() -> None:
     """Forget the faces found and the fonts loaded (tests that move fonts away call this)."""
-    for cached in (stack, _runs, _face_font, _emoji_piece, _scaled_emoji, _vertical_shift, _cached_layout, font):
+    for cached in (
+        stack,
+        _runs,
+        _face_font,
+        _emoji_piece,
+        _scaled_emoji,
+        _vertical_shift,
+        _cached_layout,
+        font,
+        unkept_font,
+    ):
         cached.cache_clear()
     masks.clear()
     measures.clear()
@@ -363,6 +373,7 @@ class StackFont(ImageFont.FreeTypeFont):
         super().__init__(BytesIO(base.source) if isinstance(base.source, bytes) else base.source, size, base.index)
         self.stack = st
         self.serial = next(_serials)  # names this font in the shared caches (an id could be reused)
+        self.keeps_masks = True  # False for text drawn once (see ``unkept_font``): its masks are not kept
 
     def __getstate__(self) -> list[Any]:
         return [self.stack, self.size]
@@ -525,6 +536,10 @@ class StackFont(ImageFont.FreeTypeFont):
         """The text's mask (or, in "RGBA", its colours) as Pillow's ``getmask2``, from ``masks`` when this
         text was drawn before with the same font, anchor and sub-pixel start. Only colour masks
         depend on the ink; ImageDraw overwrites a colour mask's alpha, so those are handed out as copies."""
+        if not self.keeps_masks:
+            return self._getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
         try:
             key = (
                 self.serial,
@@ -657,6 +672,18 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     if not st.faces:
         return ImageFont.load_default(size)  # type: ignore[return-value]
     return StackFont(st, size)
+
+
+@lru_cache(maxsize=4)
+def unkept_font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """``font(size, bold)`` whose masks are not kept: for large text that changes at every move (a board's
+    key lines), which would push out of ``masks`` the many small labels drawn again and again."""
+    fnt = font(size, bold)
+    if not isinstance(fnt, StackFont):
+        return fnt
+    unkept = StackFont(fnt.stack, size)
+    unkept.keeps_masks = False
+    return unkept
 
 
 # --- drawing text -----------------------------------------------------------------------------

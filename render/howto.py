@@ -10,13 +10,14 @@ the picture, so the guide's text can say "①" and the player finds it on the bo
 from __future__ import annotations
 
 import io
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageStat
 
 import render
 from engine import GAMES, State
@@ -27,6 +28,11 @@ TITLE_H = 120
 MARGIN = 24
 LIST_W = 540
 BADGE_ROOM = 44
+MIN_COLUMN_BADGE = 15  # the radius of a badge under a narrow column, at the least
+# A place for a badge is calm when its pixels vary less than this (grey levels' standard deviation):
+# a flat panel or the page's backdrop, not a word. The first calm place of the list is taken.
+CALM = 6.0
+BADGE_RADII = (30, 24, 18)  # a badge shrinks before it sits on words
 BUDGET = 500_000
 MAX_SAMPLE_STEPS = 3000
 # Scenes are searched over a few seeds so that, say, a won game can be shown whatever the
@@ -129,9 +135,9 @@ SCENES: dict[str, tuple[Scene, ...]] = {
         Scene("score", (820, 60, 1600, 900), ((830, 260, 1585, 570),), None),
     ),
     "tm-dice": (
-        Scene("goal", (0, 80, 940, 870), ((675, 150, 755, 865), (760, 150, 840, 865), (845, 150, 925, 865)), at_start),
+        Scene("goal", (0, 80, 940, 900), ((675, 150, 755, 865), (760, 150, 840, 865), (845, 150, 925, 865)), at_start),
         Scene("production", (935, 0, 1600, 330), ((945, 160, 1585, 300),), tm_turn),
-        Scene("action", (0, 150, 940, 870), ((40, 190, 660, 750), (675, 150, 925, 865)), tm_turn),
+        Scene("action", (0, 150, 940, 900), ((40, 190, 660, 750), (675, 150, 925, 865)), tm_turn),
         Scene("end", (0, 0, 1600, 900), ((670, 80, 930, 870),), None),
         Scene("score", (935, 0, 1600, 560), ((940, 10, 1585, 150), (945, 160, 1585, 520)), None),
     ),
@@ -169,10 +175,11 @@ def _sample(game_id: str, scene: Scene, names: Sequence[str], locale: str = "en"
     if scene.source == "hand":
         seat = state.to_move()[0]
         png = render.render_hand(game_id, state.view(seat), names, seat, locale)
-    else:
-        png = render.render_board(game_id, state.view(None), names, locale)
-    with Image.open(io.BytesIO(png)) as image:
-        return state, image.convert("RGB")
+        with Image.open(io.BytesIO(png)) as image:
+            return state, image.convert("RGB")
+    # The board as the scenes' boxes know it: without the band of key lines a posted board has on top.
+    board = render.RENDERERS[game_id].board(state.view(None)["public"], list(names), locale=locale, phone=False)
+    return state, board.convert("RGB")
 
 
 def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], number: int, radius: int = 30) -> None:
@@ -269,21 +276,89 @@ def page_image(
     oy = area[1] + ((area[3] - area[1]) - part.height) / 2
     shadowed_box(image, (ox - 6, oy - 6, ox + part.width + 6, oy + part.height + 6), 12, Palette.PANEL_DARK)
     image.paste(part, (round(ox), round(oy)))
+    plain = image.convert("L")  # the page before any frame or badge: where the board's words are
     draw = ImageDraw.Draw(image)
     marks = scene.marks(state.view(None)["public"]) if callable(scene.marks) else scene.marks
-    for number, (mx0, my0, mx1, my1) in enumerate(marks, start=1):
-        box = (ox + (mx0 - cx0) * scale, oy + (my0 - cy0) * scale, ox + (mx1 - cx0) * scale, oy + (my1 - cy0) * scale)
+    boxes = [
+        (ox + (mx0 - cx0) * scale, oy + (my0 - cy0) * scale, ox + (mx1 - cx0) * scale, oy + (my1 - cy0) * scale)
+        for mx0, my0, mx1, my1 in marks
+    ]
+    for box in boxes:
         draw.rounded_rectangle(box, radius=10, outline=Palette.TEXT_DARK, width=9)
         draw.rounded_rectangle(box, radius=10, outline=Palette.ACCENT, width=5)
-        if box[3] - box[1] > 3 * (box[2] - box[0]) and box[2] - box[0] < 140:
-            # A narrow column beside others (a track): a badge to its left would sit on its
-            # neighbour, so it goes on the column itself, half-way down.
-            _badge(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), number)
-        else:
-            # Left of the box, so the badge hides nothing the box frames.
-            _badge(draw, (max(MARGIN + 34, box[0] - 36), min(max(box[1] + 34, oy + 34), (box[1] + box[3]) / 2)), number)
+    badges: list[tuple[Box, tuple[float, float], int]] = []
+    for number, box in enumerate(boxes, start=1):
+        centre, radius = badge_place(box, plain, [(c, r) for _, c, r in badges])
+        _badge(draw, centre, number, radius)
+        badges.append((box, centre, radius))
     _draw_list(image, list_box, labels, len(marks), columns)
+    # Where the board part went and what was marked, for the test that no badge hides a label.
+    image.info["board_part"] = (ox, oy, scale, scene.crop)
+    image.info["badges"] = badges
     return image
+
+
+def badge_place(
+    box: Box, page: Image.Image, taken: Sequence[tuple[tuple[float, float], int]]
+) -> tuple[tuple[float, float], int]:
+    """Where a mark's numbered badge goes (its centre and radius): the calmest of a few places around the
+    mark, so that it hides none of the words the mark frames or its neighbours show.
+
+    ``page`` is the page before frames and badges (grey levels): text is where its pixels vary.
+    """
+    x0, y0, x1, y1 = box
+    if y1 - y0 > 3 * (x1 - x0) and x1 - x0 < 140:
+        # A narrow column beside others (a track): a badge on it would hide the very spaces it
+        # explains, so a small badge goes under the column, on its frame's lower edge.
+        radius = max(MIN_COLUMN_BADGE, min(26, round((x1 - x0) / 2) - 8))
+        return ((x0 + x1) / 2, y1 + radius - 4), radius
+    fallback: tuple[float, tuple[float, float], int] | None = None
+    for radius in BADGE_RADII:
+        for centre in _around(box, radius):
+            score = _busy(page, centre, radius, taken)
+            if score <= CALM:
+                return centre, radius
+            if fallback is None or score < fallback[0]:
+                fallback = (score, centre, radius)
+    assert fallback is not None
+    return fallback[1], fallback[2]
+
+
+def _around(box: Box, radius: int) -> list[tuple[float, float]]:
+    """Places for a badge of ``radius`` around a mark, the usual one (left, near the top) first."""
+    x0, y0, x1, y1 = box
+    out, inset, middle = radius + 6, radius + 6, (y0 + y1) / 2
+    return [
+        (x0 - out, min(y0 + inset, middle)),
+        (x0 - out, middle),
+        (x0 - out, y1 - inset),
+        (x1 + out, min(y0 + inset, middle)),
+        (x1 + out, middle),
+        (x0 - out + 8, y0 - out + 8),  # off a corner
+        (x1 + out - 8, y0 - out + 8),
+        (x0 - out + 8, y1 + out - 8),
+        (x1 + out - 8, y1 + out - 8),
+        (x0 + inset, y0 - out),  # above the box
+        (x1 - inset, y0 - out),
+        (x0 + inset, y1 + out),  # under it
+        (x0 + inset, y0 + inset),  # inside it, in a corner
+        (x1 - inset, y0 + inset),
+        (x0 + inset, y1 - inset),
+        (x1 - inset, y1 - inset),
+    ]
+
+
+def _busy(
+    page: Image.Image, centre: tuple[float, float], radius: int, taken: Sequence[tuple[tuple[float, float], int]]
+) -> float:
+    """How much the page varies under a badge there (infinite off the page or on another badge)."""
+    x, y = centre
+    if x - radius < MARGIN or x + radius > page.width - MARGIN or y - radius < TITLE_H or y + radius > page.height:
+        return float("inf")
+    if any(math.dist(centre, c) < radius + r + 8 for c, r in taken):
+        return float("inf")
+    area = page.crop((round(x - radius - 4), round(y - radius - 4), round(x + radius + 4), round(y + radius + 4)))
+    return float(ImageStat.Stat(area).stddev[0])
 
 
 @lru_cache(maxsize=64)

@@ -27,6 +27,7 @@ from render.common import (
     draw_runs,
     fit_runs,
     fitted,
+    fitted_lines,
     font,
     paste_sprite,
     put_text,
@@ -37,6 +38,7 @@ from render.common import (
     vertical_gradient,
     wrap,
 )
+from render.phone import Key, with_band
 
 GAME_ID = "noctiluca"
 BOARD_BUDGET = 600_000
@@ -61,6 +63,8 @@ SEA_BOTTOM: RGB = (4, 12, 30)
 WATER: RGB = (22, 58, 104)
 WATER_EDGE: RGB = (60, 120, 180)
 DIVE_EDGE: RGB = (255, 236, 120)
+PHONE_BAND: RGB = (8, 22, 46)  # the band of key lines above the board
+CHANGE: RGB = (190, 215, 240)  # its line saying what the last dive did
 ISLAND: RGB = (214, 190, 120)
 ISLAND_GREEN: RGB = (70, 140, 80)
 SHORE_FILL: RGB = (222, 204, 150)
@@ -76,6 +80,14 @@ DICE: dict[str, RGB] = {
     "blue": (40, 118, 232),
 }
 JAR_COLOURS: dict[str, RGB] = {"gold": (220, 176, 46), "brown": (150, 98, 56), "red": (196, 52, 52)}
+# Every colour that means something also has a shape, for players who tell colours apart badly: a
+# die (and the jar slot it fits) is drawn in its colour's shape, a score token in its jar colour's
+# shape, and a jar card shows its shape beside its name. The shapes are told apart at a glance
+# (round, square, diamond, point-down triangle), whatever the colour looks like.
+DIE_SHAPES: dict[str, str] = {"orange": "circle", "green": "square", "purple": "diamond", "blue": "triangle"}
+JAR_SHAPES: dict[str, str] = {"gold": "circle", "brown": "square", "red": "diamond"}
+# How big a face's digit is drawn in each shape, in parts of the shape's size (a diamond has less room).
+DIGIT_SIZE: dict[str, float] = {"circle": 0.62, "square": 0.72, "diamond": 0.5, "triangle": 0.46}
 SEAT_COLOURS: list[RGB] = [(250, 250, 250), (255, 222, 64), (255, 120, 170), (90, 230, 230)]
 SECTION_TINT: dict[str, RGB] = {"purple": (54, 36, 88), "teal": (14, 70, 78), "amber": (84, 62, 18)}
 STORM_EDGE: RGB = (255, 110, 110)
@@ -83,6 +95,7 @@ STORM_EDGE: RGB = (255, 110, 110)
 PATH_EDGE: dict[str, RGB] = {"short": (255, 255, 255), "long": (110, 240, 210)}
 # At most this many score tokens are drawn beside a player's name; more show as "+n".
 MAX_TOKENS_SHOWN = 6
+STACKS_LABEL_W = 150  # the widest the name of the score-token stacks may be drawn
 ROUNDS = 2
 
 
@@ -132,18 +145,74 @@ def dice_offsets(count: int) -> list[tuple[float, float]]:
 
 
 # --- sprites ----------------------------------------------------------------------------------
+def shape_outline(kind: str, box: tuple[float, float, float, float]) -> list[tuple[float, float]] | None:
+    """The corners of a shape filling ``box`` (None for a circle, drawn as an ellipse; a square is rounded apart)."""
+    x0, y0, x1, y1 = box
+    cx = (x0 + x1) / 2
+    cy = (y0 + y1) / 2
+    if kind == "diamond":
+        return [(cx, y0), (x1, cy), (cx, y1), (x0, cy)]
+    if kind == "triangle":
+        return [(x0, y0 + (y1 - y0) * 0.08), (x1, y0 + (y1 - y0) * 0.08), (cx, y1)]
+    return None
+
+
+def draw_shape(
+    draw: ImageDraw.ImageDraw,
+    kind: str,
+    box: tuple[float, float, float, float],
+    fill: Color | None,
+    outline: Color | None = None,
+    width: int = 0,
+) -> None:
+    """One of the shapes that mark colours (``DIE_SHAPES``, ``JAR_SHAPES``), filling ``box``."""
+    corners = shape_outline(kind, box)
+    if corners is not None and outline is not None and width > 1:
+        # Pillow draws a wide outline through a mask the size of the whole picture (a board's 2 MB, for
+        # each of a hundred slots): the outline is the shape in its colour, the fill the shape inset on it.
+        draw.polygon(corners, fill=outline)
+        inner = shape_outline(kind, inset(kind, box, width))
+        if fill is not None and inner is not None:
+            draw.polygon(inner, fill=fill)
+    elif corners is not None:
+        draw.polygon(corners, fill=fill, outline=outline, width=width)
+    elif kind == "square":
+        radius = round((box[2] - box[0]) * 0.18)
+        draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+    else:
+        draw.ellipse(box, fill=fill, outline=outline, width=width)
+
+
+def inset(kind: str, box: tuple[float, float, float, float], width: float) -> tuple[float, float, float, float]:
+    """The box of the same shape drawn ``width`` inside the edge of the one filling ``box``."""
+    # A diamond's and a point-down triangle's sides slope: their box shrinks more than the width.
+    d = {"diamond": width * 1.42, "triangle": width * 1.8}.get(kind, width)
+    x0, y0, x1, y1 = box
+    if kind == "triangle":
+        return (x0 + d, y0 + width, x1 - d, y1 - d)
+    return (x0 + d, y0 + d, x1 - d, y1 - d)
+
+
+def digit_centre(kind: str, box: tuple[float, float, float, float]) -> tuple[float, float]:
+    """Where a digit sits in a shape: the middle, or a point-down triangle's wide upper part."""
+    x0, y0, x1, y1 = box
+    return ((x0 + x1) / 2, y0 + (y1 - y0) * (0.36 if kind == "triangle" else 0.5))
+
+
 @lru_cache(maxsize=64)
 def die_sprite(colour: str, face: int, size: int = DIE) -> Image.Image:
-    """A rounded die of its colour showing its face as a big digit."""
+    """A die of its colour, in its colour's shape (``DIE_SHAPES``), showing its face as a big digit."""
+    kind = DIE_SHAPES[colour]
 
     def paint(draw: ImageDraw.ImageDraw, s: float) -> None:
         base = DICE[colour]
-        draw.rounded_rectangle((1 * s, 1 * s, (size - 1) * s, (size - 1) * s), radius=8 * s, fill=shade(base, 0.55))
-        draw.rounded_rectangle((1 * s, 1 * s, (size - 3) * s, (size - 3) * s), radius=8 * s, fill=base)
-        fnt = font(round(size * 0.72 * s), True)
+        draw_shape(draw, kind, (1 * s, 1 * s, (size - 1) * s, (size - 1) * s), shade(base, 0.55))
+        inner = (1 * s, 1 * s, (size - 3) * s, (size - 3) * s)
+        draw_shape(draw, kind, inner, base)
+        fnt = font(round(size * DIGIT_SIZE[kind] * s), True)
         put_text(
             draw,
-            ((size - 2) / 2 * s, (size - 2) / 2 * s),
+            digit_centre(kind, inner),
             str(face),
             font=fnt,
             fill=(255, 255, 255),
@@ -318,8 +387,18 @@ def draw_jar(
             fill=(20, 16, 10),
             anchor="rm",
         )
-    name, fnt = fitted(jar_name(jar, locale), w - 20 * scale - points_w, round(20 * scale), True)
-    put_text(draw, (x + 10 * scale, y + 15 * scale), name, font=fnt, fill=(20, 16, 10), anchor="lm")
+    mark = 16 * scale  # the jar colour's shape, as on its score tokens
+    draw_shape(
+        draw,
+        JAR_SHAPES[jar["colour"]],
+        (x + 8 * scale, y + 15 * scale - mark / 2, x + 8 * scale + mark, y + 15 * scale + mark / 2),
+        (250, 245, 230),
+        (20, 16, 10),
+        1,
+    )
+    name_x = x + 14 * scale + mark
+    name, fnt = fitted(jar_name(jar, locale), x + w - 10 * scale - points_w - name_x, round(20 * scale), True)
+    put_text(draw, (name_x, y + 15 * scale), name, font=fnt, fill=(20, 16, 10), anchor="lm")
     slots = jar["slots"]
     dice = jar.get("dice") or [None] * len(slots)
     r = 12 * scale
@@ -332,17 +411,17 @@ def draw_jar(
         for i, c in enumerate(row):
             cx = x + w / 2 + (i - (len(row) - 1) / 2) * gap
             d = dice[k]
+            kind = DIE_SHAPES[c]
+            slot = (cx - r, cy - r, cx + r, cy + r)
             if d is None:
-                draw.ellipse(
-                    (cx - r, cy - r, cx + r, cy + r), fill=shade(colour, 0.3), outline=DICE[c], width=round(4 * scale)
-                )
+                draw_shape(draw, kind, slot, shade(colour, 0.3), DICE[c], round(4 * scale))
             else:
-                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DICE[c], outline=(255, 255, 255), width=2)
+                draw_shape(draw, kind, slot, DICE[c], (255, 255, 255), 2)
                 put_text(
                     draw,
-                    (cx, cy),
+                    digit_centre(kind, slot),
                     str(d["face"]),
-                    font=font(round(17 * scale), True),
+                    font=font(round(2 * r * DIGIT_SIZE[kind]), True),
                     fill=(255, 255, 255),
                     anchor="mm",
                     stroke_width=2,
@@ -352,14 +431,16 @@ def draw_jar(
 
 
 def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: str, value: int, r: int = 17) -> None:
+    """A score token: its value in its jar colour's shape (``JAR_SHAPES``)."""
     x, y = centre
-    fill = JAR_COLOURS[colour]
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(250, 245, 230), width=2)
+    kind = JAR_SHAPES[colour]
+    box = (x - r, y - r, x + r, y + r)
+    draw_shape(draw, kind, box, JAR_COLOURS[colour], (250, 245, 230), 2)
     put_text(
         draw,
-        (x, y),
+        digit_centre(kind, box),
         str(value),
-        font=font(round(r * 1.15), True),
+        font=font(round(2 * r * DIGIT_SIZE[kind] * 0.95), True),
         fill=(255, 255, 255),
         anchor="mm",
         stroke_width=2,
@@ -384,8 +465,12 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None
     )
     shown, fnt = fitted(title, box[2] - box[0] - 36, 24, True)
     put_text(draw, (x0, y0 + 12), shown, font=fnt, fill=TEXT, anchor="lm")
-    # token stacks: the top value and how many are left
-    sx = x0
+    # token stacks, under their name: the top value and how many are left
+    # (solo, the storm's box beside them needs the room: the name is shorter and the stacks closer)
+    key, step = ("noctiluca.render.stacks-short", 96) if public["solo"] else ("noctiluca.render.stacks", 110)
+    label, label_font = fitted(t(key, locale), STACKS_LABEL_W, 20, True, 14)
+    put_text(draw, (x0, y0 + 56), label, font=label_font, fill=MUTED, anchor="lm")
+    sx = x0 + label_font.getlength(label) + 12
     for colour in ("gold", "brown", "red"):
         stack = public["stacks"][colour]
         if stack:
@@ -394,7 +479,7 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], locale: str) -> None
         else:
             shown, fnt = fitted(t("noctiluca.render.empty", locale), 96, 20)
             put_text(draw, (sx, y0 + 56), shown, font=fnt, fill=MUTED, anchor="lm")
-        sx += 110
+        sx += step
     if public["solo"]:
         draw_storm(image, public, (sx + 10, y0 + 36, box[2] - 16, box[3] - 10), locale)
         deck = t("noctiluca.render.jar-deck", locale, n=public["deck_size"])
@@ -460,8 +545,9 @@ def draw_storm(
     if last:
         section = t(f"noctiluca.render.section.{last['section']}", locale)
         text = t("noctiluca.render.storm-last", locale, roll=last["roll"], section=section, n=len(last["removed"]))
-        shown, fnt = fitted(text, x1 - x0 - 24, 18)
-        put_text(draw, (x0 + 12, y1 - 18), shown, font=fnt, fill=MUTED, anchor="lm")
+        lines, fnt, _ = fitted_lines(text, x1 - x0 - 24, 2, 18, min_size=12)
+        for i, line in enumerate(lines):
+            put_text(draw, (x0 + 12, y1 - 16 - (len(lines) - 1 - i) * 20), line, font=fnt, fill=MUTED, anchor="lm")
 
 
 def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -562,7 +648,7 @@ def status_text(public: Mapping[str, Any], names: Sequence[str], locale: str) ->
         return t(
             "noctiluca.render.final",
             locale,
-            scores=" · ".join(f"{seat_name(names, s, 12, locale=locale)} {sc}" for s, sc in enumerate(scores)),
+            scores=" · ".join(f"{seat_name(names, s, locale=locale)} {sc}" for s, sc in enumerate(scores)),
         )
     if public["phase"] == "store":
         return t(
@@ -605,13 +691,55 @@ def draw_status(image: Image.Image, public: Mapping[str, Any], names: Sequence[s
         put_text(draw, (20, H - 22), shown, font=fnt, fill=TEXT, anchor="lm")
 
 
-def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
+TURN_PHASES = ("keep", "shore", "path", "number", "store", "pass", "deliver", "pile", "draw", "over")
+
+
+def turn_text(public: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+    """Who acts and what they do, in a few words (the key line of the board)."""
+    phase = str(public.get("phase"))
+    pending = public.get("pending") or {}
+    movers = list(public.get("to_move") or [public.get("current")])
+    seat = pending.get("receiver") if phase == "pass" else movers[0] if movers else public.get("current")
+    key = f"noctiluca.render.turn.{phase}" if phase in TURN_PHASES else "noctiluca.render.turn.other"
+    if phase == "keep" and len(movers) == 1:  # solo, or the last one still choosing
+        key = "noctiluca.render.turn.keep-one"
+    return t(key, locale, name=seat_name(names, seat, locale=locale), shore=pending.get("shore", "?"))
+
+
+def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str) -> list[Key]:
+    """The board's key lines, read inline on a phone: whose turn, the points so far, what the last dive did."""
+    turn = [turn_text(public, names, locale)]
+    if public["phase"] != "over":
+        turn.append(t("noctiluca.render.key.round", locale, round=public["round"], rounds=ROUNDS))
+    keys = [Key("turn", turn, DIVE_EDGE)]
+    result = public.get("result")
+    if result:
+        keys.append(Key("scores", scored("noctiluca.render.final", result["scores"], names, locale), TEXT))
+    else:
+        points = [sum(int(tok["value"]) for tok in info["tokens"]) for info in public["seats"]]
+        keys.append(Key("scores", scored("noctiluca.render.key.tokens", points, names, locale), TEXT))
+    change = status_text(public, names, locale)
+    if change and not result:
+        keys.append(Key("change", [change], CHANGE))
+    return keys
+
+
+def scored(key: str, points: Sequence[int], names: Sequence[str], locale: str) -> list[str]:
+    """Each seat's name and points, the first one inside the heading ``key`` (so they break apart, never inside)."""
+    items = [f"{seat_name(names, s, locale=locale)} {p}" for s, p in enumerate(points)]
+    return [t(key, locale, scores=items[0]), *items[1:]] if items else []
+
+
+def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
+    """The pool, the stacks and piles, the players; with ``phone`` under the band of key lines (``render.phone``)."""
     image = sea((W, H))
     draw_pool(image, public, locale)
     draw_top(image, public, locale)
     draw_players(image, public, names, locale)
-    draw_status(image, public, names, locale)
-    return image
+    if not phone:
+        draw_status(image, public, names, locale)  # on a posted board, the band says it
+        return image
+    return with_band(image, phone_keys(public, names, locale), background=PHONE_BAND, edge=DIVE_EDGE)
 
 
 # --- the hand ---------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ from render.common import Palette, backdrop, draw_text, encode_png, fit_font, fo
 
 WIDTH = 900
 MARGIN = 36
+TREND_ROOM = 70  # the rating's right edge from the margin when the trend is short (or none)
+TREND_GAP = 16  # the least room between the rating and its trend arrow
 ROW = 64
 BUDGET = 2 * 1024 * 1024
 
@@ -84,13 +86,17 @@ def profile_png(
         draw.rounded_rectangle((MARGIN - 12, y, WIDTH - MARGIN + 12, y + 106), 16, fill=Palette.PANEL)
         draw_text(draw, (MARGIN + 8, y + 40), game.title, font(34, True), Palette.TEXT, anchor="ls", max_width=560)
         draw_text(draw, (MARGIN + 8, y + 86), game.played, font(27), Palette.TEXT_MUTED, anchor="ls", max_width=560)
-        if game.rating:
-            draw_text(draw, (WIDTH - MARGIN - 70, y + 46), game.rating, font(40, True), Palette.ACCENT, anchor="rm")
+        # The trend at the right edge, then the rating a clear gap to its left, however wide the trend is.
+        right = WIDTH - MARGIN - TREND_ROOM
         if game.trend:
             up = game.trend > 0
             colour = Palette.GOOD if up else Palette.BAD
             sign = "▲" if up else "▼"
-            draw_text(draw, (WIDTH - MARGIN, y + 46), f"{sign}{abs(game.trend)}", font(26, True), colour, anchor="rm")
+            trend = f"{sign}{abs(game.trend)}"
+            width = draw_text(draw, (WIDTH - MARGIN, y + 46), trend, font(26, True), colour, anchor="rm")
+            right = min(right, WIDTH - MARGIN - width - TREND_GAP)
+        if game.rating:
+            draw_text(draw, (right, y + 46), game.rating, font(40, True), Palette.ACCENT, anchor="rm")
         draw_text(draw, (WIDTH - MARGIN, y + 88), game.best, font(26), Palette.TEXT_MUTED, anchor="rs", max_width=340)
         y += 118
     if recent:

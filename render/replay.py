@@ -67,7 +67,8 @@ def replay_animation(
         picked = pick_frames(len(publics), limit)
         frames = (
             replay_frame(
-                renderer.board(publics[index], list(names), locale=locale),
+                # Without the band of key lines: its height follows the words, and every frame has one size.
+                renderer.board(publics[index], list(names), locale=locale, phone=False),
                 width,
                 caption(index, len(publics) - 1) if caption else None,
             )

@@ -30,6 +30,7 @@ from render.common import (
     draw_centred,
     ellipsize,
     fitted,
+    fitted_lines,
     font,
     gradient,
     put_text,
@@ -37,6 +38,7 @@ from render.common import (
     shade,
     shadowed_box,
 )
+from render.phone import Key, with_band
 
 GAME_ID = "tm-dice"
 BOARD_BUDGET = 700_000
@@ -193,6 +195,14 @@ def draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, face: str, locale: s
 
 
 # --- the board --------------------------------------------------------------------------------
+def seat_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, r: int) -> None:
+    """A seat's number on its colour: a tile's owner and a player's panel carry the same, so the owner
+    reads without telling the seat colours apart."""
+    x, y = centre
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=SEATS[seat], outline=(30, 14, 10), width=2)
+    put_text(draw, (x, y), str(seat + 1), font=font(round(r * 1.3), True), fill=(30, 14, 10), anchor="mm")
+
+
 def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], locale: str) -> None:
     tiles = {t["hex"]: t for t in public["tiles"]}
     for label, h in HEXES.items():
@@ -203,12 +213,16 @@ def draw_map(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], locale: str) 
             draw.polygon(hex_points(cx, cy, HEX - 9), fill=TILE[tile["tile"]])
             if tile["owner"] is not None:
                 draw.polygon(hex_points(cx, cy, HEX - 9), outline=SEATS[tile["owner"]], width=5)
+                seat_badge(draw, (cx, cy + 36), tile["owner"], 10)
             word = t(f"tm-dice.render.tile.{tile['tile']}", locale)
             draw_centred(draw, (cx - 32, cy + 4, cx + 32, cy + 26), word, 14, TEXT, bold=True, min_size=10)
         else:
             bonus = effect_labels(h["bonus"], locale)
-            if bonus:
-                draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), bonus, 13, TEXT, min_size=9)
+            if bonus:  # shrunk, on two lines if need be, never cut
+                lines, bf, _ = fitted_lines(bonus, 76, 2, 13, min_size=8)
+                for i, line in enumerate(lines):
+                    y = cy + 14 + (i - (len(lines) - 1) / 2) * (bf.size + 1)
+                    put_text(draw, (cx, y), line, font=bf, fill=TEXT, anchor="mm")
             if h["area"] in ("lava", "mine"):
                 word = t(f"tm-dice.render.tile.{h['area']}", locale)
                 draw_centred(draw, (cx - 38, cy + 4, cx + 38, cy + 24), word, 14, TEXT, bold=True, min_size=10)
@@ -237,7 +251,10 @@ def draw_track(
             mid = (y0 + y1) / 2
             draw_centred(draw, (x + 2, y0 + 2, x + TRACK_W - 2, mid + 2), shown[i], 15, TEXT, bold=bold, min_size=9)
             gift = effect_labels(bonuses[i], locale)
-            draw_centred(draw, (x + 2, mid, x + TRACK_W - 2, y1 - 4), gift, 12, BONUS_INK, bold=True, min_size=8)
+            lines, gf, _ = fitted_lines(gift, TRACK_W - 6, 2, 12, True, 8)
+            for k, line in enumerate(lines):
+                gy = (mid + y1 - 4) / 2 + (k - (len(lines) - 1) / 2) * (gf.size + 1)
+                put_text(draw, (x + TRACK_W / 2, gy), line, font=gf, fill=BONUS_INK, anchor="mm")
         else:
             draw_centred(draw, (x + 2, y0, x + TRACK_W - 2, y1), shown[i], 15, TEXT, bold=bold, min_size=9)
 
@@ -264,7 +281,8 @@ def draw_tracks(image: Image.Image, public: Mapping[str, Any], locale: str) -> N
         draw_track(image, TRACK_X0 + i * (TRACK_W + 14), title, info, shown, locale)
 
 
-def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+def header_text(public: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+    """Whose turn and what they do (or the corporations being chosen, or the end), with the last turn."""
     step = public.get("step")
     if public["result"] is not None:
         text = t("tm-dice.render.game-over", locale)
@@ -278,8 +296,34 @@ def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Seq
     last = public.get("end_at")
     if last is not None and not (public["solo"] and public["result"] is None):
         text += "  ·  " + t("tm-dice.render.last-turn", locale, turn=last)
-    shown, fnt = fitted(text, 900, 30, bold=True)
+    return text
+
+
+def draw_header(draw: ImageDraw.ImageDraw, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+    """``header_text`` over the map (the board drawn without its band of key lines)."""
+    shown, fnt = fitted(header_text(public, names, locale), 900, 30, bold=True)
     put_text(draw, (24, 34), shown, font=fnt, fill=TEXT, anchor="lm")
+
+
+def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str) -> list[Key]:
+    """The board's key lines, read inline on a phone: whose turn, the points, the global parameters."""
+    result = public.get("result")
+    points = result["scores"] if result is not None else [p["vp"] for p in public["seats"]]
+    items = [f"{seat_name(names, s, locale=locale)} {v}" for s, v in enumerate(points)]
+    key = "tm-dice.render.final" if result is not None else "tm-dice.render.key.scores"
+    scores = [t(key, locale, scores=items[0]), *items[1:]]
+    labels = track_labels(public, locale)
+    tracks = []
+    for p in ("temperature", "oxygen", "oceans"):
+        info = public["parameters"][p]
+        title, shown = labels[p]
+        now = shown[info["position"]] if p != "oceans" else f"{info['position']}/{info['steps']}"
+        tracks.append(f"{title} {now}")
+    return [
+        Key("turn", [header_text(public, names, locale)], Palette.ACCENT),
+        Key("scores", scores, TEXT),
+        Key("change", tracks, TEXT),
+    ]
 
 
 def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -349,8 +393,9 @@ def draw_player(
     vp, vp_font = fitted(t("tm-dice.render.vp", locale, points=p["vp"]), 170, 26, bold=True)
     put_text(draw, (x1 - 14, y0 + 20), vp, font=vp_font, fill=Palette.ACCENT, anchor="rm")
     head = f"{seat_name(names, seat, locale=locale)} · {corp}"
-    shown, fnt = fitted(head, x1 - x0 - 40 - vp_font.getlength(vp), 22, bold=True)
-    put_text(draw, (x0 + 14, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
+    seat_badge(draw, (x0 + 28, y0 + 20), seat, 13)
+    shown, fnt = fitted(head, x1 - x0 - 74 - vp_font.getlength(vp), 22, bold=True)
+    put_text(draw, (x0 + 48, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
     prod = colour_words(p["production"], locale) or "-"
     line = t("tm-dice.render.stats", locale, wild=p["wild"], hand=p["hand"], production=prod)
     shown, fnt = fitted(line, x1 - x0 - 28, 16)
@@ -387,10 +432,13 @@ def draw_player(
         put_text(draw, (x0 + 14, y0 + 70 + die + i * 18), line, font=font(15), fill=TEXT, anchor="lm")
 
 
-def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
+def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
+    """The map, tracks, goals and players; with ``phone`` under the band of key lines (``render.phone``),
+    which then says whose turn it is instead of the map's title line (the guide's pictures keep that)."""
     image = gradient((W, H), SKY_TOP, SKY_BOTTOM)
     draw = ImageDraw.Draw(image)
-    draw_header(draw, public, names, locale)
+    if not phone:
+        draw_header(draw, public, names, locale)
     draw_map(draw, public, locale)
     draw_tracks(image, public, locale)
     draw_goals(image, public, names, locale)
@@ -401,17 +449,9 @@ def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en"
         y0 = top + seat * (height + gap)
         faces = [a["face"] for a in public["awards"]]
         draw_player(image, (RIGHT_X0, y0, RIGHT_X1, y0 + height), seat, p, names, faces, locale)
-    if public["result"] is not None:
-        scores = public["result"]["scores"]
-        sep = t("tm-dice.render.list-separator", locale)
-        text = t(
-            "tm-dice.render.final",
-            locale,
-            scores=sep.join(f"{seat_name(names, s, locale=locale)} {v}" for s, v in enumerate(scores)),
-        )
-        shown, fnt = fitted(text, 640, 24, bold=True)
-        put_text(draw, (24, H - 24), shown, font=fnt, fill=Palette.ACCENT, anchor="lm")
-    return image
+    if not phone:
+        return image
+    return with_band(image, phone_keys(public, names, locale), background=shade(SKY_TOP, 0.7), edge=Palette.ACCENT)
 
 
 # --- the hand ---------------------------------------------------------------------------------

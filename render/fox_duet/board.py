@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from l10n import t
 from render.common import (
+    LAST_RESORT_SIZE,
     Box,
     Color,
     Palette,
@@ -22,6 +23,7 @@ from render.common import (
     ellipsize,
     fit_runs,
     fitted,
+    fitted_lines,
     font,
     panel_title,
     paste_sprite,
@@ -29,16 +31,17 @@ from render.common import (
     runs_width,
     seat_name,
     shadowed_box,
-    wrap,
 )
 from render.fox_duet.cards import CARD_BACK, paste_card
 from render.fox_duet.icons import FOX_ORANGE, GEM_COLORS, SUITS, icon, suit_label, suit_style
+from render.phone import Key, with_band
 
 # --- layout (pixels) --------------------------------------------------------------------------
 W, H = 1600, 900
 MARGIN = 36
 HEADER = (MARGIN, 18, W - MARGIN, 114)
 RIGHT_W = 520  # the widest the header's round and level lines may grow
+HEADER_CROP = 122  # the board's top, where the header was, is left out under the band of key lines
 
 PATH_X0, PATH_X1 = 104, W - 104
 GEM_BOX_TOP, GEM_BOX_W, GEM_BOX_H = 146, 112, 94
@@ -65,6 +68,7 @@ NODE_EDGE = (92, 66, 40)
 START_FILL = (255, 214, 120)
 PLUS_FILL = (60, 150, 84)
 LOSS = (255, 150, 140)
+CHANGE = (200, 225, 205)  # the key line saying what the last trick did
 
 # phase: the pending key naming who acts (else ``to_move``), and the status line's key.
 PHASE_STATUS = {
@@ -312,9 +316,10 @@ def draw_notes(draw: ImageDraw.ImageDraw, notes: Sequence[tuple[str, int, Color]
     """The notes beside the trick, wrapped; all a size smaller while they would run off the panel."""
     x0, y0, x1, y1 = box
     for scale in (1.0, 0.9, 0.8, 0.7, 0.6):
-        blocks = [
-            (wrap(text, font(round(size * scale), True), x1 - x0, 3), round(size * scale), c) for text, size, c in notes
-        ]
+        blocks = []
+        for text, size, c in notes:  # a note too long for three lines shrinks on alone, never cut
+            lines, fnt, _ = fitted_lines(text, x1 - x0, 3, round(size * scale), True, min(LAST_RESORT_SIZE, size))
+            blocks.append((lines, round(fnt.size), c))
         height = sum(len(lines) * (size + 10) + 12 for lines, size, _ in blocks) - 12
         if height <= y1 - y0:
             break
@@ -408,25 +413,65 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
     )
     put_text(draw, (x1 - 24, y0 + 292), deck, font=dfont, fill=Palette.TEXT_MUTED, anchor="rm")
     sizes = list(public.get("hand_sizes") or [0, 0])
-    y = y0 + 344
-    col_w = (x1 - x0 - 48) / 2
+    # One row per player, the whole panel wide: a name at its longest keeps a readable size.
     for seat, count in enumerate(sizes[:2]):
-        x = x0 + 24 + seat * col_w
-        draw.rounded_rectangle((x, y - 20, x + 28, y + 20), radius=5, fill=CARD_BACK, outline=Palette.TEXT, width=2)
+        x, y = x0 + 24, y0 + 326 + seat * 34
+        draw.rounded_rectangle((x, y - 16, x + 22, y + 16), radius=4, fill=CARD_BACK, outline=Palette.TEXT, width=2)
         number = f" {count}"
-        nf = font(30, True)
-        label, lf = fitted(seat_name(names, seat, locale=locale), col_w - 50 - nf.getlength(number), 30, True, 18)
-        x += 40
+        nf = font(28, True)
+        label, lf = fitted(seat_name(names, seat, locale=locale), x1 - x0 - 90 - nf.getlength(number), 26, True, 16)
+        x += 34
         x += draw_runs(draw, (x, y), [(label, Palette.TEXT)], lf)
         draw_runs(draw, (x, y), [(number, Palette.ACCENT)], nf)
 
 
-def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
-    """Draw the public board of a view, worded in ``locale``: path, tracker, decree, trick, counters, status."""
+def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str = "en") -> list[Key]:
+    """The board's key lines, read inline on a phone: whose turn and the trick, the gems and tokens, the last trick."""
+    runs, tone = status_runs(public, names, locale)
+    status = "".join(text for text, _ in runs)
+    progress = t("fox-duet.render.progress", locale, round=public.get("round", 1), trick=public.get("trick", 1))
+    level = t("fox-duet.render.level", locale, level=public.get("level", 1), side=public.get("side", "A"))
+    fill = {"won": (140, 230, 150), "lost": LOSS}.get(tone, Palette.ACCENT)
+    keys = [Key("turn", [status, progress, level], fill)]
+    counts = [
+        t(
+            "fox-duet.render.key.gems",
+            locale,
+            collected=public.get("gems_collected", 0),
+            on_path=public.get("gems_on_board", 0),
+        ),
+        t(
+            "fox-duet.render.key.tokens",
+            locale,
+            left=public.get("forest_tokens_left", 0),
+            total=public.get("forest_tokens_total", 0),
+        ),
+    ]
+    decree = public.get("decree")
+    if decree:
+        counts.append(t("fox-duet.render.trump", locale, suit=suit_label(str(decree.get("suit")), locale)))
+    keys.append(Key("scores", counts, Palette.TEXT))
+    last = public.get("last_trick")
+    if last:
+        keys.append(Key("change", [text for text, _, _ in outcome_notes(last, names, public, locale)], CHANGE))
+    return keys
+
+
+def draw_board(
+    public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True
+) -> Image.Image:
+    """Draw the public board of a view, worded in ``locale``: key lines, path, tracker, decree, trick, counters.
+
+    With ``phone`` the header of status, round and level gives way to the band of key lines
+    (``render.phone``); without it (the guide's pictures) the board is drawn alone, header and all.
+    """
     image = backdrop((W, H))
-    draw_header(image, public, names, locale)
+    if not phone:
+        draw_header(image, public, names, locale)
     draw_path(image, public, names, locale)
     draw_decree(image, public, locale)
     draw_trick(image, public, names, locale)
     draw_info(image, public, names, locale)
-    return image
+    if not phone:
+        return image
+    return with_band(image, phone_keys(public, names, locale), crop_top=HEADER_CROP)

@@ -17,6 +17,7 @@ from render.common import (
     draw_runs,
     fit_runs,
     fitted,
+    fitted_lines,
     font,
     paste_sprite,
     put_text,
@@ -124,11 +125,8 @@ def draw_hand(
 
 def draw_reminder(draw: ImageDraw.ImageDraw, text: str, top: tuple[float, float], width: float, colour: Color) -> None:
     """An ability's reminder under its card: two lines at most, a size smaller if it would be cut."""
-    for size in (19, 17, 15):
-        fnt = font(size, True)
-        lines = wrap(text, fnt, width, 2)
-        if not any(line.endswith("…") for line in lines):
-            break
+    lines, fnt, _ = fitted_lines(text, width, 2, 19, True, 12)
+    size = round(fnt.size)
     x, y = top
     for k, line in enumerate(lines):
         put_text(draw, (x, y + k * (size + 5)), line, font=fnt, fill=colour, anchor="mm")

@@ -13,6 +13,7 @@ from render.common import (
     backdrop_rgba,
     draw_centred,
     ellipsize,
+    fit_font,
     fitted,
     font,
     put_text,
@@ -20,6 +21,7 @@ from render.common import (
     shadowed_box,
     wrap,
 )
+from render.phone import Key, with_band
 from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
 
@@ -32,11 +34,11 @@ RIGHT_W = W - RIGHT_X - 18
 TOP_PANEL = (RIGHT_X, 74, W - 18, 250)
 PLAYERS_Y = 262
 HIGHLIGHT = Palette.ACCENT
-TITLE_W = 200  # the widest the game's name may be in the header
 TYPES = ("animal", "plant", "mineral", "dragon")
 HABITATS = ("mountain", "forest", "desert", "swamp")
 ICONS = ("lamp", "mister", "net", "lens")
 STEPS = ("swap", "take", "ability")
+TITLE_W = 200  # the widest the game's name may be in the header
 
 
 def _name(names: Sequence[str], seat: int | None, locale: str) -> str:
@@ -44,33 +46,51 @@ def _name(names: Sequence[str], seat: int | None, locale: str) -> str:
     return seat_name(names, seat, locale=locale)
 
 
+def header_text(public: Mapping[str, Any], names: Sequence[str], locale: str) -> str:
+    """The round, the turn, who plays and the step of their turn (or who won)."""
+    phase = str(public.get("phase"))
+    if phase == "over":
+        winners = (public.get("result") or {}).get("winners", [])
+        listed = t("vivarium.render.separator", locale).join(_name(names, s, locale) for s in winners)
+        return t("vivarium.render.game-over" + (".shared" if len(winners) > 1 else ""), locale, names=listed)
+    card = (public.get("pending") or {}).get("card")
+    if phase == "ability" and card:
+        step = t("vivarium.render.step.uses", locale, card=name_of(card, locale))
+    else:
+        step = t(f"vivarium.render.step.{phase}", locale) if phase in STEPS else ""
+    return t(
+        "vivarium.render.status",
+        locale,
+        round=public.get("round"),
+        rounds=public.get("rounds", 7),
+        turn=public.get("turn"),
+        name=_name(names, public.get("current"), locale),
+        step=step,
+    )
+
+
+def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str) -> list[Key]:
+    """The board's key lines, read inline on a phone: whose turn and step, then each player's gems and points."""
+    result = public.get("result") or {}
+    scores = []
+    for player in public.get("players_info", []):
+        seat = player.get("seat", 0)
+        if result.get("scores"):
+            points = t("vivarium.render.points", locale, points=result["scores"][seat])
+            scores.append(f"{_name(names, seat, locale)} {points}")
+        else:
+            scores.append(f"{_name(names, seat, locale)} 💎{player.get('gems', 0)} ★{player.get('creature_points', 0)}")
+    return [Key("turn", [header_text(public, names, locale)], Palette.ACCENT), Key("scores", scores, Palette.TEXT)]
+
+
 def draw_header(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
+    """The game's name and ``header_text`` in a strip across the top (the board drawn without its band)."""
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, W, HEADER_H), fill=Palette.PANEL_DARK)
     title, tf = fitted(t("vivarium.render.title", locale), TITLE_W, 34, True, 20)
     put_text(draw, (20, HEADER_H / 2), title, font=tf, fill=Palette.ACCENT, anchor="lm")
     left = 20 + tf.getlength(title) + 30
-    phase = str(public.get("phase"))
-    if phase == "over":
-        winners = (public.get("result") or {}).get("winners", [])
-        listed = t("vivarium.render.separator", locale).join(_name(names, s, locale) for s in winners)
-        text = t("vivarium.render.game-over" + (".shared" if len(winners) > 1 else ""), locale, names=listed)
-    else:
-        card = (public.get("pending") or {}).get("card")
-        if phase == "ability" and card:
-            step = t("vivarium.render.step.uses", locale, card=name_of(card, locale))
-        else:
-            step = t(f"vivarium.render.step.{phase}", locale) if phase in STEPS else ""
-        text = t(
-            "vivarium.render.status",
-            locale,
-            round=public.get("round"),
-            rounds=public.get("rounds", 7),
-            turn=public.get("turn"),
-            name=_name(names, public.get("current"), locale),
-            step=step,
-        )
-    shown, fnt = fitted(text, W - left - 20, 30, True, 16)
+    shown, fnt = fitted(header_text(public, names, locale), W - left - 20, 30, True, 16)
     put_text(draw, (left, HEADER_H / 2), shown, font=fnt, fill=Palette.TEXT, anchor="lm")
 
 
@@ -205,16 +225,20 @@ def draw_top(image: Image.Image, public: Mapping[str, Any], names: Sequence[str]
         lines = [(t("vivarium.render.final-round", locale), Palette.TEXT)]
     elif what:
         most = _name(names, leader, locale) if leader is not None else t("vivarium.render.nobody-yet", locale)
-        lines = [
-            (t("vivarium.render.bonus", locale, what=what), Palette.TEXT),
-            (t("vivarium.render.most", locale, what=what, name=most), Palette.ACCENT),
-        ]
+        lines = [(t("vivarium.render.bonus", locale, what=what), Palette.TEXT)]
+        most_line = t("vivarium.render.most", locale, what=what, name=most)
+        if fit_font(most_line, x1 - tx - 12, 20, True, 14).getlength(most_line) <= x1 - tx - 12:
+            lines.append((most_line, Palette.ACCENT))
+        else:  # a long name goes on a line of its own rather than be cut
+            heading = t("vivarium.render.most", locale, what=what, name="\x00").partition("\x00")[0].rstrip()
+            lines += [(heading, Palette.ACCENT), (most, Palette.ACCENT)]
     else:
         lines = [(t("vivarium.render.no-bonus", locale), Palette.TEXT)]
     lines.append((t("vivarium.render.worth", locale, left=priority.get("stack", 0)), Palette.TEXT_MUTED))
+    step = 32 if len(lines) <= 3 else 26
     for i, (text, color) in enumerate(lines):
         shown, fnt = fitted(text, x1 - tx - 12, 20, True, 14)
-        put_text(draw, (tx, y0 + 66 + i * 32), shown, font=fnt, fill=color, anchor="lm")
+        put_text(draw, (tx, y0 + 66 + i * step - (len(lines) > 3) * 8), shown, font=fnt, fill=color, anchor="lm")
 
 
 def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:
@@ -419,14 +443,23 @@ def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence
         x += 14
 
 
-def draw_board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en") -> Image.Image:
-    """Draw the public board of a view, worded in ``locale``: grid, middle tokens, priority, players."""
+def draw_board(
+    public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True
+) -> Image.Image:
+    """Draw the public board of a view, worded in ``locale``: grid, middle tokens, priority, players.
+
+    With ``phone`` the header strip gives way to the band of key lines (``render.phone``); without it
+    (the guide's pictures) the board is drawn alone, header and all.
+    """
     image = backdrop_rgba((W, H))
-    draw_header(image, public, names, locale)
+    if not phone:
+        draw_header(image, public, names, locale)
     draw_grid(image, public, locale)
     draw_top(image, public, names, locale)
     draw_players(image, public, names, locale)
-    return image.convert("RGB")
+    if not phone:
+        return image.convert("RGB")
+    return with_band(image.convert("RGB"), phone_keys(public, names, locale), crop_top=HEADER_H)
 
 
 # --- the hand: a seat's secret starting contracts ---------------------------------------------------

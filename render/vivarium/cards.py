@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from l10n import content_name, has, t
-from render.common import draw_centred, fitted, font, put_text, supersampled, wrap
+from render.common import draw_centred, fitted, fitted_lines, font, put_text, supersampled, whole_lines, wrap
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, ICON_COLORS, TYPE_COLORS, badge, icon
 
 EQUIPMENT_FACE = (236, 232, 220)
@@ -142,9 +142,9 @@ def _creature(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Ima
     place = word("habitat", habitat, locale)
     shown, pf = fitted(place, room, round(w * 0.095), False, 10)
     put_text(draw, (size + 14, 10 + size * 0.72), shown, font=pf, fill=ink, anchor="lm")
-    name_font = font(round(w * 0.11), True)
-    for i, line in enumerate(wrap(name_of(card, locale), name_font, w - 20, 2)):
-        put_text(draw, (w / 2, h * 0.48 + i * w * 0.13), line, font=name_font, fill=ink, anchor="mm")
+    lines, name_font, _ = fitted_lines(name_of(card, locale), w - 20, 2, round(w * 0.11), True)
+    for i, line in enumerate(lines):
+        put_text(draw, (w / 2, h * 0.48 + i * name_font.size * 1.18), line, font=name_font, fill=ink, anchor="mm")
     r = round(w * 0.15)
     cx, cy = w - r - 8, h - r - 8
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=POINTS_DISC, outline=INK, width=3)
@@ -164,7 +164,7 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
     plus = f"+{gems}" if gems else ""
     plus_font = font(round(w * 0.1), True)
     room = w - size - 12 - 10 - (plus_font.getlength(plus) + 6 if plus else 0)
-    label, lf = fitted(word("icon", ic, locale).upper(), room, round(w * 0.10), True, 10)
+    label, lf = fitted(word("icon", ic, locale).upper(), room, round(w * 0.10), True, 8)
     put_text(draw, (size + 12, 8 + size / 2), label, font=lf, fill=INK, anchor="lm")
     gem = round(w * 0.15)
     for i in range(gems):
@@ -183,13 +183,15 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
         draw.rounded_rectangle((10, top - 12, 10 + tf.getlength(tag) + 14, top + 10), 8, fill=color)
         put_text(draw, (17, top - 1), tag, font=tf, fill=(255, 255, 255), anchor="lm")
     text = ability_text(ability, locale)
-    body = font(round(w * 0.095), True)
-    lines = wrap(text, body, w - 24, 3)
-    step = w * 0.12
-    if len(lines) > 2:  # three lines only fit a size smaller
-        body = font(round(w * 0.082), True)
-        lines = wrap(text, body, w - 24, 3)
-        step = w * 0.098
+    # Two lines; three only fit a size smaller; four, smaller again, rather than a cut.
+    two = whole_lines(text, w - 24, 2, round(w * 0.095), True, round(w * 0.082))
+    if two is not None:
+        lines, body = two
+        step = w * 0.12
+    else:
+        three = whole_lines(text, w - 24, 3, round(w * 0.082), True, 11)
+        lines, body = three if three is not None else fitted_lines(text, w - 24, 4, round(w * 0.082), True)[:2]
+        step = body.size * 1.15
     y0 = (top + h - 6) / 2 - (len(lines) - 1) * step / 2 + 4
     for i, line in enumerate(lines):
         put_text(draw, (w / 2, y0 + i * step), line, font=body, fill=INK, anchor="mm")

@@ -240,9 +240,9 @@ def test_an_over_budget_replay_draws_again_once_not_at_every_step(monkeypatch: p
     real = RENDERERS["fox-duet"]
 
     class Counting:
-        def board(self, public: Any, names: Any, *, locale: str = "en") -> Image.Image:
+        def board(self, public: Any, names: Any, *, locale: str = "en", phone: bool = True) -> Image.Image:
             drawn.append(1)
-            return real.board(public, names, locale=locale)
+            return real.board(public, names, locale=locale, phone=phone)
 
     views = publics(fox_order(moves=14))
     full, _ = replay_animation("fox-duet", views, NAMES)

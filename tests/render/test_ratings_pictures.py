@@ -28,3 +28,16 @@ def test_a_profile_card_grows_with_its_games_and_shows_a_falling_trend() -> None
     colours = image.convert("RGB").getcolors(1 << 20) or []
     red = sum(count for count, (r, g, b) in colours if r > 180 and g < 110 and b < 110)
     assert red > 100, "a falling trend is drawn in red"
+
+
+def test_the_rating_and_its_trend_never_touch() -> None:
+    """However wide the trend ("▲5" or "▼1234"), a clear gap separates it from the rating."""
+    from tests.render.text_bounds import recorded_text
+
+    for trend in (5, -12, 123, -1234):
+        games = [ProfileGame("Vivarium", "1987", trend, "3 games, 1 won", "best score 40")]
+        with recorded_text() as records:
+            profile_png("Zoë", "9 finished games", games, "Latest games", [])
+        rating = next(r.box for r in records if r.text == "1987")
+        arrow = next(r.box for r in records if r.text.endswith(str(abs(trend))) and r.text[0] in "▲▼")
+        assert arrow[0] - rating[2] >= 12, (trend, rating, arrow)

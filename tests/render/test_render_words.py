@@ -54,9 +54,9 @@ def test_a_replay_draws_its_boards_in_the_given_locale(monkeypatch: pytest.Monke
     asked: list[str] = []
     real = RENDERERS["fox-duet"]
 
-    def board(public: Any, names: Any, *, locale: str = "en") -> Image.Image:
+    def board(public: Any, names: Any, *, locale: str = "en", phone: bool = True) -> Image.Image:
         asked.append(locale)
-        return real.board(public, names, locale=locale)
+        return real.board(public, names, locale=locale, phone=phone)
 
     monkeypatch.setitem(RENDERERS, "fox-duet", dataclasses.replace(real, board=board))
     publics = [view["public"] for view, _ in played("fox-duet", 2, 3)[:3]]

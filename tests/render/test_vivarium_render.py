@@ -42,7 +42,8 @@ CASES = {
 def test_board_is_a_landscape_png_within_budget(case: str) -> None:
     state = position(*CASES[case])
     data = render.render_board("vivarium", state.view(None), NAMES[: state.players])
-    check_landscape_png(data, BOARD_BUDGET, size=(1600, 900))
+    image = check_landscape_png(data, BOARD_BUDGET)
+    assert image.width == 1600 and image.height > 900  # the band of key lines above the board
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -67,11 +68,12 @@ def test_reachable_cards_are_highlighted() -> None:
     from render.vivarium.board import CARD_H, CARD_W, GAP, GRID_X, GRID_Y, HIGHLIGHT
 
     row, col = public["reachable"][0]
-    edge = (GRID_X + (col - 1) * (CARD_W + GAP) - 3, GRID_Y + (row - 1) * (CARD_H + GAP) + CARD_H // 2)
+    down = board.info["board_offset"]  # the band of key lines above the board
+    edge = (GRID_X + (col - 1) * (CARD_W + GAP) - 3, down + GRID_Y + (row - 1) * (CARD_H + GAP) + CARD_H // 2)
     assert board.getpixel(edge) == HIGHLIGHT
     others = [(r, c) for r in range(1, 5) for c in range(1, 5) if [r, c] not in public["reachable"]]
     r, c = others[0]
-    edge = (GRID_X + (c - 1) * (CARD_W + GAP) - 3, GRID_Y + (r - 1) * (CARD_H + GAP) + CARD_H // 2)
+    edge = (GRID_X + (c - 1) * (CARD_W + GAP) - 3, down + GRID_Y + (r - 1) * (CARD_H + GAP) + CARD_H // 2)
     assert board.getpixel(edge) != HIGHLIGHT
 
 
