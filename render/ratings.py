@@ -87,7 +87,7 @@ def profile_png(
         draw_text(draw, (MARGIN + 8, y + 40), game.title, font(34, True), Palette.TEXT, anchor="ls", max_width=560)
         draw_text(draw, (MARGIN + 8, y + 86), game.played, font(27), Palette.TEXT_MUTED, anchor="ls", max_width=560)
         # The trend at the right edge, then the rating a clear gap to its left, however wide the trend is.
-        right = WIDTH - MARGIN - TREND_ROOM
+        right: float = WIDTH - MARGIN - TREND_ROOM
         if game.trend:
             up = game.trend > 0
             colour = Palette.GOOD if up else Palette.BAD

@@ -415,7 +415,8 @@ def draw_info(image: Image.Image, public: Mapping[str, Any], names: Sequence[str
     sizes = list(public.get("hand_sizes") or [0, 0])
     # One row per player, the whole panel wide: a name at its longest keeps a readable size.
     for seat, count in enumerate(sizes[:2]):
-        x, y = x0 + 24, y0 + 326 + seat * 34
+        x: float = x0 + 24
+        y = y0 + 326 + seat * 34
         draw.rounded_rectangle((x, y - 16, x + 22, y + 16), radius=4, fill=CARD_BACK, outline=Palette.TEXT, width=2)
         number = f" {count}"
         nf = font(28, True)
