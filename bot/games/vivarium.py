@@ -357,6 +357,10 @@ class VivariumAdapter(GameAdapter):
         lines.append(t(key, locale, names=winners))
         return lines
 
+    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+        """Each turn of a round is a turn (the same seat may take two in a row)."""
+        return (before.get("round"), before.get("turn")) != (after.get("round"), after.get("turn"))
+
     def push_events(self) -> set[str]:
         return {"starting contracts"}
 
