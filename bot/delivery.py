@@ -485,6 +485,8 @@ class Delivery:
         message, kept = await self.flow.post_board(
             row, state, lines, seats, edit=edit.message if edit else None, mention=plan.mention, nonce=nonce
         )
+        if len(self._written) >= SHOWN_LIMIT:
+            self._written.clear()  # a channel forgotten here is only not paced for one edit
         self._written[row.channel_id] = time.monotonic()
         now = turns.Shown(message.id, state.version, plan.notified, tuple(kept))
         self._remember_shown(row.id, now)
