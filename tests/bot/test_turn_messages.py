@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import timedelta
 
 import pytest
 
@@ -11,7 +12,7 @@ from bot.client import MeepleBot
 from bot.storage import jobs
 from emulator.testing import running
 from tests.bot.test_discord_noctiluca import open_table, start
-from tests.support.driver import Table, is_board, notified
+from tests.support.driver import Table, is_board, mentioned, notified
 
 
 @pytest.fixture(autouse=True)
@@ -141,3 +142,33 @@ async def test_a_board_posted_whose_bookkeeping_was_lost_is_not_posted_again_aft
         again = [m for m in emu.messages(world.channel) if is_board(m)]
         assert [m.id for m in again] == [boards[0].id], "Discord knew the post's nonce: no second board"
         assert (await bot.db.get_game(game_id)).board_message_id == boards[0].id
+
+
+async def test_a_turns_message_gone_or_too_old_is_followed_by_a_new_one_that_pings_nobody(
+    emu, world, config_for
+) -> None:
+    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(3))
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
+        await start(emu, world, await open_table(emu, world), [world.alice, world.bob])
+        await to_a_dive(table)
+        turn = table.board()
+        diver = notified(turn)
+        game_id = (await bot.db.active_game_in_channel(world.channel.id)).id
+        flow = bot.flow
+
+        async def step() -> None:  # the diver's next step, as a click makes it
+            state = await flow.service.state(await bot.db.get_game(game_id))
+            seat = state.to_move()[0]
+            users = await flow.service.seat_users(game_id)
+            await flow.after_move(await flow.service.act(game_id, users[seat], None, state.legal_actions(seat)[0].text))
+
+        emu.service.delete_message(turn)  # a moderator deleted it: Discord refuses the edit (10008)
+        await step()  # the shore
+        after = table.board()
+        assert after.id != turn.id and "pick a path" in after.content and "puts a pawn on shore" in after.content
+        assert notified(after) == [], "the diver's turn goes on: nobody is pinged"
+        flow.delivery.edit_age = timedelta(0)  # every message is now too old to edit (error 30046)
+        await step()  # the path
+        last = table.board()
+        assert last.id != after.id and "name a number" in last.content and notified(last) == []
+        assert after.edit_count == 0 and mentioned(last) == diver
