@@ -200,6 +200,7 @@ class Player:
         game, state, users = await self.current()
         user = self.users[users[state.to_move()[0]]]
         board = self.board()
+        shown = (board.id, board.edit_count)  # a step within a turn edits the turn's board message
         public = buttons_of(board)
         if trace:
             _TRACE = []
@@ -225,7 +226,6 @@ class Player:
         answer = (await clicked.followups(1))[0]
         if not answer.content.startswith("Done"):
             raise RuntimeError(f"the move was refused: {answer.content!r}")
-        shown = (board.id, board.edit_count)  # a step within a turn edits the turn's board message
         await self.emu.wait_until(lambda: (self.board().id, self.board().edit_count) != shown, what="the board")
         await self.settle()
         count = statements() - before
