@@ -414,7 +414,7 @@ class Flow:
                 everyone=False, roles=False, replied_user=False, users=[discord.Object(user) for user in users]
             )
             message = await self.send_to_channel(row, payload, notify, nonce)
-            if message.content != payload["content"]:
+            if message.content.strip() != payload["content"].strip():
                 # Discord knew the nonce: an earlier attempt's post, showing less; bring it up to date.
                 message = await self.edit_in_channel(row, message.id, payload)
         await self.service.db.set_board(row.id, message.id, state.version)
