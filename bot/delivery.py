@@ -303,6 +303,7 @@ class Delivery:
         attempt = 1
         fresh = True  # the pass's row is the one to use; after a wait or a drawing replaced, read again
         paced = False  # an edit waited for the channel's pace: a newer board may take its place
+        waited = False  # ...and then goes out without waiting again
         while True:
             if not fresh:
                 current.row = await self.db.get_game(job.game_id)
@@ -316,7 +317,7 @@ class Delivery:
                 return
             try:
                 if job.kind == "board" and (not fresh or paced):
-                    paced = False
+                    waited, paced = paced, False
                     newer = await jobs.newer_board(self.db, job)
                     if newer is not None:
                         # Post only the newest board; what happened since the last one still shows.
@@ -324,7 +325,7 @@ class Delivery:
                         await jobs.skip_into(self.db, job, newer, await self.board_lines(row, job), fields)
                         metrics.DELIVERY_DONE.labels(kind=job.kind).inc()
                         return
-                await self._attempt(row, job)
+                await self._attempt(row, job, pace=not waited)
             except Superseded:
                 fresh = False
                 continue  # a newer board took this one's place in the drawing queue: look again
@@ -378,9 +379,9 @@ class Delivery:
         current = self._passes.get(game_id)
         return current.seats if current is not None else None
 
-    async def _attempt(self, row: GameRow, job: Job) -> None:
+    async def _attempt(self, row: GameRow, job: Job, pace: bool = True) -> None:
         if job.kind == "board":
-            await self.post_board(row, job)
+            await self.post_board(row, job, pace)
         elif job.kind == "hand":
             await self.send_hand(row, job)
         else:
@@ -459,9 +460,10 @@ class Delivery:
             return False
         return datetime.now(UTC) - discord.utils.snowflake_time(shown.message) < self.edit_age
 
-    async def post_board(self, row: GameRow, job: Job) -> None:
+    async def post_board(self, row: GameRow, job: Job, pace: bool = True) -> None:
         """Deliver a board: a new message when a turn began (mentioning the people whose turn it
-        is), else an edit of the turn's message; at most one edit per ``edit_pace`` in a channel."""
+        is), else an edit of the turn's message; at most one edit per ``edit_pace`` in a channel
+        (``pace``: raise ``_Paced`` to wait; False once the job has waited)."""
         state = await self.state_at(row, job.version)
         outcome = state.outcome()
         seats = await self._seats(row)
@@ -474,7 +476,7 @@ class Delivery:
         people = [seat.seat for seat in seats if not is_computer(seat.user_id)]
         plan = turns.plan(job.payload, shown, state.to_move(), people, outcome is not None)
         edit = shown if not plan.new and self._editable(shown) else None
-        if edit is not None:
+        if edit is not None and pace:
             wait = self._written.get(row.channel_id, -self.edit_pace) + self.edit_pace - time.monotonic()
             if wait > 0:
                 raise _Paced(wait)
