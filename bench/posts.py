@@ -131,7 +131,7 @@ async def settle(meeple: MeepleBot) -> None:
             await asyncio.wait(busy)
 
 
-async def play(key: str, players: int, seed: int, database: Path) -> dict[str, Any]:
+async def play(key: str, players: int, seed: int, database: Path, limit: int = MOVE_LIMIT) -> dict[str, Any]:
     """One whole game at one table; its raw record."""
     people = 1 if players <= 2 else 2
     async with Emulator(**FAST) as emu:
@@ -159,8 +159,7 @@ async def play(key: str, players: int, seed: int, database: Path) -> dict[str, A
             rng = random.Random(f"{key}-{players}-{seed}")
             human_ids = {user.id for user in users}
             begun = time.monotonic()
-            moves = 0
-            while moves < MOVE_LIMIT:
+            while len(await meeple.db.actions(game_id)) < limit:
                 await settle(meeple)
                 row = await flow.service.get(game_id)
                 if row.status != "running":
@@ -177,7 +176,6 @@ async def play(key: str, players: int, seed: int, database: Path) -> dict[str, A
                 fair = [a for a in legal if game.action_kind(a) not in ("concede", "resign")] or legal
                 result = await flow.service.act(game_id, seats[seat], None, rng.choice(fair).text)
                 await flow.after_move(result)
-                moves += 1
             await settle(meeple)
             row = await flow.service.get(game_id)
             actions = await meeple.db.query(
@@ -200,7 +198,9 @@ async def play(key: str, players: int, seed: int, database: Path) -> dict[str, A
             }
 
 
-async def record(configs: list[tuple[str, int]], seed: int, draw: bool) -> list[dict[str, Any]]:
+async def record(
+    configs: list[tuple[str, int]], seed: int, draw: bool, limit: int, out: Path | None
+) -> list[dict[str, Any]]:
     logging.basicConfig(level=logging.WARNING)
     games = []
     for key, players in configs:
@@ -209,7 +209,9 @@ async def record(configs: list[tuple[str, int]], seed: int, draw: bool) -> list[
             import tempfile
 
             with tempfile.TemporaryDirectory() as folder:
-                games.append(await play(key, players, seed, Path(folder) / "meeple.db"))
+                games.append(await play(key, players, seed, Path(folder) / "meeple.db", limit))
+        if out is not None:
+            out.write_text(json.dumps(games))  # after each game: a long run cut short keeps the rest
         last = games[-1]
         print(
             f"{key} {players}p: {len(last['actions'])} moves, {len(last['messages'])} messages,"
@@ -300,6 +302,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, help="only this player count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--draw", action="store_true", help="draw the pictures (slower)")
+    parser.add_argument("--moves", type=int, default=MOVE_LIMIT, help="cut a game after this many moves")
     parser.add_argument("--json", type=Path, help="where to save the raw record (default: print the figures)")
     parser.add_argument("--report", type=Path, nargs="+", help="print the figures of saved records")
     args = parser.parse_args()
@@ -311,10 +314,8 @@ def main() -> None:
         for key, players in CONFIGS
         if (args.game is None or key == args.game) and (args.players is None or players == args.players)
     ]
-    games = asyncio.run(record(configs, args.seed, args.draw))
-    if args.json:
-        args.json.write_text(json.dumps(games))
-    else:
+    games = asyncio.run(record(configs, args.seed, args.draw, args.moves, args.json))
+    if not args.json:
         with contextlib.suppress(ImportError):
             import bot.turns  # noqa: F401  (older code has no turns to count by)
 
