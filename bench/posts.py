@@ -16,7 +16,8 @@ older code (``git archive <commit> | tar -x -C /tmp/base``, then run this file t
 the same way. Turns, as the issue counts them: whenever a seat newly has to move, or the game's
 own turn begins (a new round, dive or turn counter); "g.turns" counts the game's own only (a
 Noctiluca diver's turn takes in the passing round). The end of the game is one more turn (its
-final board). A person's turn is a turn in which that seat is to move at some step. The
+final board). A person's turn begins when that seat newly has to move, or when the game begins a
+turn with it to move (a seat whose turn goes on beside another's that begins is not counted). The
 pictures are not drawn (a 1-pixel PNG stands in; ``--draw`` draws them): the counts do not
 depend on them, and the machine is shared.
 """
@@ -225,32 +226,29 @@ async def record(
 def turns_of(game: dict[str, Any]) -> tuple[int, int, dict[int, int]]:
     """The game's log replayed: its turns by the game's own count (``bot.turns.turn_change``: a
     Noctiluca diver's turn takes in the others' decisions of its passing round), its turns as
-    the issue counts them (also whenever a seat newly has to move), and each person's turns (by
-    the issue's count). The end of the game is a turn of its own: its final board."""
+    the issue counts them (also whenever a seat newly has to move), and each person's turns: how
+    often that seat's turn starts (it newly has to move, or the game begins a turn with it to
+    move; a seat whose turn goes on while another's begins beside it is not counted again). The
+    end of the game is a turn of its own: its final board."""
     from bot.turns import STARTS, TURN, turn_change
 
     spec = GAMES[game["game"]]
     kwargs = {"rules_version": game["rules_version"]} if game.get("rules_version") else {}
     state = spec.new(game["players"], game["seed"], game["options"] or None, **kwargs)
     own = issue = 1  # the first board
-    seen: dict[int, set[int]] = {seat: set() for seat in game["people"]}
-
-    def note() -> None:
-        for seat in state.to_move():
-            if seat in seen:
-                seen[seat].add(issue)
-
-    note()
+    people = {seat: int(seat in state.to_move()) for seat in game["people"]}
     for seat, text in game["actions"]:
         before = spec.load(state.to_dict())
         events = state.resign(seat) if text == "resign" else state.apply(seat, Action(text))
         changed = turn_change(game["game"], before, state, events)
         over = state.outcome() is not None
-        newly = not set(state.to_move()) <= set(before.to_move())
+        newly = [mover for mover in state.to_move() if mover not in before.to_move()]
         own += 1 if over or changed[TURN] or changed[STARTS] else 0
         issue += 1 if over or changed[TURN] or changed[STARTS] or newly else 0
-        note()
-    return own, issue, {seat: len(turns) for seat, turns in seen.items()}
+        for person in people:
+            if person in state.to_move() and (changed[TURN] or person in newly):
+                people[person] += 1
+    return own, issue, people
 
 
 def figures(game: dict[str, Any]) -> dict[str, Any]:
