@@ -153,6 +153,7 @@ class Delivery:
         self.edit_pace = EDIT_PACE
         self.edit_age = EDIT_AGE
         self._written: dict[int, float] = {}  # channel id -> when a board was last posted or edited there
+        self._paced: dict[int, asyncio.Event] = {}  # game id -> set while its board edit waits for the pace
 
     @property
     def db(self) -> Database:
@@ -212,13 +213,20 @@ class Delivery:
     async def wait(self, game_id: int, timeout: float) -> bool:
         """Wait (at most ``timeout``) for the game's jobs to be delivered; True when they are.
 
-        The worker is not cancelled when the wait ends: the jobs go on in the background.
+        The worker is not cancelled when the wait ends: the jobs go on in the background. An edit
+        waiting for its channel's pace ends the wait: the step's board is on its way, and the next
+        step (a computer's) may come meanwhile and take its place.
         """
         task = self._workers.get(game_id)
         if task is None:
             return not await jobs.pending(self.db, game_id)
         if not task.done():
-            await asyncio.wait({task}, timeout=timeout)
+            paced = self._paced.setdefault(game_id, asyncio.Event())
+            watch = asyncio.ensure_future(paced.wait())
+            try:
+                await asyncio.wait({task, watch}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                watch.cancel()
         # A worker that ended by itself delivered (or gave up on) every job it claimed, and
         # nothing was enqueued since (a kick would have made it claim again).
         return task.done() and not task.cancelled() and task.exception() is None
@@ -333,7 +341,14 @@ class Delivery:
                 # Another edit went out in this channel a moment ago: wait, then a newer board
                 # of the game (a quick next step) takes this one's place, or this one goes out.
                 await self._flush(current)
-                await self._sleep(wait.delay)
+                pacing = self._paced.setdefault(job.game_id, asyncio.Event())
+                pacing.set()
+                try:
+                    await self._sleep(wait.delay)
+                finally:
+                    pacing.clear()
+                    if len(self._paced) >= SHOWN_LIMIT:
+                        self._paced.clear()
                 paced = True
                 continue
             except Exception as exc:  # every failure is classified below; none may stop the worker

@@ -93,8 +93,9 @@ async def test_quick_steps_of_a_turn_are_coalesced_into_paced_edits(emu, world, 
             await flow.after_move(result)
 
         patched.clear()
-        await step()  # the shore: its edit goes out at once
-        assert "puts a pawn on shore" in turn.content and len(patched) == 1
+        await step()  # the shore: its edit goes out (after the pace, if the turn's post was just now)
+        await emu.wait_until(lambda: len(patched) == 1, what="the shore's edit")
+        assert "puts a pawn on shore" in turn.content
         flow.answer_wait = 0  # the next two steps come as fast as the service takes them
         await step()  # the path: its edit must wait for the channel's pace...
         await step()  # ...and meanwhile the number takes its place
@@ -161,6 +162,7 @@ async def test_a_turns_message_gone_or_too_old_is_followed_by_a_new_one_that_pin
             seat = state.to_move()[0]
             users = await flow.service.seat_users(game_id)
             await flow.after_move(await flow.service.act(game_id, users[seat], None, state.legal_actions(seat)[0].text))
+            await flow.delivery.caught_up()  # an edit may wait for the channel's pace
 
         emu.service.delete_message(turn)  # a moderator deleted it: Discord refuses the edit (10008)
         await step()  # the shore
