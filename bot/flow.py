@@ -440,7 +440,7 @@ class Flow:
             try:
                 return await channel.send(
                     content=payload["content"],
-                    file=discord.File(io.BytesIO(png), filename="board.png"),
+                    file=discord.File(io.BytesIO(png), filename="board.png", description=payload.get("alt")),
                     view=payload["view"],
                     allowed_mentions=allowed_mentions,
                     nonce=nonce if nonce is not None else secrets.randbits(64),  # as discord.py does
@@ -463,7 +463,8 @@ class Flow:
             try:
                 return await message.edit(
                     content=payload["content"],
-                    attachments=[discord.File(io.BytesIO(png), filename="board.png")],
+                    # The board's alt text, when the payload has one (issue 29 part 2 adds it).
+                    attachments=[discord.File(io.BytesIO(png), filename="board.png", description=payload.get("alt"))],
                     view=payload["view"],
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
