@@ -1,4 +1,4 @@
-"""A computer's whole turn, decided at once (issue 29): every sub-step of it, back to back.
+"""A computer's whole turn, decided at once: every sub-step of it, back to back.
 
 A turn is the run of decisions the seat makes while it stays to move (Noctiluca's shore, path,
 number and stores; a TM dice turn's rolls, keeps and actions). ``play_turn`` decides them in

@@ -1,4 +1,4 @@
-"""How long a player waits for the computers (issue 29, part 3), through the real bot.
+"""How long a player waits for the computers, through the real bot.
 
 The bot (``MeepleBot``: its cogs, ``Flow``, ``GameService``, the delivery worker, the drawing
 workers and the computer players' worker pool, as deployed) runs in this process against the
@@ -301,7 +301,7 @@ def cpu_measure(key: str, players: int, level: str, turns: int, seed: int) -> Me
     from ai.ismcts import decide, playable
 
     try:
-        from ai.turns import play_turn  # the turn decided at once (issue 29)
+        from ai.turns import play_turn  # the turn decided at once
     except ImportError:
         play_turn = None
     try:

@@ -200,6 +200,7 @@ class Player:
         game, state, users = await self.current()
         user = self.users[users[state.to_move()[0]]]
         board = self.board()
+        shown = (board.id, board.edit_count)  # a step within a turn edits the turn's board message
         public = buttons_of(board)
         if trace:
             _TRACE = []
@@ -225,7 +226,7 @@ class Player:
         answer = (await clicked.followups(1))[0]
         if not answer.content.startswith("Done"):
             raise RuntimeError(f"the move was refused: {answer.content!r}")
-        await self.emu.wait_until(lambda: self.board().id != board.id, what="the board of the move")
+        await self.emu.wait_until(lambda: (self.board().id, self.board().edit_count) != shown, what="the board")
         await self.settle()
         count = statements() - before
         if trace and _TRACE is not None:
@@ -261,8 +262,11 @@ class Player:
             if not boards or job.id != boards[-1].id:
                 await jobs.complete(self.bot.db, job.id)
         board = self.board()
+        shown = (board.id, board.edit_count)
         flow.delivery.kick(self.game_id)
-        await self.emu.wait_until(lambda: self.board().id != board.id, what="the fast-forwarded board")
+        await self.emu.wait_until(
+            lambda: (self.board().id, self.board().edit_count) != shown, what="the fast-forwarded board"
+        )
         await self.settle()
         return planned[-1][1] if planned else None
 

@@ -1,4 +1,4 @@
-"""How soon `/tournament start` answers, and how soon round 1's pairings are posted (issue 30).
+"""How soon `/tournament start` answers, and how soon round 1's pairings are posted.
 
 The real bot (``MeepleBot``, its render workers and a SQLite file in a temporary folder) against
 the loopback emulator, in one process as the emulator tests run it. ``--entrants`` members sign

@@ -153,6 +153,8 @@ class MeepleBot(commands.Bot):
             backoff=self.backoff,
             pictures=Pictures(self.config.render_workers),
         )
+        if self.config.edit_pace is not None:
+            self.flow.delivery.edit_pace = self.config.edit_pace
         # Sharded, the work nobody clicks for keeps to this process's guilds (bot/shards.py).
         self.flow.shards = self.config.shards
         if self.config.sharded:

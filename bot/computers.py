@@ -1,11 +1,11 @@
-"""Computer seats on Discord (issue 14): seated like anyone, moving by themselves.
+"""Computer seats on Discord: seated like anyone, moving by themselves.
 
 A computer takes a seat under a reserved user id (below ``COMPUTER_LIMIT``; Discord's ids are
 far larger), so every seat rule of the platform holds; ``computer_seats`` (migration 0011) says
 which seats are computers and at which level. When a computer's turn comes, ``ComputerTurns``
 asks the search (ai/, in worker processes) for the whole turn at once, every sub-step of it
 (ai/turns.py), and plays those moves through the service back to back, like clicks; only then
-does it ask for the board (issue 29): the delivery posts one board for the turn, worded with
+does it ask for the board: the delivery posts one board for the turn, worded with
 every move of it. A turn lands no sooner than ``DELAY`` after it came (a move that lands
 instantly reads as a glitch), the thinking counted in it; while one computer's board is being
 delivered the next computer already thinks. The search sees only what its seat sees

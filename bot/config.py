@@ -40,6 +40,8 @@ class Config:
     state_cache: int = DEFAULT_STATE_CACHE  # decoded game states kept in memory (an LRU)
     # Processes drawing boards and hands (bot/pictures.py): None is one per core, 0 draws in a thread.
     render_workers: int | None = None
+    # Seconds between two edits of boards in one channel (bot/delivery.py): None is EDIT_PACE.
+    edit_pace: float | None = None
     log_format: str = "text"  # "text" (human-readable) or "json" (one object a line): bot/logs.py
     # Scheduled SQLite backups (bot/backups.py): every ``backup_every_hours`` (None: off) into
     # ``backup_dir`` (None: "backups" beside the database), keeping the newest ``backup_keep``.
@@ -206,6 +208,13 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
     workers = merged.get("MEEPLE_RENDER_WORKERS", "").strip()
     if workers and not workers.isdigit():
         raise ValueError("MEEPLE_RENDER_WORKERS must be a whole number of processes (0 draws in the bot's own)")
+    pace = merged.get("MEEPLE_EDIT_PACE", "").strip()
+    try:
+        edit_pace = float(pace) if pace else None
+    except ValueError:
+        edit_pace = -1.0
+    if edit_pace is not None and not 0 <= edit_pace <= 60:
+        raise ValueError("MEEPLE_EDIT_PACE must be a number of seconds from 0 to 60")
     log_format = merged.get("MEEPLE_LOG_FORMAT", "").strip().lower() or "text"
     if log_format not in {"text", "json"}:
         raise ValueError("MEEPLE_LOG_FORMAT must be text (the default) or json (one JSON object a line)")
@@ -223,6 +232,7 @@ def load_config(env: Mapping[str, str] | None = None, env_file: Path | None | Li
         shard_count=shard_count,
         state_cache=int(cache) if cache else DEFAULT_STATE_CACHE,
         render_workers=int(workers) if workers else None,
+        edit_pace=edit_pace,
         log_format=log_format,
         backup_dir=backup_dir,
         backup_every_hours=every,

@@ -20,15 +20,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
 
-from bot import history, metrics
+from bot import history, metrics, turns
 from bot.computers import is_computer, left_players
 from bot.games import adapter_for
 from bot.i18n import game_title, listing, t
@@ -54,8 +55,27 @@ CATCH_UP = 4
 # Boards posted remembered for the moves' answers (game id -> version, message): bounded.
 POSTED_LIMIT = 10_000
 
+# Edits of boards in one channel at most this often (seconds): a turn's quick steps (a
+# computer's, a player's clicks) are one edit, not one each (Discord limits a channel's writes).
+EDIT_PACE = 1.5
+# A board message older than this is not edited but followed by a new one: Discord rate limits
+# edits of messages older than an hour (error 30046), and nobody scrolls back to it.
+EDIT_AGE = timedelta(minutes=45)
+# The games whose current board message is remembered (what it shows): bounded.
+SHOWN_LIMIT = 10_000
+# An edit Discord refuses for good (the message was deleted; too old to edit): a new message instead.
+UNEDITABLE = (10008, 30046)
+
 # Errors of the network or of Discord's side: the same request may well succeed later.
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+
+class _Paced(Exception):
+    """A board edit must wait ``delay`` seconds: the channel's last board write was just now."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__(delay)
+        self.delay = delay
 
 
 @dataclass
@@ -66,6 +86,8 @@ class _Pass:
     row: GameRow | None
     seats: list[SeatRow]
     done: list[int] = field(default_factory=list)
+    # Boards delivered in the pass -> their payload with what their message shows (marked with them).
+    shown: dict[int, dict] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -126,6 +148,12 @@ class Delivery:
         self._passes: dict[int, _Pass] = {}  # game id -> the delivery pass under way
         # game id -> (version, message id) of the last board posted; read by the move's answer.
         self._posted: dict[int, tuple[int, int]] = {}
+        # game id -> what its current board message shows (None: no board message to edit).
+        self._shown: dict[int, turns.Shown | None] = {}
+        self.edit_pace = EDIT_PACE
+        self.edit_age = EDIT_AGE
+        self._written: dict[int, float] = {}  # channel id -> when a board was last posted or edited there
+        self._paced: dict[int, asyncio.Event] = {}  # game id -> set while its board edit waits for the pace
 
     @property
     def db(self) -> Database:
@@ -185,13 +213,20 @@ class Delivery:
     async def wait(self, game_id: int, timeout: float) -> bool:
         """Wait (at most ``timeout``) for the game's jobs to be delivered; True when they are.
 
-        The worker is not cancelled when the wait ends: the jobs go on in the background.
+        The worker is not cancelled when the wait ends: the jobs go on in the background. An edit
+        waiting for its channel's pace ends the wait: the step's board is on its way, and the next
+        step (a computer's) may come meanwhile and take its place.
         """
         task = self._workers.get(game_id)
         if task is None:
             return not await jobs.pending(self.db, game_id)
         if not task.done():
-            await asyncio.wait({task}, timeout=timeout)
+            paced = self._paced.setdefault(game_id, asyncio.Event())
+            watch = asyncio.ensure_future(paced.wait())
+            try:
+                await asyncio.wait({task, watch}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                watch.cancel()
         # A worker that ended by itself delivered (or gave up on) every job it claimed, and
         # nothing was enqueued since (a kick would have made it claim again).
         return task.done() and not task.cancelled() and task.exception() is None
@@ -244,7 +279,10 @@ class Delivery:
                         skipped.append(job)
                         continue
                 if job.kind == "board" and skipped:
-                    job = await jobs.skip_all_into(self.db, skipped, job, carried)
+                    fields = turns.merged(
+                        [*(j.payload for j in skipped), job.payload], [*(j.id for j in skipped), job.id]
+                    )
+                    job = await jobs.skip_all_into(self.db, skipped, job, carried, fields)
                     metrics.DELIVERY_DONE.labels(kind="board").inc(len(skipped))
                     skipped, carried = [], []
                 await self._deliver(job, current)
@@ -266,11 +304,14 @@ class Delivery:
 
     async def _flush(self, current: _Pass) -> None:
         done, current.done = current.done, []
-        await jobs.complete_all(self.db, done)
+        shown, current.shown = current.shown, {}
+        await jobs.complete_all(self.db, done, shown)
 
     async def _deliver(self, job: Job, current: _Pass) -> None:
         attempt = 1
         fresh = True  # the pass's row is the one to use; after a wait or a drawing replaced, read again
+        paced = False  # an edit waited for the channel's pace: a newer board may take its place
+        waited = False  # ...and then goes out without waiting again
         while True:
             if not fresh:
                 current.row = await self.db.get_game(job.game_id)
@@ -283,17 +324,33 @@ class Delivery:
                 await jobs.fail(self.db, job.id, "the game is gone or was abandoned")
                 return
             try:
-                if job.kind == "board" and not fresh:
+                if job.kind == "board" and (not fresh or paced):
+                    waited, paced = paced, False
                     newer = await jobs.newer_board(self.db, job)
                     if newer is not None:
                         # Post only the newest board; what happened since the last one still shows.
-                        await jobs.skip_into(self.db, job, newer, await self.board_lines(row, job))
+                        fields = turns.merged([job.payload, newer.payload], [job.id, newer.id])
+                        await jobs.skip_into(self.db, job, newer, await self.board_lines(row, job), fields)
                         metrics.DELIVERY_DONE.labels(kind=job.kind).inc()
                         return
-                await self._attempt(row, job)
+                await self._attempt(row, job, pace=not waited)
             except Superseded:
                 fresh = False
                 continue  # a newer board took this one's place in the drawing queue: look again
+            except _Paced as wait:
+                # Another edit went out in this channel a moment ago: wait, then a newer board
+                # of the game (a quick next step) takes this one's place, or this one goes out.
+                await self._flush(current)
+                pacing = self._paced.setdefault(job.game_id, asyncio.Event())
+                pacing.set()
+                try:
+                    await self._sleep(wait.delay)
+                finally:
+                    pacing.clear()
+                    if len(self._paced) >= SHOWN_LIMIT:
+                        self._paced.clear()
+                paced = True
+                continue
             except Exception as exc:  # every failure is classified below; none may stop the worker
                 if is_transient(exc):
                     metrics.DELIVERY_RETRIES.labels(kind=job.kind).inc()
@@ -337,9 +394,9 @@ class Delivery:
         current = self._passes.get(game_id)
         return current.seats if current is not None else None
 
-    async def _attempt(self, row: GameRow, job: Job) -> None:
+    async def _attempt(self, row: GameRow, job: Job, pace: bool = True) -> None:
         if job.kind == "board":
-            await self.post_board(row, job)
+            await self.post_board(row, job, pace)
         elif job.kind == "hand":
             await self.send_hand(row, job)
         else:
@@ -396,7 +453,32 @@ class Delivery:
         lines.extend(flow.public_lines(row.game, payload.get("events", []), names, loc))
         return lines
 
-    async def post_board(self, row: GameRow, job: Job) -> None:
+    async def shown(self, row: GameRow, job: Job) -> turns.Shown | None:
+        """What the game's current board message shows (None: there is none to edit): remembered
+        from this process's last board of the game, else read from its last delivered board."""
+        if job.payload.get("started"):
+            return None  # the first board of a game: nothing before it
+        if row.id in self._shown:
+            return self._shown[row.id]
+        shown = turns.Shown.from_dict(await jobs.last_shown(self.db, row.id))
+        self._remember_shown(row.id, shown)
+        return shown
+
+    def _remember_shown(self, game_id: int, shown: turns.Shown | None) -> None:
+        if len(self._shown) >= SHOWN_LIMIT:
+            self._shown.clear()  # forgotten ones are read again from their board job
+        self._shown[game_id] = shown
+
+    def _editable(self, shown: turns.Shown | None) -> bool:
+        """Whether the shown message may still be edited (not too old: Discord's error 30046)."""
+        if shown is None:
+            return False
+        return datetime.now(UTC) - discord.utils.snowflake_time(shown.message) < self.edit_age
+
+    async def post_board(self, row: GameRow, job: Job, pace: bool = True) -> None:
+        """Deliver a board: a new message when a turn began (mentioning the people whose turn it
+        is), else an edit of the turn's message; at most one edit per ``edit_pace`` in a channel
+        (``pace``: raise ``_Paced`` to wait; False once the job has waited)."""
         state = await self.state_at(row, job.version)
         outcome = state.outcome()
         seats = await self._seats(row)
@@ -405,14 +487,35 @@ class Delivery:
             # Normally stored by the move itself (its board says so); for a game that ended
             # otherwise, after a crash, this is the only chance.
             await record_results(self.flow, row, state, set(job.payload.get("forfeited", [])), seats)
-        message = await self.flow.post_board(row, state, await self.board_lines(row, job), seats)
+        shown = await self.shown(row, job)
+        people = [seat.seat for seat in seats if not is_computer(seat.user_id)]
+        plan = turns.plan(job.payload, shown, state.to_move(), people, outcome is not None)
+        edit = shown if not plan.new and self._editable(shown) else None
+        if edit is not None and pace:
+            wait = self._written.get(row.channel_id, -self.edit_pace) + self.edit_pace - time.monotonic()
+            if wait > 0:
+                raise _Paced(wait)
+        lines = await self.board_lines(row, job)
+        if edit is not None:
+            lines = [*edit.lines, *lines]
+        nonce = f"mp{row.id:x}.{job.payload.get(turns.FIRST, job.id):x}"
+        message, kept = await self.flow.post_board(
+            row, state, lines, seats, edit=edit.message if edit else None, mention=plan.mention, nonce=nonce
+        )
+        if len(self._written) >= SHOWN_LIMIT:
+            self._written.clear()  # a channel forgotten here is only not paced for one edit
+        self._written[row.channel_id] = time.monotonic()
+        now = turns.Shown(message.id, state.version, plan.notified, tuple(kept))
+        self._remember_shown(row.id, now)
         if len(self._posted) >= POSTED_LIMIT:
             self._posted.clear()
         self._posted[row.id] = (state.version, message.id)
         current = self._passes.get(row.id)
-        if current is not None and current.row is not None:
-            # The DMs after it link to this board (as a row read again would say).
-            current.row = replace(current.row, board_message_id=message.id, board_version=state.version)
+        if current is not None:
+            current.shown[job.id] = {**job.payload, "shown": now.to_dict()}
+            if current.row is not None:
+                # The DMs after it link to this board (as a row read again would say).
+                current.row = replace(current.row, board_message_id=message.id, board_version=state.version)
 
     async def send_hand(self, row: GameRow, job: Job) -> None:
         assert job.seat is not None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import secrets
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
@@ -16,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot import alt_text, computers, ratings
+from bot import alt_text, computers, ratings, turns
 from bot.answers import locale_of
 from bot.computers import who
-from bot.delivery import Backoff, Delivery, record_results
+from bot.delivery import UNEDITABLE, Backoff, Delivery, record_results
 from bot.games import adapter_for
 from bot.i18n import game_title, resolve_locale, series, t
 from bot.languages import LANGUAGES, language_name, table_language_of
@@ -344,7 +345,7 @@ class Flow:
         users = [seat.user_id for seat in seats]
         public_view = state.view(None)
         png = await self.pictures.board(row.id, row.game, public_view, names, loc, latest=latest)
-        body = list(lines)
+        body: list[str] = []
         outcome = state.outcome()
         view = discord.ui.View(timeout=None)
         if outcome is not None:
@@ -365,8 +366,11 @@ class Flow:
             from bot.howto import howto_button
 
             view.add_item(howto_button(row.game, loc))
-        alt = alt_text.board(row.game, public_view["public"], state.to_move(), names, loc, lines, outcome, users)
-        return {"content": clip("\n".join(body)), "png": png, "view": view, "alt": alt}
+        # What happened, then where the game stands: the oldest lines give way to the limit.
+        text = turns.fit(lines, body, MESSAGE_LIMIT)
+        kept = text[: len(text) - len(body)]
+        alt = alt_text.board(row.game, public_view["public"], state.to_move(), names, loc, kept, outcome, users)
+        return {"content": clip("\n".join(text)), "png": png, "view": view, "lines": kept, "alt": alt}
 
     def public_choices(
         self, row: GameRow, state: State, public_view: dict, names: Sequence[str] = (), loc: str | None = None
@@ -431,12 +435,43 @@ class Flow:
         return t("move.board-coming", loc)
 
     async def post_board(
-        self, row: GameRow, state: State, lines: list[str], seats: Sequence[SeatRow] | None = None
-    ) -> discord.Message:
-        """Post a board message in the game's channel and remember it as the current one (one
-        attempt; the delivery worker retries). A final board gets the replay and Rematch."""
+        self,
+        row: GameRow,
+        state: State,
+        lines: list[str],
+        seats: Sequence[SeatRow] | None = None,
+        *,
+        edit: int | None = None,
+        mention: Sequence[int] = (),
+        nonce: str | None = None,
+    ) -> tuple[discord.Message, list[str]]:
+        """Post a board message in the game's channel, or ``edit`` the board message of that id
+        (a step within a turn), and remember it as the current one (one attempt; the delivery
+        worker retries); the message and the lines of what happened it shows. Only the seats in
+        ``mention`` are notified (a turn that begins); an edit notifies nobody. ``nonce`` makes a
+        post repeated after a crash come back as the message already posted. An edit Discord
+        refuses for good (the message deleted, or too old) becomes a new message. A final board
+        gets the replay and Rematch."""
         payload = await self.board_payload(row, state, lines, latest=True, seats=seats)
-        message = await self.send_to_channel(row, payload)
+        message: discord.Message | None = None
+        if edit is not None:
+            try:
+                message = await self.edit_in_channel(row, edit, payload)
+            except discord.HTTPException as exc:
+                if exc.code not in UNEDITABLE:
+                    raise
+                log.info("board %s of game %s cannot be edited (%s): posting a new one", edit, row.id, exc.code)
+        if message is None:
+            if seats is None:
+                seats = await self.service.db.seats(row.id)
+            users = [seats[seat].user_id for seat in mention]
+            notify = discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=[discord.Object(user) for user in users]
+            )
+            message = await self.send_to_channel(row, payload, notify, nonce)
+            if message.content.strip() != payload["content"].strip():
+                # Discord knew the nonce: an earlier attempt's post, showing less; bring it up to date.
+                message = await self.edit_in_channel(row, message.id, payload)
         await self.service.db.set_board(row.id, message.id, state.version)
         if state.outcome() is not None:
             from bot.history_ui import attach_replay
@@ -444,9 +479,15 @@ class Flow:
             task = asyncio.create_task(attach_replay(self, row, message, seats), name=f"replay-{row.id}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        return message
+        return message, payload["lines"]
 
-    async def send_to_channel(self, row: GameRow, payload: dict) -> discord.Message:
+    async def send_to_channel(
+        self,
+        row: GameRow,
+        payload: dict,
+        allowed_mentions: discord.AllowedMentions = MENTIONS,
+        nonce: str | None = None,
+    ) -> discord.Message:
         """Send a board, unarchiving its thread or shrinking its image when Discord asks; raise otherwise."""
         channel = self.channel(row)
         png: bytes = payload["png"]
@@ -454,9 +495,32 @@ class Flow:
             try:
                 return await channel.send(
                     content=payload["content"],
-                    file=discord.File(io.BytesIO(png), filename="board.png", description=payload["alt"]),
+                    file=discord.File(io.BytesIO(png), filename="board.png", description=payload.get("alt")),
                     view=payload["view"],
-                    allowed_mentions=MENTIONS,
+                    allowed_mentions=allowed_mentions,
+                    nonce=nonce if nonce is not None else secrets.randbits(64),  # as discord.py does
+                )
+            except discord.HTTPException as exc:
+                if exc.code == 50083 and attempt == 0:
+                    await self.unarchive(row.channel_id)
+                elif (exc.code == 40005 or exc.status == 413) and attempt < 2:
+                    png = await asyncio.to_thread(render.shrink_png, png, len(png) // 4)
+                else:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def edit_in_channel(self, row: GameRow, message_id: int, payload: dict) -> discord.Message:
+        """Edit a board message to show ``payload`` (its picture replaced), unarchiving its thread
+        or shrinking the image when Discord asks; raise otherwise. An edit notifies nobody."""
+        message = self.channel(row).get_partial_message(message_id)  # type: ignore[attr-defined]
+        png: bytes = payload["png"]
+        for attempt in range(3):
+            try:
+                return await message.edit(
+                    content=payload["content"],
+                    attachments=[discord.File(io.BytesIO(png), filename="board.png", description=payload.get("alt"))],
+                    view=payload["view"],
+                    allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException as exc:
                 if exc.code == 50083 and attempt == 0:

@@ -34,6 +34,7 @@ from bot.storage import (
 )
 from bot.storage.connection import Connection
 from bot.storage.jobs import JobSpec, plain
+from bot.turns import turn_change
 from engine import GAMES, Event, Game, IllegalAction, Outcome, State
 
 # The value of the ``options`` autocomplete's only choice for a game that has no options.
@@ -122,15 +123,22 @@ class StartResult:
 
 
 def delivery_jobs(
-    game_key: str, version: int, events: list[Event], players: int | None = None, recorded: bool = False
+    game_key: str,
+    version: int,
+    events: list[Event],
+    players: int | None = None,
+    recorded: bool = False,
+    turn: dict | None = None,
 ) -> list[JobSpec]:
     """What a change must announce: the board at ``version`` (its public events, worded when it is
     posted) and a DM to each seat that received private information. ``players`` is given at
     the start, when every seat gets its hand. ``recorded``: the change finished the game and
-    stored its results with it (its final board, wherever it is posted, need not)."""
+    stored its results with it (its final board, wherever it is posted, need not). ``turn``:
+    what the change did to the turn (``bot.turns.turn_change``: a new message or an edit)."""
     public = plain([event for event in events if event.get("visible_to") is None])
+    turn = turn or {}
     if players is not None:
-        board = JobSpec("board", version, payload={"events": public, "started": True})
+        board = JobSpec("board", version, payload={"events": public, "started": True, **turn})
         return [board, *(JobSpec("hand", version, seat, {"reason": "game.dm.start"}) for seat in range(players))]
     pushed = adapter_for(game_key).push_events()
     by_seat: dict[int, list[Event]] = {}
@@ -143,7 +151,7 @@ def delivery_jobs(
         JobSpec("hand", version, seat, {"reason": "game.dm.update", "events": plain(private)})
         for seat, private in sorted(by_seat.items())
     ]
-    board = JobSpec("board", version, payload={"events": public, **({"recorded": True} if recorded else {})})
+    board = JobSpec("board", version, payload={"events": public, **({"recorded": True} if recorded else {}), **turn})
     return [board, *hands]
 
 
@@ -370,7 +378,11 @@ class GameService:
             events = getattr(state, "setup_events", [])
             try:
                 row = await self.db.start_game(
-                    game_id, state.to_dict(), jobs=delivery_jobs(row.game, 0, list(events), len(seats))
+                    game_id,
+                    state.to_dict(),
+                    jobs=delivery_jobs(
+                        row.game, 0, list(events), len(seats), turn=turn_change(row.game, None, state, events)
+                    ),
                 )
             except WrongStatus as exc:
                 raise Refusal("error.not-in-lobby") from exc
@@ -460,7 +472,8 @@ class GameService:
             events = history.apply_logged(probe, seat, last.action)
             if not self.undoable(row.game, seat, state, events):
                 raise Refusal("error.undo-revealed")
-            board = JobSpec("board", before.version, payload={"undo": {"seat": seat, "action": last.action}})
+            undone = {"undo": {"seat": seat, "action": last.action}, **turn_change(row.game, state, before, [])}
+            board = JobSpec("board", before.version, payload=undone)
             if not await seats_and_undo.undo_last(self.db, game_id, row.version, before.to_dict(), [board]):
                 raise Refusal("error.stale-board")
             self._remember(game_id, before)
@@ -483,7 +496,13 @@ class GameService:
                 "resign",
                 working.to_dict(),
                 outcome.to_dict() if outcome else None,
-                delivery_jobs(row.game, working.version, events, recorded=bool(final)),
+                delivery_jobs(
+                    row.game,
+                    working.version,
+                    events,
+                    recorded=bool(final),
+                    turn=turn_change(row.game, state, working, events),
+                ),
                 final,
             )
             if moved is None:
@@ -578,7 +597,13 @@ class GameService:
                 str(action),
                 working.to_dict(),
                 outcome.to_dict() if outcome else None,
-                delivery_jobs(row.game, working.version, events, recorded=bool(final)),
+                delivery_jobs(
+                    row.game,
+                    working.version,
+                    events,
+                    recorded=bool(final),
+                    turn=turn_change(row.game, state, working, events),
+                ),
                 final,
             )
             if moved is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import mimetypes
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from urllib.parse import quote
 
@@ -37,6 +38,7 @@ from emulator.state import (
     State,
     User,
     now_iso,
+    snowflake_time,
 )
 from emulator.validation import validate_message
 
@@ -44,6 +46,8 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 _REPLY = 19
 _SETTABLE_FLAGS = SUPPRESS_EMBEDS | COMPONENTS_V2 | (1 << 12)  # (1 << 12): SUPPRESS_NOTIFICATIONS
 DESCRIPTION_LIMIT = 1024  # an attachment's description (its alt text), in characters
+# How long Discord remembers a nonce for ``enforce_nonce`` ("the past few minutes").
+NONCE_WINDOW = timedelta(minutes=5)
 
 
 class ServiceHost(Protocol):
@@ -178,6 +182,12 @@ class Service:
         self.check_alt_text(author, body)
         if not extra_flags & LOADING:
             validate_message(payload, file_count=len(body.files))
+        if payload.get("enforce_nonce") and payload.get("nonce") is not None:
+            # Discord: a nonce seen from the same author in the past few minutes returns that
+            # message, and no new one is created (a post repeated after a lost answer or a crash).
+            earlier = self._by_nonce(channel, author, payload["nonce"])
+            if earlier is not None:
+                return earlier
         flags = (int(payload.get("flags") or 0) & _SETTABLE_FLAGS) | extra_flags
         if ephemeral_to is not None:
             flags |= EPHEMERAL
@@ -205,6 +215,8 @@ class Service:
         )
         message.attachments = self._attachments(message, body, existing=[])
         message.mention_ids = _mentions(message.content)
+        if ephemeral_to is None:
+            message.notified_ids = _notified(payload.get("allowed_mentions"), message.mention_ids)
         self.state.add_message(message)
         self.dispatch_message_event("MESSAGE_CREATE", message)
         if channel.type == PRIVATE_THREAD and ephemeral_to is None:
@@ -215,6 +227,16 @@ class Service:
                     self.add_thread_member(channel, user_id)
         self.host.notify()
         return message
+
+    def _by_nonce(self, channel: Channel, author: User, nonce: object) -> Message | None:
+        """The message ``author`` posted in ``channel`` with ``nonce`` within ``NONCE_WINDOW``."""
+        since = datetime.now(UTC) - NONCE_WINDOW
+        for message in reversed(channel.messages):
+            if snowflake_time(message.id) < since:
+                return None
+            if message.author.id == author.id and message.nonce is not None and str(message.nonce) == str(nonce):
+                return message
+        return None
 
     def edit_message(self, message: Message, body: Body, *, finish_loading: bool = False) -> Message:
         """Apply a PATCH payload to a message and announce MESSAGE_UPDATE."""

@@ -252,6 +252,9 @@ class Message:
     interaction_metadata: dict[str, Any] | None = None
     message_reference: dict[str, Any] | None = None
     mention_ids: list[int] = field(default_factory=list)
+    # The users the message notified when it was created (its mentions that ``allowed_mentions``
+    # let ping); an edit notifies nobody, as on Discord, and leaves this as it was.
+    notified_ids: list[int] = field(default_factory=list)
     reactions: dict[str, list[int]] = field(default_factory=dict)
 
     @property

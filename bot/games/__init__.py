@@ -111,6 +111,18 @@ class GameAdapter:
         """What the seat's current decision means (a line of 'My hand' on its turn), or None."""
         return None
 
+    # -- turns: which boards are one message (bot/turns.py) ------------------------------------
+    # Whether a seat newly to move starts a turn of its own (a new message mentioning it). A game
+    # whose turn includes others' decisions (Noctiluca's passing round) says False: their
+    # choices are steps of the current turn (a follow-up mentions a person asked in it).
+    turn_follows_movers: bool = True
+
+    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+        """Whether a move began a new turn for whoever is to move after it, even a seat that was
+        already to move (a new round, a new dive): from its public ``events`` and the public
+        views ``before`` and ``after`` it. By default only a change of movers does."""
+        return False
+
 
 def help_line(game_id: str, step: str, locale: str, **values: object) -> str | None:
     """The guide's line for one step of a game (``howto.help.<game>.<step>``), if it has one."""

@@ -273,6 +273,10 @@ class FoxDuetAdapter(GameAdapter):
             return t(f"fox-duet.option.{name}", locale)
         return name
 
+    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+        """A new round (a new deal) is a new turn; a trick won and led by the same seat is not."""
+        return before.get("round") != after.get("round")
+
     def push_events(self) -> set[str]:
         return {"deal", "gift exchanged"}
 

@@ -418,6 +418,13 @@ class NoctilucaAdapter(GameAdapter):
             lines.append(t(key, locale, names=winners))
         return lines
 
+    # A turn is the diver's: the passing round and the deliveries of others are steps of it.
+    turn_follows_movers = False
+
+    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+        """The engine says when a diver's turn begins (event ``turn``; solo, every dive)."""
+        return any(event.get("type") == "turn" for event in events)
+
     def push_events(self) -> set[str]:
         return {"jars drawn"}
 

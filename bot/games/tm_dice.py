@@ -443,6 +443,10 @@ class TMDiceAdapter(GameAdapter):
             lines.append(t(key, locale, names=winners))
         return lines
 
+    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+        """A new turn by the engine's count (``turn started``; solo, the same seat again)."""
+        return any(event.get("type") == "turn started" for event in events)
+
     def push_events(self) -> set[str]:
         return {"dealt", "cards drawn", "bonus cards shown"}
 

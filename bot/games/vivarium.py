@@ -402,6 +402,10 @@ class VivariumAdapter(GameAdapter):
                 facts.append(t("vivarium.alt.reachable", locale, cards=t("alt.list-separator", locale).join(cells)))
         return facts
 
+    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+        """Each turn of a round is a turn (the same seat may take two in a row)."""
+        return (before.get("round"), before.get("turn")) != (after.get("round"), after.get("turn"))
+
     def push_events(self) -> set[str]:
         return {"starting contracts"}
 

@@ -9,7 +9,7 @@ failed for good, or skipped (a board that a newer board replaced before it could
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -169,22 +169,37 @@ async def claim_all(db: Database, game_id: int) -> list[Job]:
     return sorted((Job.from_row(row) for row in rows), key=lambda job: job.id)
 
 
-async def complete_all(db: Database, job_ids: Sequence[int]) -> None:
-    """Mark delivered jobs done, however many, in one statement (those still pending)."""
+async def complete_all(
+    db: Database, job_ids: Sequence[int], payloads: Mapping[int, dict[str, Any]] | None = None
+) -> None:
+    """Mark delivered jobs done, however many, in one statement (those still pending); the jobs
+    in ``payloads`` get that payload with it (a board keeps what its message shows)."""
+    payloads = payloads or {}
     for start in range(0, len(job_ids), _IDS_PER_STATEMENT):
         chunk = job_ids[start : start + _IDS_PER_STATEMENT]
+        changed = [job_id for job_id in chunk if job_id in payloads]
+        cases = " ".join("WHEN ? THEN ?" for _ in changed)
+        setting = f", payload = CASE id {cases} ELSE payload END" if changed else ""
+        params = [value for job_id in changed for value in (job_id, _dump(payloads[job_id]))]
         await db.write(
-            f"UPDATE delivery_jobs SET status = 'done', updated_at = {_NOW}"
+            f"UPDATE delivery_jobs SET status = 'done', updated_at = {_NOW}{setting}"
             f" WHERE id IN ({', '.join('?' * len(chunk))}) AND status = 'pending'",
-            tuple(chunk),
+            (*params, *chunk),
         )
 
 
-async def skip_all_into(db: Database, skipped: Sequence[Job], newer: Job, carried: list[str]) -> Job:
+async def skip_all_into(
+    db: Database, skipped: Sequence[Job], newer: Job, carried: list[str], fields: dict[str, Any] | None = None
+) -> Job:
     """Skip superseded boards, carrying their lines (``carried``, oldest first) into ``newer``,
     the board that replaces them, atomically; ``newer`` as it is now stored. One transaction
-    of two statements whatever the number of boards skipped (the newer board is in hand)."""
-    payload = {**newer.payload, "carried": [*carried, *newer.payload.get("carried", [])]}
+    of two statements whatever the number of boards skipped (the newer board is in hand).
+    ``fields``: set in the newer board's payload too (what the skipped boards did to the turn)."""
+    payload = {
+        **newer.payload,
+        "carried": [*carried, *newer.payload.get("carried", [])],
+        **(fields or {}),
+    }
     async with db.transaction(game_id=newer.game_id) as conn:
         for start in range(0, len(skipped), _IDS_PER_STATEMENT):
             chunk = [job.id for job in skipped[start : start + _IDS_PER_STATEMENT]]
@@ -240,8 +255,11 @@ async def newer_board(db: Database, job: Job) -> Job | None:
     return Job.from_row(rows[0]) if rows else None
 
 
-async def skip_into(db: Database, job: Job, newer: Job, carried: list[str]) -> None:
-    """Skip a superseded board, carrying its lines (what happened) into the newer board, atomically."""
+async def skip_into(
+    db: Database, job: Job, newer: Job, carried: list[str], fields: dict[str, Any] | None = None
+) -> None:
+    """Skip a superseded board, carrying its lines (what happened) into the newer board, atomically
+    (``fields``: set in the newer board's payload too)."""
     async with db.transaction() as conn:
         cursor = await conn.execute(
             f"UPDATE delivery_jobs SET status = 'skipped', updated_at = {_NOW} WHERE id = ? AND status = 'pending'",
@@ -252,6 +270,7 @@ async def skip_into(db: Database, job: Job, newer: Job, carried: list[str]) -> N
         rows = list(await conn.execute_fetchall("SELECT payload FROM delivery_jobs WHERE id = ?", (newer.id,)))
         payload = json.loads(rows[0]["payload"])
         payload["carried"] = [*carried, *payload.get("carried", [])]
+        payload.update(fields or {})
         await conn.execute("UPDATE delivery_jobs SET payload = ? WHERE id = ?", (_dump(payload), newer.id))
 
 
@@ -275,3 +294,17 @@ async def annotate_board(
             payload["forfeited"] = sorted({*payload.get("forfeited", []), *forfeited})
         await conn.execute("UPDATE delivery_jobs SET payload = ? WHERE id = ?", (_dump(payload), rows[0]["id"]))
         return True
+
+
+async def last_shown(db: Database, game_id: int) -> dict[str, Any] | None:
+    """What the game's current board message shows, as its last delivered board left it (None
+    when no board was delivered since boards kept it: the next one is a new message)."""
+    rows = await db.query(
+        "SELECT payload FROM delivery_jobs WHERE game_id = ? AND kind = 'board' AND status = 'done'"
+        " ORDER BY id DESC LIMIT 1",
+        (game_id,),
+    )
+    if not rows:
+        return None
+    shown = json.loads(rows[0]["payload"]).get("shown")
+    return shown if isinstance(shown, dict) else None

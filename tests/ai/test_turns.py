@@ -1,4 +1,4 @@
-"""A computer's whole turn decided at once (ai/turns.py, issue 29): legal, complete, reproducible,
+"""A computer's whole turn decided at once (ai/turns.py): legal, complete, reproducible,
 honest, and carrying the search on only where the move revealed nothing."""
 
 from __future__ import annotations

@@ -14,6 +14,13 @@ from emulator.emulator import Emulator
 from emulator.testing import emu, world  # noqa: F401  (pytest fixtures)
 
 
+@pytest.fixture(autouse=True)
+def quick_edits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards edited within a turn at most every 0.05 s, not 1.5 s: tests click far faster than
+    people (tests/bot/test_turn_messages.py checks the real pace)."""
+    monkeypatch.setattr("bot.delivery.EDIT_PACE", 0.05)
+
+
 @pytest.fixture
 def bot_database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """The bot's database: a SQLite file, or with ``@pytest.mark.parametrize("bot_database",

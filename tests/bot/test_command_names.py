@@ -1,4 +1,4 @@
-"""Commands and options named as the reader sees them (issue 30, part 3).
+"""Commands and options named as the reader sees them.
 
 A sentence refers to a command (``{/table create}``) or an option (``{/tournament
 create.players_per_table}``) and gets the name the command tree sends Discord, in its own

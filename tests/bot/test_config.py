@@ -102,9 +102,7 @@ def test_meeple_env_file_names_the_env_file_and_must_exist(monkeypatch: pytest.M
         load_config(env={"MEEPLE_ENV_FILE": str(tmp_path / "missing.env")})
 
 
-def test_the_sandbox_port_comes_from_the_same_env_file(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys
-) -> None:
+def test_the_sandbox_port_comes_from_the_same_env_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
     chosen = tmp_path / "meeple.env"
     chosen.write_text("MEEPLE_SANDBOX_PORT=99999\n")
     monkeypatch.chdir(tmp_path)
@@ -141,3 +139,11 @@ def test_the_state_cache_size_is_a_whole_number_of_games() -> None:
     for bad in ("0", "-3", "many", "2.5"):
         with pytest.raises(ValueError, match="MEEPLE_STATE_CACHE"):
             load_config(env={"MEEPLE_STATE_CACHE": bad}, env_file=None)
+
+
+def test_the_edit_pace_is_read_and_checked() -> None:
+    assert load_config(env={}, env_file=None).edit_pace is None
+    assert load_config(env={"MEEPLE_EDIT_PACE": "0.5"}, env_file=None).edit_pace == 0.5
+    for bad in ("-1", "fast", "61"):
+        with pytest.raises(ValueError, match="MEEPLE_EDIT_PACE"):
+            load_config(env={"MEEPLE_EDIT_PACE": bad}, env_file=None)

@@ -1,4 +1,4 @@
-"""Tournaments that explain themselves (issue 30, part 5), through the real bot and the emulator,
+"""Tournaments that explain themselves, through the real bot and the emulator,
 in each language the bot ships: the sign-up message says how the tournament is played, byes and
 matches are named as players say them, and a drawn elimination duel says who goes on and why."""
 

@@ -1,4 +1,4 @@
-"""One language per message (issue 30, part 2), through the real bot and the loopback emulator.
+"""One language per message, through the real bot and the loopback emulator.
 
 For each of the three languages, a server, its people and its table speak it; the test sends
 every kind of message of tables and tournaments (lobby and its menus, refusals, boards, hands by

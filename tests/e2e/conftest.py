@@ -40,6 +40,7 @@ class BotProcess:
         self.process: subprocess.Popen | None = None
         self.starts = 0
         self.exit_code: int | None = None
+        self.edit_pace = "0.05"
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MEEPLE_"))}
@@ -49,6 +50,9 @@ class BotProcess:
             MEEPLE_DB=str(self.database),
             MEEPLE_DEV_GUILD=str(self.world.guild.id),
             MEEPLE_LOG_LEVEL="INFO",
+            # Users here click the moment a board is shown: a turn's edits paced at 1.5 s would
+            # only slow the suite (tests/bot/test_turn_messages.py checks the pace).
+            MEEPLE_EDIT_PACE=self.edit_pace,
             PYTHONUNBUFFERED="1",
         )
         return env

@@ -141,3 +141,32 @@ async def test_a_private_thread_shows_only_to_its_members_added_by_the_bot_or_by
     with pytest.raises(discord.Forbidden):
         await thread.add_user(discord.Object(carol.id))
     assert [m.content for m in emu.messages(stored)][-1] == "me too"
+
+
+async def test_an_edit_replaces_the_picture_and_notifies_nobody(emu: Emulator, world: World, bot: SampleBot) -> None:
+    """PATCH with a new file, as Discord takes it: ``attachments`` lists what the message keeps
+    (here only the new upload, with its alt text); a mention added by an edit pings nobody."""
+    channel = channel_of(bot, world.channel.id)
+    only_alice = discord.AllowedMentions(users=[discord.Object(world.alice.id)])
+    sent = await channel.send(
+        f"<@{world.alice.id}> <@{world.bob.id}> round 1",
+        file=discord.File(io.BytesIO(b"first"), filename="board.png"),
+        allowed_mentions=only_alice,
+    )
+    stored = emu.last_message(world.channel)
+    assert stored is not None and stored.notified_ids == [world.alice.id]
+    picture = discord.File(io.BytesIO(b"second"), filename="board.png", description="the board, round 2")
+    edited = await sent.edit(content=f"<@{world.owner.id}> round 2", attachments=[picture])
+    assert [a.content for a in stored.attachments] == [b"second"] and stored.edit_count == 1
+    assert stored.attachments[0].description == "the board, round 2"
+    assert edited.attachments[0].filename == "board.png" and await edited.attachments[0].read() == b"second"
+    assert stored.notified_ids == [world.alice.id], "an edit notifies nobody"
+
+
+async def test_a_nonce_enforced_twice_returns_the_first_message(emu: Emulator, world: World, bot: SampleBot) -> None:
+    channel = channel_of(bot, world.channel.id)
+    first = await channel.send("board", nonce="mp1.2")
+    again = await channel.send("board, again", nonce="mp1.2")
+    other = await channel.send("another board", nonce="mp1.3")
+    assert again.id == first.id and again.content == "board" and other.id != first.id
+    assert [m.content for m in emu.messages(world.channel)] == ["board", "another board"]

@@ -57,6 +57,20 @@ class Tab:
             "([sel, n]) => document.querySelectorAll(sel).length > n", arg=[BOARDS, more_than], timeout=45_000
         )
 
+    def shown(self) -> list:
+        """The boards on the page and the newest one's text: a step within a turn edits that board."""
+        return [self.board_count(), self.boards().last.inner_text() if self.board_count() else ""]
+
+    def wait_for_board_change(self, shown: list) -> None:
+        self.page.wait_for_function(
+            """([sel, n, text]) => {
+                const boards = document.querySelectorAll(sel);
+                return boards.length > n || (boards.length && boards[boards.length - 1].innerText !== text);
+            }""",
+            arg=[BOARDS, *shown],
+            timeout=45_000,
+        )
+
     def text(self) -> str:
         return self.page.locator("body").inner_text()
 
@@ -190,7 +204,7 @@ def play_one(tabs: dict[str, Tab], rng: random.Random, on_panel: Callable[[Tab, 
     assert mentions.count(), f"the newest board mentions nobody to act: {board.inner_text()!r}"
     mover = mentions.first.inner_text().lstrip("@").lower()
     tab = tabs[mover]
-    counts = {name: t.board_count() for name, t in tabs.items()}
+    counts = {name: t.shown() for name, t in tabs.items()}
     board = tab.boards().last
     public = board.locator(ACT)
     if public.count():
@@ -211,7 +225,7 @@ def play_one(tabs: dict[str, Tab], rng: random.Random, on_panel: Callable[[Tab, 
             options = menu.locator(".dselect-option")
             options.nth(rng.randrange(options.count())).click()
     for name, other in tabs.items():  # live: no tab is reloaded
-        other.wait_for_boards(counts[name])
+        other.wait_for_board_change(counts[name])  # a new board, or the turn's board edited
 
 
 def board_image_on_screen(tab: Tab, shot: Path, url: str) -> float:

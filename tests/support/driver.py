@@ -21,6 +21,16 @@ def mentioned(message: Message) -> list[int]:
     return [int(m) for m in MENTION.findall(message.content)]
 
 
+def shown(message: Message) -> tuple[int, int]:
+    """Which board a message shows: a step within a turn edits the turn's board message."""
+    return message.id, message.edit_count
+
+
+def notified(message: Message) -> list[int]:
+    """The users a message pinged when it was posted (an edit pings nobody)."""
+    return list(message.notified_ids)
+
+
 def action_buttons(message: Message) -> list[dict]:
     return [b for b in message.buttons() if str(b.get("custom_id", "")).startswith("mp:act:")]
 
@@ -97,6 +107,7 @@ class Table:
     async def play_one(self) -> Message:
         """Make the next move: a public button on the board, or a choice from 'My hand'."""
         board = self.board()
+        before = shown(board)
         movers = mentioned(board)
         assert movers, f"the board mentions nobody to act: {board.content!r}"
         user = self.user(movers[0])
@@ -126,8 +137,9 @@ class Table:
         assert answer.content.startswith("Done"), answer.content
         self.moves += 1
         # The answer may come before the board ("on its way", on a busy machine): the next move
-        # is made from the new board, so wait for it rather than race it.
-        await self.emu.wait_until(lambda: self.board().id != board.id, what="the board of the move")
+        # is made from the new board (a new message, or the turn's message edited), so wait for
+        # it rather than race it.
+        await self.emu.wait_until(lambda: shown(self.board()) != before, what="the board of the move")
         return answer
 
 

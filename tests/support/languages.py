@@ -1,4 +1,4 @@
-"""Which language a message is in, judged from the catalogues themselves (issue 30).
+"""Which language a message is in, judged from the catalogues themselves.
 
 Every entry of every catalogue is cut into its words (placeholders left out): Latin words of four
 letters or more, and single Chinese characters. A word is a sign of language M in a message meant
@@ -10,7 +10,7 @@ hand, so a new entry is checked the day it is written, and a word both languages
 What is not the catalogues' is taken out before the check: Discord markup (mentions, timestamps,
 links, custom emoji), the names the test gave its people and tournaments, and the languages'
 own names (繁體中文, Português (Brasil)), which every language offers as they are. Command and
-option names inside sentences are the command tree's (issue 30, part 3): a slash command and an
+option names inside sentences are the command tree's: a slash command and an
 ``option:`` or ``option=`` written in a sentence are left out too.
 """
 

@@ -1,5 +1,5 @@
 """Organiser corrections are stored as values and worded when shown, in the reader's language
-(issue 30: pt-BR standings showed "round 1, table 1: …" and "round 2 ended ()")."""
+(pt-BR standings showed "round 1, table 1: …" and "round 2 ended ()")."""
 
 from __future__ import annotations
 

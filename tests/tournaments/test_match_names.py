@@ -1,4 +1,4 @@
-"""Elimination matches named as players name them, and a drawn duel explained (issue 30)."""
+"""Elimination matches named as players name them, and a drawn duel explained."""
 
 from __future__ import annotations
 
