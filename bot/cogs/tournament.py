@@ -23,7 +23,7 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
-from bot.i18n import OptionRef, game_title, listing, series, t
+from bot.i18n import OptionRef, game_title, has, listing, series, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
 from bot.service import Refusal, check_timing
 from bot.storage import async_play
@@ -188,10 +188,19 @@ class TournamentCog(commands.Cog):
             await store.audit(conn, chosen.id, interaction.user.id, what, detail, "")
 
     @staticmethod
-    def tournament_autocomplete_values(tournaments: list[Tournament], typed: str) -> list[app_commands.Choice[int]]:
+    def tournament_autocomplete_values(
+        tournaments: list[Tournament], typed: str, loc: str | None = None
+    ) -> list[app_commands.Choice[int]]:
+        """The tournaments matching what the reader typed, labelled in the reader's language."""
         typed = typed.lower().strip()
+
+        def label(x: Tournament) -> str:
+            status_key = f"tournament.autocomplete.{x.status}"
+            status = t(status_key, loc) if has(status_key) else x.status
+            return t("tournament.autocomplete", loc, id=x.id, name=x.name, game=game_title(x.game, loc), status=status)
+
         return [
-            app_commands.Choice(name=clip(f"#{x.id} {x.name} ({GAMES[x.game].title}, {x.status})", 100), value=x.id)
+            app_commands.Choice(name=clip(label(x), 100), value=x.id)
             for x in tournaments
             if typed in x.name.lower() or typed in str(x.id)
         ][:25]
@@ -201,7 +210,8 @@ class TournamentCog(commands.Cog):
     ) -> list[app_commands.Choice[int]]:
         if interaction.guild_id is None:
             return []
-        return self.tournament_autocomplete_values(await store.of_guild(self.db, interaction.guild_id), current)
+        tournaments = await store.of_guild(self.db, interaction.guild_id)
+        return self.tournament_autocomplete_values(tournaments, current, locale_of(interaction))
 
     # -- create and sign-up -------------------------------------------------------------------
     @tournament.command(name="create")

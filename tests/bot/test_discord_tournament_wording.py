@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.client import MeepleBot
-from bot.i18n import t
+from bot.i18n import game_title, t
 from bot.tournaments import pictures
 from emulator.testing import running
 from tests.support.stored import stored
@@ -221,3 +221,22 @@ async def test_both_semi_final_losers_stand_on_the_podium(emu, world, config_for
         podium = next(a for a in posted.attachments if a.filename == "podium.png")
         thirds = [name for label, name, _ in places if label == "3"]
         assert all(f"3. {name}" in (podium.description or "") for name in thirds), podium.description
+
+
+@pytest.mark.parametrize("loc", LANGUAGES)
+async def test_the_tournament_autocomplete_speaks_the_readers_language(emu, world, config_for, loc) -> None:
+    """Typing a tournament's name offers it with its game and status in the reader's language."""
+    config = config_for(emu, world.guild.id)
+    async with running(emu, MeepleBot(config)):
+        tid, _ = await open_tournament(emu, world, [], name="Cup", game="vivarium", format="swiss")
+        reader = emu.add_user("reader", global_name="Reader", locale=loc)
+        emu.add_member(world.guild, reader)
+        typed = await emu.autocomplete(reader, world.channel, "tournament join", {"tournament": "cu"}, "tournament")
+        (choice,) = await typed.choices()
+        status = t("tournament.autocomplete.signup", loc)
+        game = game_title("vivarium", loc)
+        expected = t("tournament.autocomplete", loc, id=tid, name="Cup", game=game, status=status)
+        assert choice == {"name": expected, "value": tid}
+        assert "signup" not in choice["name"]
+        if loc == "zh-TW":
+            assert choice["name"] == f"#{tid} Cup（生態園，報名中）"
