@@ -127,9 +127,7 @@ async def settle(meeple: MeepleBot) -> None:
         await flow.delivery.caught_up()
         if flow.computer_turns is not None:
             await flow.computer_turns.idle()
-        busy = [task for task in flow._tasks if not task.done()]
-        if busy:
-            await asyncio.wait(busy)
+        await flow.tasks.idle()
 
 
 async def play(key: str, players: int, seed: int, database: Path, limit: int = MOVE_LIMIT) -> dict[str, Any]:

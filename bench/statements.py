@@ -158,9 +158,7 @@ class Player:
             await flow.delivery.caught_up()
             if flow.computer_turns is not None:
                 await flow.computer_turns.idle()
-            busy = [task for task in flow._tasks if not task.done()]
-            if busy:
-                await asyncio.wait(busy)
+            await flow.tasks.idle()
 
     async def open(self, key: str) -> None:
         alice = self.order[0]

@@ -15,6 +15,7 @@ import yarl
 
 from bot.config import Config, load_config, read_settings, redact_url
 from bot.logs import configure_logging, secrets_of
+from bot.tasks import Tasks, awaited
 
 NO_TOKEN = """\
 Meeple Post needs a Discord bot token to connect to Discord.
@@ -105,9 +106,10 @@ async def run_sandbox(config: Config, port: int) -> int:
         shard_ids=None,
         shard_count=None,
     )
-    bot = asyncio.create_task(run(bot_config), name="meeple-bot")
+    tasks = Tasks()  # both are awaited here, which says their errors
+    bot = tasks.start(run(bot_config), name="meeple-bot", on_error=awaited)
     try:
-        ready = asyncio.create_task(sandbox.wait_for_bot())
+        ready = tasks.start(sandbox.wait_for_bot(), name="meeple-sandbox-ready", on_error=awaited)
         await asyncio.wait({bot, ready}, return_when=asyncio.FIRST_COMPLETED)
         if bot.done():
             ready.cancel()
@@ -119,8 +121,7 @@ async def run_sandbox(config: Config, port: int) -> int:
         await bot
         return 0
     finally:
-        bot.cancel()
-        await asyncio.gather(bot, return_exceptions=True)
+        await tasks.close()
         await sandbox.stop()
 
 

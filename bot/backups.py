@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bot.config import Config, redact_url
 from bot.storage.backup import BackupError, backup_database, backups_in, prune, restore_database, stamp
+from bot.tasks import Tasks
 
 log = logging.getLogger("meeple.backups")
 
@@ -142,10 +143,10 @@ class BackupSchedule:
             await self._sleep(max(wait, 1.0))
 
 
-def start_backups(config: Config) -> asyncio.Task[None] | None:
-    """Start the scheduled backups in the background, if configured; the task (cancel it to stop)."""
+def start_backups(config: Config, tasks: Tasks) -> asyncio.Task[None] | None:
+    """Start the scheduled backups in ``tasks``, if configured; the task (closing ``tasks`` stops it)."""
     schedule = BackupSchedule.from_config(config)
     if schedule is None:
         return None
     log.info("backing up the database every %s into %s, keeping %d", schedule.every, schedule.folder, schedule.keep)
-    return asyncio.create_task(schedule.run(), name="meeple-backups")
+    return tasks.start(schedule.run(), name="meeple-backups")

@@ -33,6 +33,7 @@ from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
 from bot.storage import Database, stats
 from bot.storage.db import watch_commits
+from bot.tasks import Tasks
 from bot.tournaments.runner import Runner
 from bot.ui import DYNAMIC_ITEMS, answer_unclaimed
 from engine import GAMES
@@ -134,8 +135,9 @@ class MeepleBot(commands.Bot):
         self.tournaments: Runner | None = None
         self.computers: Computers | None = None
         self.retention: Retention | None = None  # MEEPLE_RETENTION_DAYS (bot/retention.py)
-        self._ticker: asyncio.Task | None = None
-        self._backups: asyncio.Task | None = None  # MEEPLE_BACKUP_EVERY_HOURS (bot/backups.py)
+        # The bot's own background work: the minute ticker, the backups (MEEPLE_BACKUP_EVERY_HOURS),
+        # the collector's freeze; all cancelled and awaited by ``close`` (bot/tasks.py).
+        self.tasks = Tasks()
         self.observer: Observer | None = None  # MEEPLE_METRICS_PORT (bot/observe.py)
         self.watchdog = Watchdog()  # systemd's WatchdogSec, when the unit sets one
         self.command_mentions = CommandMentions()  # the commands' ids, once synced or fetched
@@ -193,8 +195,8 @@ class MeepleBot(commands.Bot):
         log.info("%d running games carry on", count)
         # Tournaments carry on too: a round half opened is finished opening, a settled one announced.
         await self.tournaments.tick()
-        self._ticker = asyncio.create_task(self._tick_forever(), name="meeple-scheduler")
-        self._backups = start_backups(self.config)
+        self.tasks.forever(self._tick_forever, "meeple-scheduler")  # started again if it ever dies
+        start_backups(self.config, self.tasks)
         if self.config.metrics_port is not None:
             self.observer = Observer(
                 self.config.metrics_host, self.config.metrics_port, self.readiness_checks(), self.refresh_metrics
@@ -203,7 +205,7 @@ class MeepleBot(commands.Bot):
         metrics.initialise(GAMES, LEVELS)
         metrics.count_rate_limits()
         self.watchdog.start()
-        collector.settle(self)  # everything is loaded: out of the garbage collector's sight
+        collector.settle(self, self.tasks)  # everything is loaded: out of the garbage collector's sight
         sd_notify("READY=1")  # systemd's Type=notify: the database is open and the games carry on
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -296,10 +298,10 @@ class MeepleBot(commands.Bot):
     async def close(self) -> None:
         """Shut down cleanly: let the clicks and commands being handled finish (a few seconds at
         most), then background work, then the connection to Discord and the database."""
-        if self._ticker is not None:
-            self._ticker.cancel()
-        if self._backups is not None:
-            self._backups.cancel()  # a copy being written still finishes, in its thread
+        # The ticker, the backups (a copy being written still finishes, in its thread), the freeze.
+        await self.tasks.close()
+        if self.scheduler is not None:
+            await self.scheduler.pacer.close()
         sd_notify("STOPPING=1")
         await self.watchdog.stop()
         if self.observer is not None:

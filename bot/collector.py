@@ -23,24 +23,22 @@ import gc
 import time
 from typing import Any, Protocol
 
-THRESHOLDS = (10_000, 10, 10)
+from bot.tasks import Tasks
 
-_tasks: set[asyncio.Task[None]] = set()
+THRESHOLDS = (10_000, 10, 10)
 
 
 class Startable(Protocol):
     async def wait_until_ready(self) -> None: ...
 
 
-def settle(client: Startable) -> None:
+def settle(client: Startable, tasks: Tasks) -> asyncio.Task[None]:
     """Tune the thresholds, collect once and freeze the start-up's objects; freeze again once
-    the client is ready (its servers and channels read)."""
+    the client is ready (its servers and channels read), in ``tasks`` (closing them stops the wait)."""
     gc.set_threshold(*THRESHOLDS)
     gc.collect()
     gc.freeze()
-    task = asyncio.create_task(_freeze_when_ready(client), name="meeple-gc-freeze")
-    _tasks.add(task)
-    task.add_done_callback(_tasks.discard)
+    return tasks.start(_freeze_when_ready(client), name="meeple-gc-freeze")
 
 
 async def _freeze_when_ready(client: Startable) -> None:
@@ -50,8 +48,6 @@ async def _freeze_when_ready(client: Startable) -> None:
 
 def release() -> None:
     """Hand the frozen objects back to the collector (a stopped bot's own cycles can then go)."""
-    for task in list(_tasks):
-        task.cancel()
     gc.unfreeze()
 
 

@@ -27,6 +27,7 @@ from bot.service import Refusal
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage.connection import Connection
+from bot.tasks import Tasks, awaited
 
 if TYPE_CHECKING:
     from ai.pool import Computers
@@ -185,13 +186,14 @@ class ComputerTurns:
         self._slots = asyncio.Semaphore(self.concurrency)
         self._running: dict[int, asyncio.Task] = {}
         self._boards: dict[int, asyncio.Task] = {}  # game id -> its computer's board being delivered
+        self.tasks = Tasks()  # every task above, held until it ends and cancelled at shutdown (bot/tasks.py)
 
     def poke(self, game_id: int) -> None:
         """The table changed: if a computer is to move and nobody plays for it yet, start."""
         task = self._running.get(game_id)
         if task is not None and not task.done():
             return
-        task = asyncio.create_task(self._play(game_id), name=f"meeple-computer-{game_id}")
+        task = self.tasks.start(self._play(game_id), name=f"meeple-computer-{game_id}")
         self._running[game_id] = task
         # Forget a finished task (a bot serving thousands of tables keeps none of them).
         task.add_done_callback(functools.partial(self._forget, game_id))
@@ -206,10 +208,7 @@ class ComputerTurns:
             await asyncio.gather(*[t for t in list(self._running.values()) if not t.done()], return_exceptions=True)
 
     async def shutdown(self) -> None:
-        tasks = list(self._running.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.tasks.close()
         self._running.clear()
 
     async def _play(self, game_id: int) -> None:
@@ -271,7 +270,8 @@ class ComputerTurns:
                 break
             version = result.state.version
         if result is not None:
-            self._boards[game_id] = asyncio.create_task(
-                self.flow.after_move(result), name=f"meeple-computer-board-{game_id}"
+            # Awaited by ``_play``, which says its error.
+            self._boards[game_id] = self.tasks.start(
+                self.flow.after_move(result), name=f"meeple-computer-board-{game_id}", on_error=awaited
             )
         return True

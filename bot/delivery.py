@@ -40,6 +40,7 @@ from bot.shards import shard_of
 from bot.storage import GameRow, SeatRow, async_play, jobs
 from bot.storage.async_play import parse_stamp
 from bot.storage.jobs import Job, JobSpec
+from bot.tasks import Tasks
 from engine import Action, State
 
 if TYPE_CHECKING:
@@ -141,6 +142,7 @@ class Delivery:
         self.backoff = backoff or Backoff()
         self._sleep = sleep
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self.tasks = Tasks()  # the workers and the start's catch-up, held until they end (bot/tasks.py)
         self._again: set[int] = set()  # games that got a job while their worker was finishing
         self._closing = False
         self.catch_up_limit = CATCH_UP
@@ -168,7 +170,10 @@ class Delivery:
         if task is not None and not task.done():
             self._again.add(game_id)
             return task
-        task = asyncio.create_task(self._run(game_id), name=f"meeple-delivery-{game_id}")
+        # An error is said once, here, whoever else looks at the task (``wait`` does): its jobs stay pending.
+        task = self.tasks.start(
+            self._run(game_id), name=f"meeple-delivery-{game_id}", on_error=lambda error: self._stopped(game_id, error)
+        )
         self._workers[game_id] = task
         # Forget a finished worker: a bot that delivered for 10,000 games keeps none of them.
         task.add_done_callback(lambda done: self._forget(game_id, done))
@@ -177,13 +182,14 @@ class Delivery:
     def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
         if self._workers.get(game_id) is task:
             del self._workers[game_id]
-        if not task.cancelled() and (error := task.exception()) is not None:
-            # Said here, whoever else looks at the task (``wait`` does): its jobs stay pending.
-            log.error(
-                "the delivery worker of game %s stopped; its jobs wait for the next move or start",
-                game_id,
-                exc_info=error,
-            )
+
+    @staticmethod
+    def _stopped(game_id: int, error: BaseException) -> None:
+        log.error(
+            "the delivery worker of game %s stopped; its jobs wait for the next move or start",
+            game_id,
+            exc_info=error,
+        )
 
     async def resume(self) -> int:
         """Deliver, in the background, everything left pending for each game (oldest first, at
@@ -191,7 +197,7 @@ class Delivery:
         is delivered at once by its own ``kick``, not in the queue's order."""
         games = await jobs.games_with_pending(self.db, self.flow.shards)
         if games:
-            self._catch_up = asyncio.create_task(self._catch_up_all(games), name="meeple-delivery-catch-up")
+            self._catch_up = self.tasks.start(self._catch_up_all(games), name="meeple-delivery-catch-up")
         return len(games)
 
     async def _catch_up_all(self, games: list[int]) -> None:
@@ -222,7 +228,7 @@ class Delivery:
             return not await jobs.pending(self.db, game_id)
         if not task.done():
             paced = self._paced.setdefault(game_id, asyncio.Event())
-            watch = asyncio.ensure_future(paced.wait())
+            watch = self.tasks.start(paced.wait(), name=f"meeple-delivery-pace-{game_id}")
             try:
                 await asyncio.wait({task, watch}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
             finally:
@@ -237,13 +243,9 @@ class Delivery:
         if self._catch_up is not None and not self._catch_up.done():
             self._catch_up.cancel()
         running = {task for task in self._workers.values() if not task.done()}
-        if not running:
-            return
-        _, pending = await asyncio.wait(running, timeout=grace)
-        for task in pending:
-            task.cancel()
+        pending = (await asyncio.wait(running, timeout=grace))[1] if running else set()
+        await self.tasks.close()  # the workers still delivering, the catch-up, the waits for a pace
         if pending:
-            await asyncio.wait(pending, timeout=2)
             log.info("stopped delivering for %d games; their jobs resume at the next start", len(pending))
 
     async def _run(self, game_id: int) -> None:

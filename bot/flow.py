@@ -30,6 +30,7 @@ from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage import GameRow, SeatRow, async_play, jobs, locales
 from bot.storage.jobs import JobSpec
+from bot.tasks import Tasks
 from bot.ui import (
     ActButton,
     ActSelect,
@@ -92,7 +93,7 @@ class Flow:
         # language (table_locale), a private answer the clicker's, a DM its recipient's.
         self.locale = locale
         self._seen: dict[int, str] = {}  # user id -> Discord locale of their last interaction
-        self._tasks: set[asyncio.Task] = set()  # background work (replays) kept alive until done
+        self.tasks = Tasks()  # background work (replays) kept alive until done (bot/tasks.py)
         self.delivery = Delivery(self, backoff)
         # Boards and hands are drawn here (worker processes; hands cached); closed by ``shutdown``.
         self.pictures = pictures if pictures is not None else Pictures()
@@ -131,13 +132,9 @@ class Flow:
         if self.computer_turns is not None:
             await self.computer_turns.shutdown()
         await self.delivery.shutdown()
-        if self._tasks:
-            _, pending = await asyncio.wait(set(self._tasks), timeout=grace)
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending, timeout=2)
+        await self.tasks.close(grace)
         self.pictures.close()
+        await self.pictures.tasks.close()
 
     # -- languages ------------------------------------------------------------------------
     def table_locale(self, row: GameRow) -> str:
@@ -476,9 +473,7 @@ class Flow:
         if state.outcome() is not None:
             from bot.history_ui import attach_replay
 
-            task = asyncio.create_task(attach_replay(self, row, message, seats), name=f"replay-{row.id}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self.tasks.start(attach_replay(self, row, message, seats), name=f"replay-{row.id}")
         return message, payload["lines"]
 
     async def send_to_channel(

@@ -18,7 +18,6 @@ No discord import: the checks and the refresh are callables that the client give
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import socket
@@ -30,6 +29,7 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from bot import metrics
+from bot.tasks import Tasks
 
 log = logging.getLogger("meeple.observe")
 
@@ -47,10 +47,11 @@ class LoopLag:
     interval: float = LAG_INTERVAL
     latest: float = 0.0
     last_seen: float = field(default_factory=time.monotonic)
-    _task: asyncio.Task[None] | None = None
+    _tasks: Tasks | None = None
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="meeple-loop-lag")
+        self._tasks = Tasks()
+        self._tasks.forever(self._run, "meeple-loop-lag")
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -63,16 +64,9 @@ class LoopLag:
             metrics.LOOP_LAG_SECONDS.observe(self.latest)
 
     async def stop(self) -> None:
-        await cancel(self._task)
-        self._task = None
-
-
-async def cancel(task: asyncio.Task[None] | None) -> None:
-    """Stop a background loop of this module and wait until it has."""
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        if self._tasks is not None:
+            await self._tasks.close()
+        self._tasks = None
 
 
 def sd_notify(message: str, environ: Mapping[str, str] | None = None) -> bool:
@@ -173,7 +167,6 @@ class Observer:
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
 
-
 class Watchdog:
     """systemd's watchdog (``WatchdogSec=`` in the unit): ``WATCHDOG=1`` every half period while
     the event loop runs. A stuck loop stops petting and systemd restarts the bot. Nothing to do
@@ -182,12 +175,14 @@ class Watchdog:
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
         self.environ = environ
         self.interval = watchdog_interval(environ)
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: Tasks | None = None
 
     def start(self) -> bool:
         if self.interval is None:
             return False
-        self._task = asyncio.create_task(self._pet(self.interval), name="meeple-watchdog")
+        interval = self.interval
+        self._tasks = Tasks()
+        self._tasks.forever(lambda: self._pet(interval), "meeple-watchdog")
         return True
 
     async def _pet(self, interval: float) -> None:
@@ -196,5 +191,6 @@ class Watchdog:
             await asyncio.sleep(interval)
 
     async def stop(self) -> None:
-        await cancel(self._task)
-        self._task = None
+        if self._tasks is not None:
+            await self._tasks.close()
+        self._tasks = None

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import render
 from ai.workers import RecyclingPool
 from bot import metrics
+from bot.tasks import Tasks
 
 if TYPE_CHECKING:
     from bot.replays import ReplayOrder
@@ -100,6 +101,7 @@ class Pictures:
         self._running = 0
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
         self._closed = False
+        self.tasks = Tasks()  # the drawings under way, held until drawn (bot/tasks.py)
         self.drawn: Counter[str] = Counter()  # pictures drawn, by kind (tests and logs)
 
     # -- asking ---------------------------------------------------------------------------
@@ -179,7 +181,7 @@ class Pictures:
     def _pump(self) -> None:
         while self._running < max(1, self.workers) and (job := self._next()) is not None:
             self._running += 1
-            asyncio.get_running_loop().create_task(self._run(job), name=f"meeple-draw-{job.kind}")
+            self.tasks.start(self._run(job), name=f"meeple-draw-{job.kind}")
 
     async def _run(self, job: _Job) -> None:
         try:

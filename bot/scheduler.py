@@ -29,6 +29,7 @@ from bot.i18n import t
 from bot.service import Refusal
 from bot.storage import GameRow
 from bot.storage import async_play as store
+from bot.tasks import Tasks
 from engine import Action, State
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ class Pacer:
         self._next = 0.0  # the earliest moment the next post may start
         self._recent: dict[int, deque[float]] = {}  # each channel's post starts within the window
         self._gate = asyncio.Semaphore(in_flight)
-        self._running: set[asyncio.Task[None]] = set()
+        self._running = Tasks()  # the posts under way (bot/tasks.py)
         self.started = 0  # posts started, in all
 
     async def post(self, channel_id: int, send: Callable[[], Awaitable[object]], what: str) -> None:
@@ -181,9 +182,7 @@ class Pacer:
         self._next = max(self._next, now) + 1 / self.rate
         self._recent.setdefault(channel_id, deque()).append(now)
         await self._gate.acquire()
-        task = asyncio.create_task(self._send(send, what), name=f"meeple-tick-{what}")
-        self._running.add(task)
-        task.add_done_callback(self._running.discard)
+        self._running.start(self._send(send, what), name=f"meeple-tick-{what}")
         self.started += 1
 
     async def _send(self, send: Callable[[], Awaitable[object]], what: str) -> None:
@@ -196,11 +195,14 @@ class Pacer:
 
     async def drain(self) -> None:
         """Wait for the posts started to finish; forget the channels whose window has passed."""
-        while self._running:
-            await asyncio.wait(set(self._running))
+        await self._running.idle()
         stale = self.clock() - self.window
         for channel_id in [c for c, recent in self._recent.items() if not recent or recent[-1] <= stale]:
             del self._recent[channel_id]
+
+    async def close(self) -> None:
+        """Stop the posts still under way (a shutdown cut the tick short)."""
+        await self._running.close()
 
 
 @dataclass

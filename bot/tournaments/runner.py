@@ -40,6 +40,7 @@ from bot.i18n import t
 from bot.results import ranks as outcome_ranks
 from bot.service import Refusal, Timing
 from bot.storage.async_play import stamp
+from bot.tasks import Tasks
 from bot.tournaments import formats, store
 from bot.tournaments.store import Pairing, Tournament
 from engine import Outcome
@@ -60,7 +61,7 @@ class Runner:
         self.flow = flow
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task] = set()
+        self.tasks = Tasks()  # advances started by finished tables and by ``begin`` (bot/tasks.py)
 
     @property
     def db(self):  # noqa: ANN201 - the bot's Database
@@ -97,13 +98,10 @@ class Runner:
 
     async def idle(self) -> None:
         """Wait for the advances started by finished tables (tests, and a clean shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.tasks.idle()
 
     async def shutdown(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.tasks.close()
 
     async def advance(self, tournament_id: int) -> None:
         async with self.lock(tournament_id):
@@ -160,9 +158,7 @@ class Runner:
 
     def _spawn(self, work: Any, name: str) -> None:
         """Run ``work`` in the background, kept until it ends (``idle`` waits for it)."""
-        task = asyncio.create_task(work, name=name)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.tasks.start(work, name)
 
     async def _start(self, tournament: Tournament, actor_id: int) -> None:
         """``start`` under the tournament's lock."""

@@ -177,7 +177,10 @@ async def test_the_collector_is_set_up_at_start_up_and_released_at_close(emu, wo
         async with running(emu, MeepleBot(config_for(emu, world.guild.id))):
             assert gc.get_threshold() == collector.THRESHOLDS
             assert gc.get_freeze_count() > 10_000  # the modules, the commands, the catalogues
-            await emu.wait_until(lambda: not collector._tasks, what="the freeze once the bot is ready")
+            await emu.wait_until(
+                lambda: not any(t.get_name() == "meeple-gc-freeze" for t in asyncio.all_tasks()),
+                what="the freeze once the bot is ready",
+            )
         assert gc.get_freeze_count() == 0
     finally:
         gc.unfreeze()
