@@ -8,15 +8,35 @@ from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 
 from bot.client import MeepleBot
 from bot.i18n import t
+from bot.ui import Answered
 from emulator.testing import running
+from tests.bot.test_component_funnel import component_classes
 from tests.bot.test_discord_table import join_and_start
 from tests.bot.test_discord_tournaments import create, signup_message
 from tests.bot.test_scheduler import FakeClock, reminders
-from tests.support.driver import Table, action_buttons, is_board, mentioned
+from tests.bot.test_undo_and_seats import force_seed, fox_opening_seed
+from tests.support.driver import PROPOSAL, Table, action_buttons, ask_to_concede, is_board, mentioned
+
+# The kinds of persistent component each test below clicks after the restart: together, every kind.
+CLICKED_IN_THE_FIRST = {
+    "SignupButton",
+    "LobbyButton",
+    "OptionSelect",
+    "HowtoPage",
+    "SnoozeButton",
+    "HandButton",
+    "ActButton",
+    "ActSelect",
+    "LogPage",
+    "PastBoard",
+    "GameButton",
+}
+CLICKED_IN_THE_SECOND = {"LanguageSelect", "UndoButton", "TeamConcede", "ForgetButton"}
 
 SOMETHING_WRONG = t("error.internal")
 
@@ -27,6 +47,25 @@ def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
         return None
 
     monkeypatch.setattr("bot.history_ui.attach_replay", skip)
+
+
+@pytest.fixture
+def clicked(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """The kinds of component whose click was handled (every one goes through ``Answered.checked``)."""
+    kinds: set[str] = set()
+    checked = Answered.checked
+
+    async def noting(self, interaction) -> None:  # noqa: ANN001
+        kinds.add(type(self).__name__)
+        await checked(self, interaction)
+
+    monkeypatch.setattr(Answered, "checked", noting)
+    return kinds
+
+
+def test_the_restart_tests_click_every_kind() -> None:
+    kinds = {cls.__name__ for cls in component_classes() if issubclass(cls, discord.ui.DynamicItem)}
+    assert CLICKED_IN_THE_FIRST | CLICKED_IN_THE_SECOND == kinds
 
 
 def by_label(message) -> dict[str, dict]:
@@ -57,7 +96,7 @@ def rematch_button(message) -> str | None:
     return next((b["custom_id"] for b in message.buttons() if b.get("custom_id", "").startswith("mp:rematch:")), None)
 
 
-async def test_every_persistent_component_works_after_a_restart(emu, world, config_for) -> None:
+async def test_every_persistent_component_works_after_a_restart(emu, world, config_for, clicked) -> None:
     config = config_for(emu, world.guild.id)
     clock = FakeClock()
     lobby_channel, over, quitting = (emu.add_text_channel(world.guild, name) for name in ("lobby", "over", "quitting"))
@@ -94,6 +133,7 @@ async def test_every_persistent_component_works_after_a_restart(emu, world, conf
         assert "page 1 of" in guide.content and "after move 1" in past.content
         assert not by_label(log_pager)["⏮ First"].get("disabled"), log_pager.content
 
+    clicked.clear()
     async with running(emu, MeepleBot(config, clock)):
         # Tournament sign-up: Join and Leave.
         signup = signup_message(emu, world, tournament)
@@ -144,3 +184,55 @@ async def test_every_persistent_component_works_after_a_restart(emu, world, conf
         boards_over = len(emu.messages(over))
         await private_answer(await emu.click(world.alice, final, custom_id=rematch_button(final)))
         await emu.wait_until(lambda: len(emu.messages(over)) > boards_over, what="the rematch's lobby")
+    # ActButton or ActSelect: the hand dealt decides which of the two the panel shows.
+    assert CLICKED_IN_THE_FIRST - {"ActButton", "ActSelect"} <= clicked and clicked & {"ActButton", "ActSelect"}
+
+
+async def test_the_language_menu_undo_a_team_concession_and_forget_me_work_after_a_restart(
+    emu, world, config_for, clicked
+) -> None:
+    config = config_for(emu, world.guild.id)
+    dana = emu.add_user("dana", global_name="Dana")
+    emu.add_member(world.guild, dana)
+    lobby_channel, team_channel = (emu.add_text_channel(world.guild, name) for name in ("lobby", "team"))
+    async with running(emu, MeepleBot(config)) as bot:
+        # A lobby (its language menu), a team asked to concede, a player asked to confirm forget-me.
+        await open_in(emu, world, lobby_channel)
+        lobby = emu.last_message(lobby_channel)
+        await started_in(emu, world, team_channel)
+        proposal = await ask_to_concede(emu, team_channel, world.bob)
+        asked = await (await emu.slash(dana, world.channel, "meeple forget-me")).final_message()
+        assert asked.ephemeral and asked.buttons(), asked.content
+        # A move that leaves its player to move again: its answer offers Undo.
+        await open_in(emu, world, world.channel)
+        await join_and_start(emu, world, emu.last_message(world.channel))
+        game_id = (await bot.db.active_game_in_channel(world.channel.id)).id
+        await force_seed(bot.db, game_id, fox_opening_seed())
+        bot.flow.service._cache.clear()
+        state = await bot.flow.service.state(await bot.db.get_game(game_id))
+        mover = state.to_move()[0]
+        user = [world.alice, world.bob][mover]
+        fox = next(a.text for a in state.legal_actions(mover) if a.text.startswith("play ") and a.text.endswith("-3"))
+        await bot.flow.after_move(await bot.flow.service.act(game_id, user.id, 0, fox))
+        board = Table(emu, world.channel, [world.alice, world.bob]).board()
+        done = (await (await emu.click(user, board, label="I trade with the decree")).followups(1))[0]
+        assert any(b.get("label") == "Undo" for b in done.buttons()), done.content
+
+    clicked.clear()
+    async with running(emu, MeepleBot(config)):
+        languages = next(m for m in lobby.selects() if m["custom_id"].startswith("mp:lang:"))
+        value = next(o["value"] for o in languages["options"] if not o.get("default"))
+        before = lobby.content
+        await (await emu.select(world.alice, lobby, languages["custom_id"], [value])).response()
+        await emu.wait_until(lambda: lobby.content != before, what="the lobby in its new language")
+
+        assert "Taken back" in await private_answer(await emu.click(user, done, label="Undo"))
+
+        await private_answer(await emu.click(world.alice, proposal, label=PROPOSAL))
+        team = Table(emu, team_channel, [world.alice, world.bob])
+        await emu.wait_until(team.finished, what="the final board")
+        assert "The team conceded" in team.board().content
+
+        forgotten = await (await emu.click(dana, asked, label=asked.buttons()[0]["label"])).final_message()
+        assert forgotten.ephemeral and "forgotten you" in forgotten.content, forgotten.content
+    assert clicked >= CLICKED_IN_THE_SECOND
