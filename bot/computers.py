@@ -212,12 +212,13 @@ class ComputerTurns:
         self._running.clear()
 
     async def _play(self, game_id: int) -> None:
+        awaited_board = None
         try:
             while True:
                 async with self._slots:
                     if not await self._one_turn(game_id):
                         break
-            board = self._boards.get(game_id)
+            awaited_board = board = self._boards.get(game_id)
             if board is not None:
                 await board
         except asyncio.CancelledError:
@@ -228,7 +229,14 @@ class ComputerTurns:
         except Exception:
             log.exception("a computer of game %s could not move", game_id)
         finally:
-            self._boards.pop(game_id, None)
+            left = self._boards.pop(game_id, None)
+            if left is not None and left is not awaited_board:  # nobody awaits it: its error is said here
+                left.add_done_callback(functools.partial(self._board_failed, game_id))
+
+    @staticmethod
+    def _board_failed(game_id: int, board: asyncio.Task) -> None:
+        if not board.cancelled() and (error := board.exception()) is not None:
+            log.error("the board after a computer's move in game %s failed", game_id, exc_info=error)
 
     async def _one_turn(self, game_id: int) -> bool:
         """Play one computer's whole turn if one is due: its moves back to back, then one request
