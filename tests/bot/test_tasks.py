@@ -125,3 +125,20 @@ async def test_close_gives_a_grace_to_finish_first() -> None:
     tasks.start(short(), name="meeple-test-short")
     assert await tasks.close(grace=5) == 0
     assert done == [True]
+
+
+def test_bot_starts_background_tasks_only_through_the_helper() -> None:
+    """A bare ``create_task`` or ``ensure_future`` drops its task unless someone keeps it: the
+    helper is the one place that does (and says its errors)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "bot"
+    bare = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "tasks.py" and path.parent == root:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in {"create_task", "ensure_future"}:
+                bare.append(f"{path.relative_to(root.parent)}:{node.lineno} {node.attr}")
+    assert bare == []
