@@ -177,7 +177,7 @@ async def test_a_vote_to_abandon_counts_the_people_not_the_computers(emu, world,
 
 
 async def test_a_computers_whole_turn_is_one_board_worded_with_every_move(emu, world, config_for, monkeypatch) -> None:
-    """Issue 29: a computer's sub-steps are played back to back and the delivery posts one board
+    """A computer's sub-steps are played back to back and the delivery posts one board
     for the turn: no board is posted between two moves of one computer turn, and the turn's board
     names its moves (Noctiluca: a dive is a shore, a path and a number, then stores)."""
     from bot.flow import Flow
@@ -185,8 +185,8 @@ async def test_a_computers_whole_turn_is_one_board_worded_with_every_move(emu, w
     posted: list[tuple[int, list[int]]] = []  # each board: its version, the seats to move on it
     post = Flow.post_board
 
-    async def recorded(self, row, state, lines, seats=None):
-        message = await post(self, row, state, lines, seats)
+    async def recorded(self, row, state, lines, seats=None, **how):  # how: edit, mention, nonce
+        message = await post(self, row, state, lines, seats, **how)
         posted.append((state.version, list(state.to_move())))
         return message
 

@@ -47,7 +47,7 @@ async def test_start_up_answers_a_click_while_a_backlog_of_boards_is_still_held(
     most_held = 0
     post_board = Delivery.post_board
 
-    async def slow_post_board(self, row, job) -> None:  # noqa: ANN001 - Delivery.post_board's
+    async def slow_post_board(self, row, job, pace=True) -> None:  # noqa: ANN001 - Delivery.post_board's
         nonlocal held, most_held
         if row.id in backlog:
             held += 1
@@ -56,7 +56,7 @@ async def test_start_up_answers_a_click_while_a_backlog_of_boards_is_still_held(
                 await gate.wait()
             finally:
                 held -= 1
-        await post_board(self, row, job)
+        await post_board(self, row, job, pace)
 
     monkeypatch.setattr(Delivery, "post_board", slow_post_board)
 
