@@ -281,11 +281,13 @@ def test_noctiluca_board_marks_both_paths_at_the_path_step() -> None:
 
     state = noctiluca_at("path")
     public = state.view(None)["public"]
-    image = board(public, ["Alice", "Bob"]).convert("RGB")
+    posted = board(public, ["Alice", "Bob"])
+    below = posted.info["board_offset"]  # the board under the phone band of key lines
+    image = posted.convert("RGB")
     paths = public["shores"][public["pending"]["shore"] - 1]["paths"]
     for kind in ("short", "long"):
         for sid in paths[kind]:
             space = public["spaces"][sid]
             x, y = hex_centre(space["q"], space["r"])
             # the tag's disc, beside its letter
-            assert image.getpixel((round(x) - 12, round(y - HEX + 12))) == PATH_EDGE[kind], (kind, sid)
+            assert image.getpixel((round(x) - 12, round(y - HEX + 12) + below)) == PATH_EDGE[kind], (kind, sid)

@@ -150,7 +150,7 @@ async def test_an_edit_replaces_the_picture_and_notifies_nobody(emu: Emulator, w
     only_alice = discord.AllowedMentions(users=[discord.Object(world.alice.id)])
     sent = await channel.send(
         f"<@{world.alice.id}> <@{world.bob.id}> round 1",
-        file=discord.File(io.BytesIO(b"first"), filename="board.png"),
+        file=discord.File(io.BytesIO(b"first"), filename="board.png", description="the board, round 1"),
         allowed_mentions=only_alice,
     )
     stored = emu.last_message(world.channel)
