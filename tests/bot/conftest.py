@@ -42,6 +42,9 @@ def config_for(bot_database: Path | str):
             dev_guild=guild_id,
             api_base=emulator.base_url,
             log_level="INFO",
+            # Edits of a turn's board 50 ms apart, not 1.5 s: the pacing has its own tests
+            # (test_turn_messages sets it), the others play whole games through it.
+            edit_pace=0.05,
         )
 
     return build

@@ -66,7 +66,13 @@ class Started:
 def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Started]:
     """The start command without a token, in an empty folder: it prints the page's address."""
     home = tmp_path_factory.mktemp("sandbox")
-    env = {**os.environ, "PYTHONPATH": str(REPO), "MEEPLE_DB": str(home / "meeple.db"), "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "MEEPLE_DB": str(home / "meeple.db"),
+        "PYTHONUNBUFFERED": "1",
+        "MEEPLE_EDIT_PACE": "0.05",
+    }
     env["DISCORD_TOKEN"] = ""  # an empty variable wins over any .env
     env.pop("DISCORD_API_BASE", None)
     process = subprocess.Popen(
