@@ -15,8 +15,8 @@ MAX_STEPS = 5000
 # Every seed is played to the end. The per-step checks (wrong seat, garbage, round trip, secrets)
 # run at every step of the first FULL_SEEDS seeds and at every SAMPLE_EVERY-th step of the next
 # SAMPLED_SEEDS: long games (a thousand steps) would otherwise take minutes per player count.
-FULL_SEEDS = 4
-SAMPLED_SEEDS = 8
+FULL_SEEDS = 2
+SAMPLED_SEEDS = 12
 SAMPLE_EVERY = 10
 REPLAY_SEEDS = 25
 GARBAGE = ["", "   ", "xyzzy", "play", "play nothing-99", "concede now please", "\x00\n", "🦊", "a" * 500]
