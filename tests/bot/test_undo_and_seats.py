@@ -13,7 +13,7 @@ from bot.storage import Database
 from emulator.testing import running
 from engine import GAMES
 from tests.bot.test_discord_table import join_and_start, open_table
-from tests.support.driver import Table, concede_together
+from tests.support.driver import Table, concede_together, labels
 
 ALICE, BOB = 11, 22
 
@@ -121,14 +121,21 @@ async def test_undo_button_marks_the_log_and_reposts_the_board(emu, world, confi
         mover = state.to_move()[0]
         user = [world.alice, world.bob][mover]
         fox = next(a.text for a in state.legal_actions(mover) if a.text.startswith("play ") and a.text.endswith("-3"))
+        bot.flow.delivery.edit_pace = 0.05  # the steps of a turn edit its message, paced
+        table = Table(emu, world.channel, [world.alice, world.bob])
         await bot.flow.after_move(await bot.flow.service.act(game_id, user.id, 0, fox))
-        board = Table(emu, world.channel, [world.alice, world.bob]).board()
+        await emu.wait_until(lambda: "I trade with the decree" in labels(table.board()), what="the fox's board")
+        board = table.board()
+        boards = len(table.boards())
         picked = await emu.click(user, board, label="I trade with the decree")
         done = (await picked.followups(1))[0]
         undo = await emu.click(user, done, label="Undo")
         answer = (await undo.followups(1))[0]
         assert "Taken back" in answer.content
-        assert "took back their move" in Table(emu, world.channel, [world.alice, world.bob]).board().content
+        # Within the player's turn, the undo is said on the turn's message (edited), not a new one.
+        await emu.wait_until(lambda: "took back their move" in board.content, what="the undo on the board")
+        assert table.board().id == board.id and len(table.boards()) == boards
+        assert "I trade with the decree" in labels(board), "the board offers the choice again"
         assert (await bot.db.get_game(game_id)).version == 1
         log = await emu.slash(world.alice, world.channel, "table log")
         assert "took back" in (await log.final_message()).content
