@@ -20,14 +20,22 @@ in the private answer.
 
 A numeric rate is an open loop: every 1/rate seconds a random game whose board is up gets a
 click (a click finding no such game counts as "no idle game"). ``max`` is the saturation and
-overload case: every game clicks again as soon as its new board is posted, so ``--games`` clicks
+overload case: every game clicks again as soon as its new board is shown (posted or edited), so ``--games`` clicks
 are outstanding at once and the bot's queue is whatever it cannot serve.
 
-Measured per phase: moves/s (boards posted for clicks made in the phase, over its duration),
-click-to-new-board latency (from the click that makes the move to the first board posted after
-it in that channel), the interaction answer latency (the bot's first callback, as Discord times
-it: later than 3 s and the click fails), clicks outstanding (sent, board not yet posted: the
-queue seen from outside), games ended, CPU per move of the bot process and of its drawing workers
+A move's board is either a new message (a turn begins) or an edit of the turn's board message
+(a later step of the same turn, bot/delivery.py ``post_board``; the bot edits a channel's board at
+most once per ``MEEPLE_EDIT_PACE`` seconds, 1.5 by default, and the bench leaves that pace on, as
+players see it, unless ``--edit-pace`` says otherwise). Both count as the move's board: an edit of
+the channel's current board that changes its picture or buttons (not the replay attached to a
+final board); each phase counts the posted and the edited apart.
+
+Measured per phase: moves/s (boards shown, posted or edited, for clicks made in the phase, over
+its duration), click-to-board latency (from the click that makes the move to the board message
+showing its new version in that channel, posted or edited, the edit pace included), the
+interaction answer latency (the bot's first callback, as Discord times it: later than 3 s and the
+click fails), boards posted and edited, clicks outstanding (sent, board not yet shown: the queue
+seen from outside), games ended, CPU per move of the bot process and of its drawing workers
 apart (/proc of the bot and its children), SQL statements per move (the bot's
 ``meeple_db_statements_total`` on its /metrics), the RSS of the bot and of its whole process tree,
 board bytes. With two stages the figures are printed side by side at the end.
@@ -225,8 +233,10 @@ class BotProcess:
         database: str | None,
         log_level: str,
         shard: tuple[int, int] | None = None,
+        edit_pace: float | None = None,
     ) -> None:
         self.emu = emu
+        self.edit_pace = edit_pace  # MEEPLE_EDIT_PACE for the bot; None: the bot's own (EDIT_PACE)
         self.database = database or str(workdir / "meeple.db")
         self.shard = shard  # (this process's shard id, the shard count): several processes share the load
         self.log_path = workdir / ("bot.log" if shard is None else f"bot-shard-{shard[0]}.log")
@@ -254,6 +264,8 @@ class BotProcess:
             MEEPLE_METRICS_HOST="127.0.0.1",
             PYTHONUNBUFFERED="1",
         )
+        if self.edit_pace is not None:
+            env.update(MEEPLE_EDIT_PACE=f"{self.edit_pace:g}")
         if self.shard is not None:
             env.update(MEEPLE_SHARD_IDS=str(self.shard[0]), MEEPLE_SHARD_COUNT=str(self.shard[1]))
         started = time.monotonic()
@@ -315,15 +327,29 @@ def is_board(message: Message) -> bool:
     return message.ephemeral_to is None and any(a.filename.startswith("board.") for a in message.attachments)
 
 
+def version_of(message: Message) -> tuple[int | str, ...]:
+    """What tells one version of a board from the next: its picture (a new upload has a new
+    attachment id) and its components' custom ids (a move's buttons carry the game's version; the
+    "My hand" button does not, hence the picture too)."""
+    pictures = [a.id for a in message.attachments if a.filename.startswith("board.")]
+    return (*pictures, *(str(c.get("custom_id", "")) for c in [*message.buttons(), *message.selects()]))
+
+
 class Watch:
-    """Hooks on the emulator's message store: new boards and interaction answers wake exactly their
-    waiter (the emulator's own waits wake every waiter on every change, too dear for 1,000 games).
+    """Hooks on the emulator's message store: new boards, new versions of a board (an edit of the
+    channel's current board message that changes its picture or components: a later step of the same turn,
+    bot/delivery.py ``post_board``) and interaction answers wake exactly their waiter (the
+    emulator's own waits wake every waiter on every change, too dear for 1,000 games). A board
+    waiter gets ``(message, edited)``. Other edits of a board (the replay attached to a final
+    board: its picture and buttons unchanged) wake nobody.
 
     Attachment bytes are counted and then dropped, so a long run does not keep every image."""
 
     def __init__(self, emu: Emulator) -> None:
         self.boards: dict[int, Message] = {}
-        self.board_waiters: dict[int, asyncio.Future[Message]] = {}
+        self.board_waiters: dict[int, asyncio.Future[tuple[Message, bool]]] = {}
+        self.posted = 0  # new board messages
+        self.edited = 0  # new versions of a board shown by editing its message
         self.answer_waiters: dict[int, asyncio.Future[Message]] = {}
         self.board_bytes: list[int] = []
         self.image_bytes = 0
@@ -333,16 +359,17 @@ class Watch:
         def post_message(channel: Channel, author: User, body: Any, **kwargs: Any) -> Message:
             message = post(channel, author, body, **kwargs)
             if is_board(message):
-                self.boards[message.channel_id] = message
-                self.board_bytes.append(sum(a.size for a in message.attachments))
-                waiter = self.board_waiters.pop(message.channel_id, None)
-                if waiter is not None and not waiter.done():
-                    waiter.set_result(message)
+                self.shown(message, edited=False)
             self.strip(message)
             return message
 
         def edit_message(message: Message, body: Any, **kwargs: Any) -> Message:
+            # The store edits the message in place: its version is read before.
+            current = self.boards.get(message.channel_id)
+            before = version_of(message) if current is not None and current.id == message.id else None
             edited = edit(message, body, **kwargs)
+            if before is not None and is_board(edited) and version_of(edited) != before:
+                self.shown(edited, edited=True)
             self.strip(edited)
             return edited
 
@@ -357,14 +384,27 @@ class Watch:
         service.edit_message = edit_message  # type: ignore[method-assign]
         interactions._followup = on_followup  # type: ignore[method-assign]
 
+    def shown(self, message: Message, edited: bool) -> None:
+        """A new version of the channel's board, posted or edited: its waiter wakes."""
+        self.boards[message.channel_id] = message
+        self.board_bytes.append(sum(a.size for a in message.attachments))
+        if edited:
+            self.edited += 1
+        else:
+            self.posted += 1
+        waiter = self.board_waiters.pop(message.channel_id, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result((message, edited))
+
     def strip(self, message: Message) -> None:
         for attachment in message.attachments:
             if attachment.content:
                 self.image_bytes += len(attachment.content)
                 attachment.content = b""
 
-    def next_board(self, channel: Channel) -> asyncio.Future[Message]:
-        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+    def next_board(self, channel: Channel) -> asyncio.Future[tuple[Message, bool]]:
+        """The channel's next board version, posted or edited: ``(message, edited)``."""
+        future: asyncio.Future[tuple[Message, bool]] = asyncio.get_running_loop().create_future()
         self.board_waiters[channel.id] = future
         return future
 
@@ -405,8 +445,9 @@ class Phase:
     start: float = 0.0
     end: float = 0.0
     issued: int = 0
-    in_window: int = 0  # boards posted before the phase ended
-    completed: int = 0
+    in_window: int = 0  # boards shown (posted or edited) before the phase ended
+    completed: int = 0  # moves whose board was shown: posted as a new message or edited
+    completed_edited: int = 0  # ... of which by an edit of the turn's board message
     refused: int = 0
     expired: int = 0  # the click got no answer within Discord's 3 s: the user saw "interaction failed"
     lost: int = 0  # answered, but no board within --move-timeout
@@ -584,7 +625,8 @@ class Load:
         return answer.result()
 
     async def move(self, table: Table) -> bool:
-        """One user's move on ``table``: True once its board is posted, False when the click failed."""
+        """One user's move on ``table``: True once its board shows the move (a new message, or the
+        turn's message edited), False when the click failed."""
         phase = self.phase
         assert phase is not None
         board = self.watch.boards[table.channel.id]
@@ -659,9 +701,11 @@ class Load:
                 phase.lost += 1
                 return False
             posted = loop.time()
-            if is_final(next_board.result()):
+            shown, edited = next_board.result()
+            if is_final(shown):
                 phase.ended += 1
             phase.completed += 1
+            phase.completed_edited += edited
             if posted <= phase.end:
                 phase.in_window += 1
             phase.board_ms.append((posted - clicked) * 1000)
@@ -774,7 +818,11 @@ def summary(phase: Phase) -> dict[str, Any]:
         # Every board of the phase's clicks over the time they took: under overload most arrive
         # after the clicks stop.
         "served_per_s": phase.completed / (phase.duration + (phase.drained or 0.0)),
-        "boards_posted": phase.completed,
+        # A move's board is shown either as a new message (a new turn) or as an edit of the turn's
+        # message (a later step of the same turn); both are a move's board.
+        "boards_shown": phase.completed,
+        "boards_posted": phase.completed - phase.completed_edited,
+        "boards_edited": phase.completed_edited,
         "board_p50_ms": percentile(phase.board_ms, 50),
         "board_p99_ms": percentile(phase.board_ms, 99),
         "board_max_ms": max(phase.board_ms, default=float("nan")),
@@ -818,6 +866,8 @@ COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [
     ("phase", "rate", str),
     ("games", "games", str),
     ("clicks", "clicks", str),
+    ("boards_posted", "posted", str),
+    ("boards_edited", "edited", str),
     ("moves_per_s", "moves/s", number(1)),
     ("served_per_s", "served/s", number(1)),
     ("board_p50_ms", "board p50", number(0)),
@@ -881,12 +931,15 @@ def print_side_by_side(runs: list[dict[str, Any]]) -> None:
 def print_table(rows: list[dict[str, Any]]) -> None:
     print_cells([[head for _, head, _ in COLUMNS]] + [[fmt(row[key]) for key, _, fmt in COLUMNS] for row in rows])
     print(
-        "moves/s = boards posted during the phase; served/s = all its clicks' boards over the phase and\n"
-        "its drain; board = click to the new board posted (ms); ack = the bot's first answer (ms);\n"
+        "a move's board is shown as a new message (a new turn: posted) or by editing the turn's message\n"
+        "(a later step of the same turn: edited, at most one edit per MEEPLE_EDIT_PACE s per channel);\n"
+        "moves/s = boards shown during the phase; served/s = all its clicks' boards over the phase and\n"
+        "its drain; board = click to the board showing the move, posted or edited (ms, the edit pace\n"
+        "included); ack = the bot's first answer (ms);\n"
         ">3s = clicks not answered within Discord's 3 s; lost = no board within --move-timeout;\n"
         "no idle = ticks of a target rate that found every game waiting for its board;\n"
         "ended = moves that ended their game; new = tables opened (/table create) where one had ended;\n"
-        "queue = clicks sent whose board is not posted yet; CPU ms/move = the bot and its drawing\n"
+        "queue = clicks sent whose board is not shown yet; CPU ms/move = the bot and its drawing\n"
         "workers (bot ms + workers ms); SQL/move = the bot's meeple_db_statements_total over the phase\n"
         "and its drain per move (n/a: the bot does not count them); RSS in MB: the bot process, and\n"
         "the whole tree (its drawing workers too);\n"
@@ -899,7 +952,7 @@ def print_timeline(row: dict[str, Any], every: float) -> None:
     samples = row["timeline"]
     if not samples:
         return
-    print(f"  timeline of {row['phase']} (t s: boards posted, queue, RSS MB):")
+    print(f"  timeline of {row['phase']} (t s: boards shown, queue, RSS MB):")
     shown, last, line = -every, 0.0, []
     for sample in samples:
         if sample["t"] - shown < every:
@@ -957,9 +1010,12 @@ async def run_stage(args: argparse.Namespace, stage: str, workdir: Path, databas
         load = Load(emu, args, stage)
         load.build_world()
         if args.shards > 1:
-            bots = [BotProcess(emu, workdir, database, args.log_level, (i, args.shards)) for i in range(args.shards)]
+            bots = [
+                BotProcess(emu, workdir, database, args.log_level, (i, args.shards), args.edit_pace)
+                for i in range(args.shards)
+            ]
         else:
-            bots = [BotProcess(emu, workdir, database, args.log_level)]
+            bots = [BotProcess(emu, workdir, database, args.log_level, edit_pace=args.edit_pace)]
         seeded_s = 0.0
         if stage == "stored":
             began = time.monotonic()
@@ -978,6 +1034,8 @@ async def run_stage(args: argparse.Namespace, stage: str, workdir: Path, databas
                 setup = await load.open_all()
                 opened = f"opened in {setup:.1f} s"
             print(f"bot ready in {ready:.1f} s; {len(load.tables)} tables {opened}: {describe_tables(load.tables)}")
+            pace = "the bot's default" if args.edit_pace is None else f"{args.edit_pace:g} s (--edit-pace)"
+            print(f"edit pace (MEEPLE_EDIT_PACE): {pace}; a board edited for a move counts as its board")
             before = await statements(bots)
             after = await statements(bots)
             if before is not None and after is not None:
@@ -1100,6 +1158,13 @@ def main(argv: list[str] | None = None) -> None:
         action="store_false",
         help="the emulator skips checking each request and answer against Discord's OpenAPI "
         "description: at 1,000 games those checks cost the shared 2 cores more than the bot does",
+    )
+    parser.add_argument(
+        "--edit-pace",
+        type=float,
+        metavar="S",
+        help="MEEPLE_EDIT_PACE for the bot: seconds between two edits of boards in a channel (default:"
+        " the bot's own, 1.5 s, part of what players see; 0 measures the bot without it)",
     )
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--keep", metavar="DIR", help="keep the bot's log and database in DIR")

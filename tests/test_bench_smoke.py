@@ -34,7 +34,9 @@ def check_phases(run: dict, labels: list[str], games: int) -> None:
     assert [p["phase"] for p in run["phases"]] == labels
     for phase in run["phases"]:
         assert phase["games"] == games
-        settled = phase["boards_posted"] + phase["refused"] + phase["expired"] + phase["lost"]
+        # A move's board is a new message or an edit of the turn's message: both are its board.
+        assert phase["boards_posted"] + phase["boards_edited"] == phase["boards_shown"], phase
+        settled = phase["boards_shown"] + phase["refused"] + phase["expired"] + phase["lost"]
         assert settled == phase["clicks"], f"a click of {phase['phase']} was never settled: {phase}"
         assert phase["boards_posted"] >= 1, phase
         assert not math.isnan(phase["board_p50_ms"]) and phase["queue_max"] >= 1
