@@ -18,7 +18,7 @@ from emulator.testing import running
 from engine import GAMES, State
 from render.howto import pages
 from tests.bot.test_discord_vivarium import SECRET_NAMES, open_and_start
-from tests.support.driver import Table, is_board, mentioned, offered_actions
+from tests.support.driver import Table, is_board, mentioned, offered_actions, shown
 
 LOCALES = ("en", "zh-TW", "pt-BR")
 NAMES = ["Alice", "電腦 1（普通）", "João 🎲", "Dave"]
@@ -169,6 +169,7 @@ async def test_a_vivarium_game_fits_phones_and_describes_every_picture(emu, worl
     emu.add_member(world.guild, mei)
     users = [world.alice, mei]
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
+        bot.flow.delivery.edit_pace = 0.05  # a step within a turn edits the board: no need to wait 1.5 s
         await open_and_start(emu, world, users)
         row = await bot.db.active_game_in_channel(world.channel.id)
         table = Table(emu, world.channel, users)
@@ -198,11 +199,13 @@ async def test_a_vivarium_game_fits_phones_and_describes_every_picture(emu, worl
             assert mine.startswith(t("alt.hand", user.locale, game=game_title("vivarium", user.locale)))
             chosen = rng.choice(sorted(offered))
             how, custom_id = offered_actions(board)[chosen]
+            before = shown(board)
             if how == "click":
                 await (await emu.click(user, board, custom_id=custom_id)).followups(1)
             else:
                 await (await emu.select(user, board, custom_id, [chosen])).followups(1)
-            await emu.wait_until(lambda b=board: table.board().id != b.id, what="the board of the move")
+            # A new turn posts a new board; a later step of the same turn edits the turn's board.
+            await emu.wait_until(lambda b=before: shown(table.board()) != b, what="the board of the move")
         assert menus_seen, "step 2 was offered at least once in menus"
         for user in users:
             for dm in emu.dms(user):
@@ -216,6 +219,7 @@ async def test_a_vivarium_game_fits_phones_and_describes_every_picture(emu, worl
 
 async def test_a_stale_or_forged_pick_from_a_board_menu_is_refused_privately(emu, world, config_for) -> None:
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
+        bot.flow.delivery.edit_pace = 0.05
         users = [world.alice, world.bob]
         await open_and_start(emu, world, users)
         row = await bot.db.active_game_in_channel(world.channel.id)
@@ -235,10 +239,30 @@ async def test_a_stale_or_forged_pick_from_a_board_menu_is_refused_privately(emu
         answer = (await forged.followups(1))[0]
         assert answer.ephemeral and not answer.content.startswith("Done"), answer.content
         assert (await bot.db.get_game(row.id)).version == version
-        # The player's move, then the old menu again: out of date, with a pointer to the board.
+        # The player's move: a step within the turn edits this board, whose menu has changed since.
+        # The old menu's id, sent from the edited message (a modified or outdated client; Discord
+        # itself refuses a component the message no longer has): refused privately, nothing changes.
         await table.play_one()
         moved = (await bot.db.get_game(row.id)).version
-        late = await emu.select(user, board, menu["custom_id"], [menu["options"][0]["value"]])
+        if board.id == table.board().id and menu["custom_id"] not in {m["custom_id"] for m in board.selects()}:
+            late = await emu.forge_component(
+                user, board, menu["custom_id"], component_type=3, values=[menu["options"][0]["value"]]
+            )
+            answer = await late.final_message()
+            assert answer.ephemeral and not answer.content.startswith("Done"), answer.content
+            assert (await bot.db.get_game(row.id)).version == moved
+        # A menu left on an older turn's board: out of date, with a pointer to the board.
+        old = None
+        for _ in range(40):
+            turn = table.board()
+            await table.play_one()
+            if table.board().id != turn.id and any(str(m["custom_id"]).startswith("mp:pick:") for m in turn.selects()):
+                old = turn
+                break
+        assert old is not None, "a later turn's board was posted while an older one still showed a menu"
+        moved = (await bot.db.get_game(row.id)).version
+        menu = next(m for m in old.selects() if str(m["custom_id"]).startswith("mp:pick:"))
+        late = await emu.select(table.user(mentioned(old)[0]), old, menu["custom_id"], [menu["options"][0]["value"]])
         answer = (await late.followups(1))[0]
         assert answer.ephemeral and "out of date" in answer.content, answer.content
         assert (await bot.db.get_game(row.id)).version == moved

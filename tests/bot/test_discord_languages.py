@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+from types import SimpleNamespace
 
 import pytest
 
@@ -23,7 +24,7 @@ from bot.storage import jobs
 from bot.storage.jobs import JobSpec
 from emulator.testing import running
 from engine import GAMES
-from tests.support.driver import action_buttons, is_board, mentioned
+from tests.support.driver import action_buttons, is_board, mentioned, shown
 
 ZH, PT = "zh-TW", "pt-BR"
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -49,8 +50,12 @@ def header(message) -> str:
 
 @pytest.fixture
 def seeded(monkeypatch):
-    """Every new table gets the same deal, so the game and its length are the same every run."""
-    monkeypatch.setattr(bot.service.secrets, "randbits", lambda bits: SEED)
+    """Every new table gets the same deal, so the game and its length are the same every run.
+
+    Only the service's seed: discord.py draws each message's nonce from ``secrets.randbits`` too
+    (sent with enforce_nonce), and one nonce for every message would make Discord (the emulator)
+    answer a new DM with the earlier one instead of posting it."""
+    monkeypatch.setattr(bot.service, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
 
 
 async def create(emu, user, channel, **options):
@@ -76,6 +81,7 @@ async def test_a_whole_game_at_a_chinese_table_with_a_chinese_and_a_brazilian_pl
     public_texts: list[str] = []
     private_texts: dict[str, list[str]] = {ZH: [], PT: []}
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot_:
+        bot_.flow.delivery.edit_pace = 0.05  # a step within a turn edits the board: no need to wait 1.5 s
         answer = await create(emu, mei, world.channel, language=ZH)
         assert answer.ephemeral and answer.content == t("lobby.created", ZH)
         lobby = emu.last_message(world.channel)
@@ -119,7 +125,7 @@ async def test_a_whole_game_at_a_chinese_table_with_a_chinese_and_a_brazilian_pl
             assert t("board.button.hand", ZH) in [b.get("label") for b in board.buttons()]
             user = users[mentioned(board)[0]]
             loc = reader[user.id]
-            boards_before = len([m for m in emu.messages(world.channel) if is_board(m)])
+            before = shown(board)
             public = action_buttons(board)
             if public:
                 result = await emu.click(user, board, custom_id=rng.choice(public)["custom_id"])
@@ -140,8 +146,9 @@ async def test_a_whole_game_at_a_chinese_table_with_a_chinese_and_a_brazilian_pl
             assert not result.errors, result.errors
             assert done.ephemeral and done.content.startswith(before_value("move.done", loc)), (loc, done.content)
             private_texts[loc].append(done.content)
+            # A new turn posts a new board; a later step of the same turn edits the turn's board.
             await emu.wait_until(
-                lambda n=boards_before: len([m for m in emu.messages(world.channel) if is_board(m)]) > n,
+                lambda b=before: shown([m for m in emu.messages(world.channel) if is_board(m)][-1]) != b,
                 what="the board of the move",
             )
         row = await bot_.db.get_game(row.id)
