@@ -8,6 +8,7 @@ import json
 import random
 import signal
 
+from engine import GAMES
 from tests.e2e.conftest import BotProcess
 from tests.support.driver import Table, action_buttons, is_board, mentioned
 from tests.support.secrets import assert_no_hand_shown, hidden_fox_cards
@@ -35,6 +36,29 @@ def move_log(bot: BotProcess) -> tuple[dict, list[tuple[int, str]]]:
         for r in bot.query("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY version", (row["id"],))
     ]
     return row, log
+
+
+def began_a_turn(bot: BotProcess) -> bool:
+    """Whether the last move began a turn (the game replayed): a new round, someone newly to
+    move, or the end; otherwise it was a step of the same turn (a fox's trade, a discard, a
+    trick won by the seat that leads the next one)."""
+    row, log = move_log(bot)
+    state = GAMES["fox-duet"].new(2, row["seed"], json.loads(row["options"]))
+    for seat, action in log[:-1]:
+        state.apply(seat, action)
+    movers, round_ = set(state.to_move()), state.view(None)["public"].get("round")
+    state.apply(*log[-1])
+    newly = set(state.to_move()) - movers
+    return state.outcome() is not None or bool(newly) or state.view(None)["public"].get("round") != round_
+
+
+async def no_pending_jobs(bot: BotProcess, patience: float = 30.0) -> None:
+    """Wait until the bot has delivered (or given up) every board, DM and notice it owes."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience
+    while bot.query("SELECT id FROM delivery_jobs WHERE status = 'pending'"):
+        assert loop.time() < deadline, "the bot still owes deliveries"
+        await asyncio.sleep(0.05)
 
 
 def hidden_now(bot: BotProcess, since: int | None = None) -> list[str]:
@@ -117,13 +141,29 @@ async def test_the_bot_killed_hard_mid_game_carries_on_and_old_buttons_work(emu,
     for _ in range(8):
         await table.play_one()
     version = game_row(bot)["version"]
+    shown, posted = table.board(), len(table.boards())
+    edited = shown.edit_count
     bot.kill()
     await bot.start()
     assert game_row(bot)["version"] == version
+    # Killed perhaps between sending the last board and marking it sent: the new process sends
+    # what is pending once (an edit of the turn's message again), and posts nothing twice.
+    await no_pending_jobs(bot)
     board = table.board()  # posted by the killed process: its buttons must still work
+    assert board.id == shown.id and len(table.boards()) == posted
+    assert edited <= board.edit_count <= edited + 1
+    boards, edits, movers = len(table.boards()), board.edit_count, set(mentioned(board))
     await table.play_one()
-    assert table.board().id != board.id
     assert game_row(bot)["version"] == version + 1
+    # The move's board is delivered once by the new process: a new message when a turn began,
+    # else the killed process's message of the turn, edited (one turn, one message).
+    if began_a_turn(bot):
+        assert table.board().id != board.id and len(table.boards()) == boards + 1
+        assert board.edit_count == edits, "the old turn's message is left as it was"
+    else:
+        assert table.board().id == board.id and len(table.boards()) == boards
+        assert board.edit_count == edits + 1, "the move's board is one edit"
+        assert set(mentioned(board)) <= movers, "the same turn goes on: nobody new is named"
     while not table.finished():
         await table.play_one()
     assert game_row(bot)["status"] == "finished"
