@@ -20,7 +20,7 @@ from tests.bot.test_discord_table import join_and_start
 from tests.bot.test_discord_tournaments import create, signup_message
 from tests.bot.test_scheduler import FakeClock, reminders
 from tests.bot.test_undo_and_seats import force_seed, fox_opening_seed
-from tests.support.driver import PROPOSAL, Table, action_buttons, ask_to_concede, is_board, mentioned
+from tests.support.driver import PROPOSAL, Table, action_buttons, ask_to_concede, is_board, mentioned, shown
 
 # The kinds of persistent component each test below clicks after the restart: together, every kind.
 CLICKED_IN_THE_FIRST = {
@@ -158,13 +158,14 @@ async def test_every_persistent_component_works_after_a_restart(emu, world, conf
         assert "snoozed" in await private_answer(await emu.click(mover, reminder, label="Snooze for this turn"))
         assert await private_answer(await emu.click(mover, board, label="My hand"))
         buttons = action_buttons(panel)
+        before = shown(table.board())  # a step within the turn edits its board, a new turn posts one
         if buttons:
             acted = await emu.click(mover, panel, custom_id=buttons[0]["custom_id"])
         else:
             choices = panel.selects()[0]
             acted = await emu.select(mover, panel, choices["custom_id"], [choices["options"][0]["value"]])
         assert (await private_answer(acted)).startswith("Done")
-        await emu.wait_until(lambda: table.board().id != board.id, what="the board after the move")
+        await emu.wait_until(lambda: shown(table.board()) != before, what="the board after the move")
         assert "Game log" in await private_answer(await emu.click(world.alice, board, label="Log"))
         assert "page 1 of" in await private_answer(await emu.click(world.alice, board, label="How to play"))
         await table.play_one()  # "My hand" on the current board, and its choices

@@ -106,13 +106,17 @@ async def test_a_third_user_is_refused_and_nothing_changes(emu, world, bot) -> N
 async def test_a_click_on_an_old_board_is_refused(emu, world, bot) -> None:
     await open_and_start(emu, world)
     table = Table(emu, world.channel, [world.alice, world.bob], random.Random(3))
-    while not action_buttons(table.board()):  # play until a board carries public choices
+    while True:  # a board with public choices, then a move that starts a turn: a new board message
+        while not action_buttons(table.board()):
+            await table.play_one()
+        old = table.board()
+        custom_id, mover = action_buttons(old)[0]["custom_id"], mentioned(old)[0]
         await table.play_one()
-    old = table.board()
-    await table.play_one()
+        if table.board().id != old.id:
+            break
+        assert not table.finished(), "no turn began after a board with public choices"
     version = game_row(bot)["version"]
-    user = table.user(mentioned(old)[0])
-    late = await emu.click(user, old, custom_id=action_buttons(old)[0]["custom_id"])
+    late = await emu.click(table.user(mover), old, custom_id=custom_id)
     answer = (await late.followups(1))[0]
     assert answer.ephemeral and "out of date" in answer.content and str(table.board().id) in answer.content
     assert game_row(bot)["version"] == version
