@@ -21,7 +21,7 @@ from bot import alt_text, computers, ratings, turns
 from bot.answers import locale_of
 from bot.computers import who
 from bot.delivery import UNEDITABLE, Backoff, Delivery, record_results
-from bot.games import adapter_for
+from bot.games import GameAdapter, adapter_for
 from bot.i18n import game_title, resolve_locale, series, t
 from bot.languages import LANGUAGES, language_name, table_language_of
 from bot.pictures import Pictures
@@ -70,6 +70,21 @@ def jump_url(row: GameRow, message_id: int | None) -> str | None:
     if message_id is None:
         return None
     return f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}/{message_id}"
+
+
+def select_options(
+    adapter: GameAdapter, actions: Sequence[Action], view: dict, loc: str, names: Sequence[str] = ()
+) -> list[discord.SelectOption]:
+    """A menu's options for ``actions`` (Discord takes 25): label, the action, its second line, its emoji."""
+    return [
+        discord.SelectOption(
+            label=adapter.action_label(a, view, loc, names)[:100],
+            value=a.text,
+            description=(adapter.action_description(a, view, loc) or None),
+            emoji=adapter.action_emoji(a, view),
+        )
+        for a in actions[:25]
+    ]
 
 
 def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -385,15 +400,7 @@ class Flow:
         items: list[discord.ui.Item] = []
         for group, chosen in adapter.choice_groups(actions, public_view, loc):
             if group:  # one menu of these choices, each with its second line
-                options = [
-                    discord.SelectOption(
-                        label=adapter.action_label(a, public_view, loc, names)[:100],
-                        value=a.text,
-                        description=(adapter.action_description(a, public_view, loc) or None),
-                        emoji=adapter.action_emoji(a, public_view),
-                    )
-                    for a in chosen[:25]
-                ]
+                options = select_options(adapter, chosen, public_view, loc, names)
                 placeholder = t(f"{row.game}.choices.{group}", loc)[:150]
                 items.append(ActSelect(row.id, state.version, options, placeholder=placeholder, group=group))
                 continue
@@ -605,15 +612,7 @@ class Flow:
                     )
                 )
         else:
-            options = [
-                discord.SelectOption(
-                    label=adapter.action_label(a, view_, loc, names)[:100],
-                    value=a.text,
-                    description=(adapter.action_description(a, view_, loc) or None),
-                    emoji=adapter.action_emoji(a, view_),
-                )
-                for a in actions[:25]
-            ]
+            options = select_options(adapter, actions, view_, loc, names)
             view.add_item(ActSelect(row.id, state.version, options, placeholder=t("choices.placeholder", loc)))
         return view
 
