@@ -18,10 +18,12 @@ start: delivery stays at least once, as when a crash came between a post and its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -156,6 +158,9 @@ class Delivery:
         self.edit_age = EDIT_AGE
         self._written: dict[int, float] = {}  # channel id -> when a board was last posted or edited there
         self._paced: dict[int, asyncio.Event] = {}  # game id -> set while its board edit waits for the pace
+        # game id -> held by its worker while it delivers (not while it waits): ``forgetting`` takes it.
+        self._gates: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._holding: set[int] = set()  # the games whose worker holds its gate
 
     @property
     def db(self) -> Database:
@@ -254,9 +259,53 @@ class Delivery:
             self._again.discard(game_id)
             batch = await jobs.claim_all(self.db, game_id)
             if batch:
-                await self._deliver_all(game_id, batch)
+                gate = self._gate(game_id)
+                await gate.acquire()
+                self._holding.add(game_id)
+                try:
+                    await self._deliver_all(game_id, batch)
+                finally:
+                    if game_id in self._holding:  # not when a cancel came while it waited for the gate
+                        self._holding.discard(game_id)
+                        gate.release()
             if game_id not in self._again:
                 return
+
+    # -- a player forgotten ---------------------------------------------------------------
+    def _gate(self, game_id: int) -> asyncio.Lock:
+        gate = self._gates.get(game_id)
+        if gate is None:
+            gate = self._gates[game_id] = asyncio.Lock()
+        return gate
+
+    async def _pause(self, game_id: int, delay: float) -> None:
+        """Wait ``delay`` (a retry's backoff, an edit's pace) with the game's gate open."""
+        gate = self._gate(game_id)
+        self._holding.discard(game_id)
+        gate.release()
+        try:
+            await self._sleep(delay)
+        finally:
+            await gate.acquire()  # cancelled here (shutting down): not held, and not released again
+            self._holding.add(game_id)
+
+    @contextlib.asynccontextmanager
+    async def forgetting(self, game_ids: Iterable[int]) -> AsyncIterator[None]:
+        """Hold these games' deliveries between two steps while a player is forgotten.
+
+        A pass keeps what the current board message shows (its lines, which may name the
+        player) in memory and writes it with the jobs it marks done; a pass under way finishes
+        its step first, and what this process remembers of the games' boards is dropped, so
+        that every board after the anonymisation reads its lines again from storage, scrubbed.
+        """
+        games = sorted(set(game_ids))
+        gates = [self._gate(game_id) for game_id in games]  # held here: the weak map keeps them
+        async with contextlib.AsyncExitStack() as stack:
+            for gate in gates:
+                await stack.enter_async_context(gate)
+            for game_id in games:
+                self._shown.pop(game_id, None)
+            yield
 
     async def _deliver_all(self, game_id: int, batch: list[Job]) -> None:
         """One pass over the game's pending jobs, in order: the game's row and seats read once for
@@ -346,11 +395,12 @@ class Delivery:
                 pacing = self._paced.setdefault(job.game_id, asyncio.Event())
                 pacing.set()
                 try:
-                    await self._sleep(wait.delay)
+                    await self._pause(job.game_id, wait.delay)
                 finally:
                     pacing.clear()
                     if len(self._paced) >= SHOWN_LIMIT:
                         self._paced.clear()
+                job = await self._again_read(job)
                 paced = True
                 continue
             except Exception as exc:  # every failure is classified below; none may stop the worker
@@ -372,7 +422,8 @@ class Delivery:
                     await jobs.retrying(self.db, job.id, describe(exc))
                     attempt += 1
                     fresh = False
-                    await self._sleep(delay)
+                    await self._pause(job.game_id, delay)
+                    job = await self._again_read(job)
                     continue
                 metrics.DELIVERY_FAILED.labels(kind=job.kind).inc()
                 await self._give_up(row, job, exc)
@@ -382,6 +433,12 @@ class Delivery:
             if job.kind == "board":
                 observe_board_posted(job)
             return
+
+    async def _again_read(self, job: Job) -> Job:
+        """The job as stored after a wait: lines may have been added to it meanwhile (a
+        resignation's), or a forgotten player's name scrubbed from it."""
+        stored = await jobs.get(self.db, job.id)
+        return stored if stored is not None and stored.status == "pending" else job
 
     def board_of(self, row: GameRow) -> GameRow:
         """``row`` with the board this process last posted for its version, if it did (the answer

@@ -122,6 +122,7 @@ async def forget_now(config: Config, user_id: int) -> int:
     async with await Database.open(config.database) as db:
         service = GameService(db)
         number = await reserve(db)
+        names = await store.names_of(db, user_id)  # before a computer takes her seat, and its name
         left = await leave_games(service, user_id, number, DEFAULT_LOCALE)
         for gone in left:
             if gone.how == "resigned" and gone.result is not None:
@@ -129,7 +130,7 @@ async def forget_now(config: Config, user_id: int) -> int:
                 line = resign_line(number, gone.row, DEFAULT_LOCALE)
                 seat = [gone.seat] if gone.seat is not None else []
                 await jobs.annotate_board(db, gone.game_id, gone.result.state.version, [line], seat)
-        done = await store.forget(db, user_id, number=number)
+        done = await store.forget(db, user_id, number=number, names=names)
     for gone in left:
         print(f"game {gone.game_id}: {gone.how}")
     print(f"Forgot user {user_id}: now {done.label} ({done.changed} rows changed or deleted).")

@@ -57,6 +57,8 @@ async def forget(flow: Flow, interaction: discord.Interaction) -> None:
     user_id = interaction.user.id
     db = flow.service.db
     number = await privacy.reserve(db)
+    tables = [game_id for game_id, _ in await store.open_games(db, user_id)]
+    names = await store.names_of(db, user_id)  # before a computer takes her seat, and its name
     left = await privacy.leave_games(
         flow.service, user_id, number, flow.locale, takeover=flow.computer_turns is not None
     )
@@ -74,7 +76,9 @@ async def forget(flow: Flow, interaction: discord.Interaction) -> None:
             await flow.announce(gone.row, t("privacy.game-ended", public, player=who))
         else:
             await flow.refresh_lobby(gone.row)
-    await store.forget(db, user_id, number=number)
+    # The boards being delivered for her tables (what they show names her) wait meanwhile.
+    async with flow.delivery.forgetting(tables):
+        await store.forget(db, user_id, number=number, names=names)
     flow._seen.pop(user_id, None)  # the language last seen from them, kept in memory too
     await flow.private(interaction, t("privacy.forgotten", loc, count=len(left)))
 

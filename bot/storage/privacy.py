@@ -341,19 +341,24 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
-async def forget(db: Database, user_id: int, label: str = LABEL, number: int | None = None) -> Forgotten:
+async def forget(
+    db: Database, user_id: int, label: str = LABEL, number: int | None = None, names: Iterable[str] = ()
+) -> Forgotten:
     """Forget the player, in one transaction: delete their ratings, rating history, vacations and
     remembered language; put an anonymous id and ``label`` (its ``{number}`` filled in) in place
     of their id and names everywhere else (``number``: one ``reserve_number`` gave, else a new
     one). Running games are the caller's to settle first
-    (bot.privacy.leave_games): a seat still held in one is anonymised like any other.
+    (bot.privacy.leave_games): a seat still held in one is anonymised like any other. ``names``:
+    the player's names read before that settling (a seat a computer took no longer holds hers,
+    but the lines already shown of that game do).
 
     The other players' ratings are kept as they are: they are what the stored results give
     (``python -m bot.ratings rebuild`` gives the same numbers, the anonymous id in the
     forgotten player's place).
     """
     uid = check_user_id(user_id)
-    names = await names_of(db, uid)
+    every = {*await names_of(db, uid), *(name for name in names if name.strip())}
+    names = sorted(every, key=lambda name: (-len(name), name))
     changed = 0
     async with db.transaction() as conn:
         if number is None:

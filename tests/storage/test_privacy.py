@@ -220,3 +220,19 @@ async def test_a_sign_up_is_withdrawn(db: Database, tmp_path: Path) -> None:
     await store.forget(db, ZEPH)
     rows = await db.query("SELECT user_id, partner_id FROM entrants")
     assert [tuple(r) for r in rows] == [(ALICE, None)], "her partner stays, alone"
+
+
+async def test_a_name_read_before_a_computer_took_her_seat_is_scrubbed_too(db: Database) -> None:
+    """Her seat went to a computer (it holds the computer's name now), but a board already shown
+    names her: the names read before the takeover are scrubbed with the ones still stored."""
+    async with db.transaction() as conn:
+        left = await game(conn, "running", ALICE, [(ALICE, "Alice"), (5, "Computer 5")], 11, "vivarium")
+        shown = {"shown": {"message": 1, "version": 0, "lines": [f"{NAME} takes the first player marker."]}}
+        await conn.execute(
+            "INSERT INTO delivery_jobs (game_id, version, kind, payload) VALUES (?, 0, 'board', ?)",
+            (left, json.dumps(shown)),
+        )
+    assert await store.names_of(db, ZEPH) == [], "no seat holds her name any more"
+    await store.forget(db, ZEPH, names=[NAME])
+    payload = json.loads((await db.query("SELECT payload FROM delivery_jobs"))[0][0])
+    assert payload["shown"]["lines"] == ["Former player 1 takes the first player marker."]
