@@ -15,7 +15,7 @@ import yarl
 
 from bot.config import Config, load_config, read_settings, redact_url
 from bot.logs import configure_logging, secrets_of
-from bot.tasks import Tasks, awaited
+from bot.tasks import Tasks, awaited, log_every_task
 
 NO_TOKEN = """\
 Meeple Post needs a Discord bot token to connect to Discord.
@@ -158,6 +158,8 @@ async def run(config: Config) -> None:
     assert main is not None, "run() is always awaited inside a task"
     with contextlib.suppress(NotImplementedError, RuntimeError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
+        # ``kill -USR1 PID``: the log says what every task waits on (a stop that does not end).
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, log_every_task)
     async with bot:
         await bot.start(config.token or "")
 

@@ -128,3 +128,17 @@ class Tasks:
         if running:
             await asyncio.gather(*running, return_exceptions=True)
         return len(running)
+
+
+def log_every_task(limit: int = 12) -> None:
+    """Log what every task of the running loop is waiting on (its name and innermost frames):
+    the bot does so on SIGUSR1, for an operator asking why it does not stop or answer."""
+    import io
+
+    tasks = sorted(asyncio.all_tasks(), key=lambda task: task.get_name())
+    lines = [f"{len(tasks)} tasks:"]
+    for task in tasks:
+        stack = io.StringIO()
+        task.print_stack(limit=limit, file=stack)
+        lines.append(stack.getvalue().rstrip())
+    log.warning("\n".join(lines))

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from bot.tasks import Tasks, awaited
+from bot.tasks import Tasks, awaited, log_every_task
 
 
 async def test_a_task_nobody_else_holds_is_kept_until_it_ends() -> None:
@@ -142,3 +142,20 @@ def test_bot_starts_background_tasks_only_through_the_helper() -> None:
             if isinstance(node, ast.Attribute) and node.attr in {"create_task", "ensure_future"}:
                 bare.append(f"{path.relative_to(root.parent)}:{node.lineno} {node.attr}")
     assert bare == []
+
+
+async def test_every_task_is_logged_with_what_it_waits_on(caplog: pytest.LogCaptureFixture) -> None:
+    """SIGUSR1's answer (bot/__main__.py): each task's name and the line it waits at."""
+    tasks, gate = Tasks(), asyncio.Event()
+
+    async def stuck_on_the_gate() -> None:
+        await gate.wait()
+
+    tasks.start(stuck_on_the_gate(), name="meeple-test-stuck")
+    await asyncio.sleep(0)
+    with caplog.at_level(logging.WARNING, logger="meeple.tasks"):
+        log_every_task()
+    said = "\n".join(r.getMessage() for r in caplog.records)
+    assert "meeple-test-stuck" in said and "stuck_on_the_gate" in said and "await gate.wait()" in said
+    gate.set()
+    await tasks.close()

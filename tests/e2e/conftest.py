@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -27,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Seconds a stopping bot is given before it is killed: far beyond the few seconds it takes, so
 # that only a bot that does not stop by itself is killed, however busy the machine.
 STOP_PATIENCE = 90.0
+# A stop this slow (seconds) asks the bot (SIGUSR1) to log its tasks, for the warning below.
+SLOW_STOP = 20.0
 
 
 class BotProcess:
@@ -41,6 +44,7 @@ class BotProcess:
         self.starts = 0
         self.exit_code: int | None = None
         self.edit_pace = "0.05"
+        self.hung = False  # a stop ended by a kill
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MEEPLE_"))}
@@ -86,12 +90,17 @@ class BotProcess:
             return 0.0
         self.process.send_signal(sig)
         started = time.monotonic()
+        asked = False
         while self.process.poll() is None and time.monotonic() - started < patience:
+            if not asked and time.monotonic() - started > SLOW_STOP:
+                self.process.send_signal(signal.SIGUSR1)  # the bot logs what each task waits on
+                asked = True
             await asyncio.sleep(0.05)
         took = time.monotonic() - started
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(5)
+            self.hung = True
         self.exit_code = self.process.returncode
         self.process = None
         return took
@@ -132,6 +141,8 @@ async def bot(emu: Emulator, world: World, tmp_path: Path, request) -> AsyncIter
         log = process.log()
         if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
             print(log[-5000:])
+        if process.hung:
+            warnings.warn(f"the bot did not stop within {STOP_PATIENCE:.0f} s:\n{log[-6000:]}", stacklevel=1)
         assert emu.bot_token not in log, "the token appeared in the bot's log"
         assert "Traceback" not in log, f"the bot logged an error:\n{log[-3000:]}"
 

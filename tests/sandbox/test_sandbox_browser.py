@@ -27,6 +27,14 @@ from tests.sandbox.conftest import Started
 BOARDS = '#messages .message:not(.ephemeral):has(img[data-filename="board.png"])'
 EPHEMERAL = "#messages .message.ephemeral"
 ACT = '.dbutton[data-custom-id^="mp:act:"]'
+# What the newest board shows: its message, its text, its buttons (JavaScript, over the boards).
+BOARD_SIGNATURE = """boards => {
+    const last = boards[boards.length - 1];
+    if (!last) return "";
+    const content = last.querySelector(".content");
+    const ids = [...last.querySelectorAll(".dbutton, .dselect")].map(b => b.dataset.customId || "");
+    return [last.dataset.id, content ? content.innerText : "", ...ids].join("\\n");
+}"""
 SCREENSHOT_COPY = "MEEPLE_SANDBOX_SCREENSHOT"  # also save Alice's mid-game screenshot there (docs/sandbox.png)
 
 
@@ -58,15 +66,19 @@ class Tab:
         )
 
     def shown(self) -> list:
-        """The boards on the page and the newest one's text: a step within a turn edits that board."""
-        return [self.board_count(), self.boards().last.inner_text() if self.board_count() else ""]
+        """The boards on the page and the newest one's message id, text and buttons: a step within
+        a turn edits that board (the header's time, shown or not as messages group, is left out)."""
+        return [
+            self.board_count(),
+            self.page.evaluate(f"() => ({BOARD_SIGNATURE})(document.querySelectorAll({BOARDS!r}))"),
+        ]
 
     def wait_for_board_change(self, shown: list) -> None:
         self.page.wait_for_function(
-            """([sel, n, text]) => {
+            f"""([sel, n, seen]) => {{
                 const boards = document.querySelectorAll(sel);
-                return boards.length > n || (boards.length && boards[boards.length - 1].innerText !== text);
-            }""",
+                return boards.length > n || ({BOARD_SIGNATURE})(boards) !== seen;
+            }}""",
             arg=[BOARDS, *shown],
             timeout=45_000,
         )
