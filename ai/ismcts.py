@@ -1,4 +1,4 @@
-"""Computer players: information-set Monte Carlo tree search over determinizations (issue 14).
+"""Computer players: information-set Monte Carlo tree search over determinizations.
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): every iteration draws a
 determinization of the position from the computer's own seat (``State.determinize``: the

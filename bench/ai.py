@@ -1,4 +1,4 @@
-"""Measure the computer players (issue 14): win rates between levels, decision times, game length.
+"""Measure the computer players: win rates between levels, decision times, game length.
 
 Run: .venv/bin/python bench/ai.py --game noctiluca [--players 2] [--games 200] [--jobs 2]
      [--match hard:random ...] [--options "level=2"] [--decisions 40]

@@ -1,4 +1,4 @@
-"""Balance under computer play (issue 14): the same computer level in every seat.
+"""Balance under computer play: the same computer level in every seat.
 
 Run: .venv/bin/python bench/balance.py [--game noctiluca ...] [--players 2 ...] [--games 200]
      [--level hard] [--jobs 2]

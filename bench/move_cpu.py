@@ -54,7 +54,7 @@ from engine import GAMES  # noqa: E402
 # The bot's encoder (budget, fallbacks) when it is still there, so the encode phase is measured
 # directly; if it moves, the phase is the board's time minus the draw's.
 encode_png = getattr(render.common, "encode_png", None)
-# How the bot encodes boards (a palette since issue 18; older checkouts encoded truecolour).
+# How the bot encodes boards (a palette now; older checkouts encoded truecolour).
 ENCODE_AS_BOT = (
     {"palette": True} if encode_png is not None and "palette" in inspect.signature(encode_png).parameters else {}
 )

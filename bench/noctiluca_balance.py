@@ -1,4 +1,4 @@
-"""Noctiluca under computer play (issue 14, part 6): deliveries, round 2's refill, seat balance.
+"""Noctiluca under computer play: deliveries, round 2's refill, seat balance.
 
 Run: .venv/bin/python bench/noctiluca_balance.py [--players 4] [--games 20] [--level normal] [--workers 2]
      [--rules-version 2] [--first-seed 7000]

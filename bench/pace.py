@@ -21,7 +21,7 @@ else the machine runs: read the load average printed with them.
 ``--cpu`` measures instead, without the bot and whatever the machine's load, the CPU seconds the
 computers' turns cost (this process's ``time.process_time``): seeded games, Alice's moves at
 random, each computer's turn decided as the checkout's bot decides it (``ai.turns.play_turn`` where
-there is one, else one ``ismcts.decide`` per sub-step, as before issue 29); per computer turn, and
+there is one, else one ``ismcts.decide`` per sub-step, as older checkouts did); per computer turn, and
 per wait of Alice's (every computer turn between two of hers, summed).
 
 The same script runs on an older checkout (it only uses what the base commit 6303d94 has): copy
@@ -306,7 +306,7 @@ def cpu_measure(key: str, players: int, level: str, turns: int, seed: int) -> Me
         play_turn = None
     try:
         from ai.turns import move_seed
-    except ImportError:  # before issue 29 the seed lived with the bot
+    except ImportError:  # older checkouts kept the seed with the bot
         from bot.computers import move_seed
 
     result = Measured(key, players, level)

@@ -1,4 +1,4 @@
-"""Start-up, the scheduler's tick and memory with many stored running games (issue 18).
+"""Start-up, the scheduler's tick and memory with many stored running games.
 
 Seeds SQLite databases directly with SQL (fast; realistic states from random play of every
 game), then measures each case in a fresh child process, so one case's memory never counts

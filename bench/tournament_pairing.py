@@ -1,4 +1,4 @@
-"""Time Swiss pairing: a 256-player round after 4 played rounds (issue 13 target: under 1 s).
+"""Time Swiss pairing: a 256-player round after 4 played rounds (target: under 1 s).
 
 Run: .venv/bin/python bench/tournament_pairing.py [--players 256] [--rounds 4] [--repeat 5] [--pods 4]
 Prints the time of each pairing of the next round, then the best and the median. ``--pods 3``

@@ -75,3 +75,21 @@ def test_every_rules_doc_cites_its_rulebook_by_title() -> None:
     }
     for game, title in titles.items():
         assert title in (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8"), game
+
+
+# The code's own docs name no issue of the tracker (a reader of a clone has none): they say what
+# the code does and why. Tests may cite the issue they were written for.
+ISSUE = re.compile(r"\b[Ii]ssue \d+\b")
+CODE = ("engine", "ai", "render", "bot", "l10n", "emulator", "sandbox", "bench", "scripts")
+
+
+def test_the_code_names_no_issue_number() -> None:
+    found = []
+    for path in tracked():
+        if path.suffix != ".py" or path.relative_to(ROOT).parts[0] not in CODE:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if ISSUE.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "these lines name an issue number:\n" + "\n".join(found)
+    assert ISSUE.search('"""Round robin (issue 13): everyone meets everyone."""')

@@ -1,1 +1,1 @@
-"""Tournaments: formats, pairings and standings as pure functions (issue 13, in progress)."""
+"""Tournaments: formats, pairings and standings as pure functions."""

@@ -1,4 +1,4 @@
-"""Duplicate play for co-operative and solo games (issue 13): every team plays the same deal.
+"""Duplicate play for co-operative and solo games: every team plays the same deal.
 
 Each round, every team (a Fox Duet pair, or one player of a solo mode) plays the round's same
 seed on its own table, and the teams are ranked against each other, as the weekly challenge

@@ -1,4 +1,4 @@
-"""Elimination brackets (issue 13): single and double for 2-player games, pods for 3-4 players.
+"""Elimination brackets: single and double for 2-player games, pods for 3-4 players.
 
 Pure and deterministic, over plain data: a bracket is built from its seeds and then fed the
 results game by game (``record``); the caller stores those results and rebuilds the same bracket

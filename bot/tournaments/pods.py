@@ -1,4 +1,4 @@
-"""Swiss with pods: pairings and standings for 3- and 4-player tables (issue 13).
+"""Swiss with pods: pairings and standings for 3- and 4-player tables.
 
 For the games seated three or four at a table (Noctiluca, Vivarium, Terraforming Mars: The
 Dice Game; 2 to 4 players). Pure functions over plain data, no database and no Discord, like

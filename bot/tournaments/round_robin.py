@@ -1,4 +1,4 @@
-"""Round robin for 2-player games (issue 13): everyone meets everyone once.
+"""Round robin for 2-player games: everyone meets everyone once.
 
 The circle method: seat the entrants around a table, keep the first in place and turn the others
 one step each round. With an odd count a "bye" seat is added, so one entrant rests each round.

@@ -1,4 +1,4 @@
-"""Swiss pairings and standings for 2-player games (issue 13, the Swiss format's core).
+"""Swiss pairings and standings for 2-player games.
 
 Pure functions over plain data, no database and no Discord, so the format is tested on its own
 (tests/tournaments/) and timed in bench/tournament_pairing.py. The tournament runner (not built

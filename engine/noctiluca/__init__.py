@@ -16,7 +16,7 @@ class Noctiluca(Game):
     title = "Noctiluca"
     min_players = 1
     max_players = 4
-    # Version 2 (issue 14) plays the calibrated jars (data/noctiluca/jars-v2.json); version 1 the
+    # Version 2 plays the calibrated jars (data/noctiluca/jars-v2.json); version 1 the
     # first ones (jars.json). The rules are the same: only the jar cards differ, read through
     # ``NoctilucaState.jar_cards``, so a game started under version 1 keeps its jars.
     rules_version = 2

@@ -53,7 +53,8 @@ BOARD_SCHEMA = {
 JARS_SCHEMA = {"jars": [{"id": str, "colour": str, "slots": [str], "points": Range(0, 2)}]}
 TOKENS_SCHEMA = {"back_value": Range(1, 1), "stacks": {"gold": [int], "brown": [int], "red": [int]}}
 # The jar cards of each rules version (relative to data/noctiluca/): version 1 is the first design,
-# kept unchanged for the games started under it; version 2 is the calibration of issue 14.
+# kept unchanged for the games started under it; version 2 is the calibration by computer play
+# (bench/noctiluca_balance.py).
 JAR_FILES = {1: "jars.json", 2: "jars-v2.json"}
 FAVOURITES_SCHEMA = {"favourites": [{"id": str, "colour": str, "name": str}]}
 
