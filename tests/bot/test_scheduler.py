@@ -119,8 +119,11 @@ async def test_time_limit_warns_then_plays_for_the_player_after_a_restart(emu, w
         await bot.scheduler.tick()
         row = await bot.db.get_game(game_id)
         assert row.version == 1
-        board = Table(emu, world.channel, [world.alice, world.bob]).board()
-        assert "ran out of time; I played for them" in board.content
+        table = Table(emu, world.channel, [world.alice, world.bob])
+        # The move is stored by the tick; its board goes out from the delivery, in the background.
+        await emu.wait_until(
+            lambda: "ran out of time; I played for them" in table.board().content, what="the board of the move played"
+        )
 
 
 async def test_forfeit_on_time_ends_the_game_and_records_the_result(emu, world, config_for) -> None:
@@ -132,7 +135,8 @@ async def test_forfeit_on_time_ends_the_game_and_records_the_result(emu, world, 
         await bot.scheduler.tick()
         row = await bot.db.get_game(game_id)
         assert row.status == "finished"
-        assert "forfeits the game" in Table(emu, world.channel, [world.alice, world.bob]).board().content
+        table = Table(emu, world.channel, [world.alice, world.bob])
+        await emu.wait_until(lambda: "forfeits the game" in table.board().content, what="the board of the forfeit")
         results = await store.results_of(bot.db, world.alice.id)
         assert len(results) == 1 and not results[0].won
         record = await emu.slash(world.bob, world.channel, "meeple record", {"player": world.alice})

@@ -60,6 +60,9 @@ async def test_deferred_response_and_followups_keep_attachment_bytes(
     assert [(a.filename, a.content) for a in first.attachments] == [("board.png", BOARD_BYTES)]
     assert second.ephemeral and emu.visible_to(world.alice, world.channel) == [first]
     assert emu.visible_to(world.bob, world.channel) == [first, second]
+    # The emulator has the follow-ups as soon as they are posted; the bot keeps them once its
+    # request returns, a moment later on a busy machine.
+    await emu.wait_until(lambda: bot.followup_messages, what="the bot's own copy of its follow-up")
     downloaded = await bot.followup_messages[0].attachments[0].read()
     assert downloaded == BOARD_BYTES
     assert any(r.method == "POST" and r.path.startswith("/webhooks/") for r in emu.requests)
