@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -168,13 +168,37 @@ async def test_replays_leave_a_worker_free_for_live_boards() -> None:
     assert pictures.order == ["replay", "board", "replay"]
 
 
-def live_frames() -> int:
-    """Images alive as big as a frame (the renderers' caches of small pieces are left out)."""
+@pytest.fixture
+def live_frames(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], int]]:
+    """Count the images alive as big as a frame (the renderers' caches of small pieces are left
+    out), among those made from now on: every Pillow image goes through ``Image.__init__``. What
+    was alive before is frozen out of the collector, so each count's collection looks only at the
+    test's own objects (a worker that ran hundreds of tests holds millions)."""
+    made: list[weakref.ref[Image.Image]] = []  # images are unhashable: no WeakSet
+    init = Image.Image.__init__
+
+    def counted(self: Image.Image, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        made.append(weakref.ref(self))
+
+    monkeypatch.setattr(Image.Image, "__init__", counted)
     gc.collect()
-    return sum(1 for obj in gc.get_objects() if isinstance(obj, Image.Image) and obj.width >= 320)
+    gc.freeze()
+
+    def count() -> int:
+        gc.collect()
+        made[:] = [ref for ref in made if ref() is not None]
+        return sum(1 for ref in made if (image := ref()) is not None and image.width >= 320)
+
+    try:
+        yield count
+    finally:
+        gc.unfreeze()
 
 
-def test_frames_are_streamed_into_the_encoder_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_frames_are_streamed_into_the_encoder_not_kept(
+    monkeypatch: pytest.MonkeyPatch, live_frames: Callable[[], int]
+) -> None:
     """However many frames, only a few images are alive at once while the replay is drawn."""
     seen: list[int] = []
 
