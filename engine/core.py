@@ -175,6 +175,13 @@ class State:
             "private": {} if seat is None else self._private_view(seat),
         }
 
+    def private_view(self, seat: int) -> dict:
+        """``view(seat)["private"]`` alone: the seat's secrets, without working out the public
+        part (for a caller that has it, or needs only the secrets)."""
+        if not self._valid_seat(seat):
+            raise ValueError("There is no such seat in this game.")
+        return self._private_view(seat)
+
     def outcome(self) -> Outcome | None:
         raise NotImplementedError
 

@@ -280,7 +280,7 @@ def hidden(state) -> tuple:
         [list(p["hand"]) for p in state.seats],
         [list(p["offer"]) for p in state.seats],
         [p["corp"] for p in state.seats] if state.stage == "corp" else None,
-        [state.view(s)["private"] for s in range(state.players)],
+        [state.private_view(s) for s in range(state.players)],
     )
 
 
