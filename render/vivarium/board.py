@@ -20,7 +20,7 @@ from render.common import (
     shadowed_box,
     wrap,
 )
-from render.phone import Key, with_band
+from render.phone import Key, KeyLine, key_lines, key_size, with_band
 from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
 
@@ -511,7 +511,77 @@ def draw_board(
     draw_players(image, public, names, locale)
     if not phone:
         return image.convert("RGB")
-    return with_band(image.convert("RGB"), phone_keys(public, names, locale), crop_top=HEADER_H)
+    board = image.convert("RGB")
+    offer = on_offer(public, locale)
+    if offer is None:
+        return with_band(board, phone_keys(public, names, locale), crop_top=HEADER_H)
+    # The cards on offer go between the band and the board, in place of the header the band replaces.
+    body = Image.new("RGB", (W, offer.height + H - HEADER_H))
+    body.paste(board.crop((0, HEADER_H, W, H)), (0, offer.height))
+    body.paste(offer, (0, 0))
+    out = with_band(body, phone_keys(public, names, locale))
+    lines = key_lines(out)
+    down = out.info["board_offset"]
+    out.info["key_lines"] = lines + [
+        KeyLine(line.role, line.text, (line.box[0], line.box[1] + down, line.box[2], line.box[3] + down), line.size)
+        for line in offer.info["key_lines"]
+    ]
+    out.info["board_offset"] = down + offer.height - HEADER_H
+    return out
+
+
+# --- the cards on offer, drawn large for a phone -----------------------------------------------------
+# At the steps that choose a card of the grid (take one, or the one an ability works on), the cards that
+# may be chosen are drawn again above the board, each under the cell it is in ("R2 C3", as the menu
+# names it), large enough that their names and texts read on a phone showing the picture 360 px wide.
+OFFER_PHASES = ("take", "ability")
+OFFER_PAD, OFFER_GAP = 24, 20
+OFFER_MAX_W = 500  # a card on offer at most this wide (three in a row); four in a row (seven or eight) share it
+
+
+def offered(public: Mapping[str, Any]) -> list[tuple[int, int, Mapping[str, Any]]]:
+    """The cells that may be chosen now and their cards (row and column from 1), in reading order."""
+    if public.get("phase") not in OFFER_PHASES:
+        return []
+    grid = public.get("grid", [])
+    found = []
+    for row, col in sorted(tuple(cell) for cell in public.get("reachable", [])):
+        card = grid[row - 1][col - 1] if 0 < row <= len(grid) and 0 < col <= len(grid[row - 1]) else None
+        if card is not None:
+            found.append((row, col, card))
+    return found
+
+
+def on_offer(public: Mapping[str, Any], locale: str) -> Image.Image | None:
+    """The strip of the cards on offer, each under its cell's name; None when the step chooses no card."""
+    cards = offered(public)
+    if not cards:
+        return None
+    per_row = 3 if len(cards) <= 6 else 4  # two rows at most: of three large cards, or of four
+    w = min(OFFER_MAX_W, (W - 2 * OFFER_PAD - (per_row - 1) * OFFER_GAP) // per_row)
+    h = round(w * CARD_H / CARD_W)
+    size = key_size(W)
+    fnt = font(size, True)
+    caption = round(size * 1.3)
+    rows = -(-len(cards) // per_row)
+    height = OFFER_PAD + rows * (caption + h + OFFER_GAP) - OFFER_GAP + OFFER_PAD
+    strip = Image.new("RGBA", (W, height), (*Palette.PANEL_DARK, 255))
+    draw = ImageDraw.Draw(strip)
+    lines: list[KeyLine] = []
+    for i, (row, col, card) in enumerate(cards):
+        r, k = divmod(i, per_row)
+        in_row = min(per_row, len(cards) - r * per_row)
+        x = (W - in_row * w - (in_row - 1) * OFFER_GAP) // 2 + k * (w + OFFER_GAP)
+        y = OFFER_PAD + r * (caption + h + OFFER_GAP)
+        text = t("vivarium.render.cell", locale, row=row, col=col)
+        xy = (x + w / 2, y + caption / 2)
+        put_text(draw, xy, text, font=fnt, fill=HIGHLIGHT, anchor="mm")
+        box = draw.textbbox(xy, text, font=fnt, anchor="mm")
+        lines.append(KeyLine("choice", text, tuple(float(v) for v in box), size))  # type: ignore[arg-type]
+        strip.alpha_composite(card_sprite(card, w, h, locale), (x, y + caption))
+    out = strip.convert("RGB")
+    out.info["key_lines"] = lines
+    return out
 
 
 # --- the hand: a seat's secret starting contracts ---------------------------------------------------

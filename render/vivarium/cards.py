@@ -171,8 +171,14 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
         image.alpha_composite(icon("gem", gem), (w - 10 - (i + 1) * (gem - 2), 10 + size // 2 - gem // 2 + 18))
     if gems:
         put_text(draw, (w - 10, 8), plus, font=plus_font, fill=(14, 110, 100), anchor="ra")
-    text, fnt = fitted(name_of(card, locale), w - 16, round(w * 0.11), True, 12)
-    put_text(draw, (w / 2, h * 0.44), text, font=fnt, fill=INK, anchor="mm")
+    # The name on one line, shrinking a little; then on two lines, rather than small (a large card on offer
+    # is read on a phone).
+    name = name_of(card, locale)
+    one = whole_lines(name, w - 16, 1, round(w * 0.11), True, round(w * 0.1))
+    lines, fnt = one or fitted_lines(name, w - 16, 2, round(w * 0.105), True, 10)[:2]
+    step = fnt.size * 1.1
+    for i, line in enumerate(lines):
+        put_text(draw, (w / 2, h * 0.44 + (i - (len(lines) - 1) / 2) * step), line, font=fnt, fill=INK, anchor="mm")
     ability = card.get("ability", {})
     timing, color = TIMING.get(str(ability.get("kind")), ("", INK))
     tag = t(f"vivarium.render.timing.{timing}", locale) if timing else ""
@@ -201,13 +207,14 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
 def _contract(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Image:
     image = _frame(w, h, CONTRACT_FACE, CONTRACT_EDGE, 5)
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((6, 6, w - 6, 36), 8, fill=CONTRACT_EDGE)
+    bar = 6 + round(w / 6)  # the title bar's bottom: 36 px on the grid's card, more on a large one on offer
+    draw.rounded_rectangle((6, 6, w - 6, bar), 8, fill=CONTRACT_EDGE)
     draw_centred(
-        draw, (12, 6, w - 12, 36), t("vivarium.render.contract", locale), round(w * 0.1), (255, 248, 230), True
+        draw, (12, 6, w - 12, bar), t("vivarium.render.contract", locale), round(w * 0.1), (255, 248, 230), True
     )
     name_font = font(round(w * 0.105), True)
     for i, line in enumerate(wrap(name_of(card, locale), name_font, w - 16, 2)):
-        put_text(draw, (w / 2, 56 + i * w * 0.12), line, font=name_font, fill=INK, anchor="mm")
+        put_text(draw, (w / 2, bar + w * 0.11 + i * w * 0.12), line, font=name_font, fill=INK, anchor="mm")
     body = font(round(w * 0.095), True)
     lines: list[str] = []
     for part in goal_lines(card.get("goal", {}), locale):
