@@ -20,7 +20,7 @@ from render.common import (
     shadowed_box,
     wrap,
 )
-from render.phone import Key, KeyLine, key_lines, key_size, with_band
+from render.phone import Key, KeyLine, key_size, with_band
 from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
 
@@ -511,23 +511,9 @@ def draw_board(
     draw_players(image, public, names, locale)
     if not phone:
         return image.convert("RGB")
-    board = image.convert("RGB")
-    offer = on_offer(public, locale)
-    if offer is None:
-        return with_band(board, phone_keys(public, names, locale), crop_top=HEADER_H)
-    # The cards on offer go between the band and the board, in place of the header the band replaces.
-    body = Image.new("RGB", (W, offer.height + H - HEADER_H))
-    body.paste(board.crop((0, HEADER_H, W, H)), (0, offer.height))
-    body.paste(offer, (0, 0))
-    out = with_band(body, phone_keys(public, names, locale))
-    lines = key_lines(out)
-    down = out.info["board_offset"]
-    out.info["key_lines"] = lines + [
-        KeyLine(line.role, line.text, (line.box[0], line.box[1] + down, line.box[2], line.box[3] + down), line.size)
-        for line in offer.info["key_lines"]
-    ]
-    out.info["board_offset"] = down + offer.height - HEADER_H
-    return out
+    # At a step choosing a card, the cards on offer go between the band and the board (``on_offer``).
+    keys = phone_keys(public, names, locale)
+    return with_band(image.convert("RGB"), keys, crop_top=HEADER_H, between=on_offer(public, locale))
 
 
 # --- the cards on offer, drawn large for a phone -----------------------------------------------------
@@ -565,7 +551,7 @@ def on_offer(public: Mapping[str, Any], locale: str) -> Image.Image | None:
     caption = round(size * 1.3)
     rows = -(-len(cards) // per_row)
     height = OFFER_PAD + rows * (caption + h + OFFER_GAP) - OFFER_GAP + OFFER_PAD
-    strip = Image.new("RGBA", (W, height), (*Palette.PANEL_DARK, 255))
+    strip = Image.new("RGB", (W, height), Palette.PANEL_DARK)
     draw = ImageDraw.Draw(strip)
     lines: list[KeyLine] = []
     for i, (row, col, card) in enumerate(cards):
@@ -578,10 +564,10 @@ def on_offer(public: Mapping[str, Any], locale: str) -> Image.Image | None:
         put_text(draw, xy, text, font=fnt, fill=HIGHLIGHT, anchor="mm")
         box = draw.textbbox(xy, text, font=fnt, anchor="mm")
         lines.append(KeyLine("choice", text, tuple(float(v) for v in box), size))  # type: ignore[arg-type]
-        strip.alpha_composite(card_sprite(card, w, h, locale), (x, y + caption))
-    out = strip.convert("RGB")
-    out.info["key_lines"] = lines
-    return out
+        sprite = card_sprite(card, w, h, locale)
+        strip.paste(sprite, (x, y + caption), sprite)
+    strip.info["key_lines"] = lines
+    return strip
 
 
 # --- the hand: a seat's secret starting contracts ---------------------------------------------------

@@ -99,13 +99,18 @@ def _key(card: Mapping[str, Any]) -> str:
 
 
 def card_sprite(card: Mapping[str, Any], w: int, h: int, locale: str = "en") -> Image.Image:
+    if w > LARGE_CARD_W:  # a card on offer: drawn each time, as its size in bytes would crowd the kept ones out
+        return _drawn(card, w, h, locale)
     return _card(_key(card), w, h, locale)
 
 
 # A card is about 1 ms to draw again and 140 KB to keep (a drawing worker kept 186 of them, 26 MB).
 @lru_cache(maxsize=64)
 def _card(key: str, w: int, h: int, locale: str) -> Image.Image:
-    card = json.loads(key)
+    return _drawn(json.loads(key), w, h, locale)
+
+
+def _drawn(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Image:
     kind = card.get("kind")
     if kind == "creature":
         return _creature(card, w, h, locale)
@@ -114,8 +119,19 @@ def _card(key: str, w: int, h: int, locale: str) -> Image.Image:
     return _contract(card, w, h, locale)
 
 
+# Wider than a card of the grid: a card on offer above the board, drawn large for a phone. Such a card is
+# 0.5-1 MB: neither it nor its blank face is kept, and its face is drawn without smoothing (its round
+# corners are large enough to look smooth, and the picture is seen shrunk).
+LARGE_CARD_W = 240
+
+
 def _frame(w: int, h: int, fill, edge, width: int = 3) -> Image.Image:
     """A copy of a card's blank face: there are few distinct faces, so each is painted once."""
+    if w > LARGE_CARD_W:
+        face = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        box = (0, 0, w - 1, h - 1)
+        ImageDraw.Draw(face).rounded_rectangle(box, 14, fill=tuple(fill), outline=tuple(edge), width=width)
+        return face
     return _blank(w, h, tuple(fill), tuple(edge), width).copy()
 
 
