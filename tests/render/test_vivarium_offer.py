@@ -10,7 +10,7 @@ by ``test_phone_legibility``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -58,7 +58,7 @@ def choosing_positions() -> list[dict[str, Any]]:
     return picked
 
 
-def texts_of(card: dict[str, Any], locale: str) -> list[str]:
+def texts_of(card: Mapping[str, Any], locale: str) -> list[str]:
     """The words of a card the choice depends on, beside its name: an ability, a goal."""
     if card.get("kind") == "equipment":
         return [ability_text(card.get("ability", {}), locale)]
