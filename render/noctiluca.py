@@ -51,6 +51,7 @@ POOL_CENTRE = (452, 456)
 DIE = 38
 DIE_GAP = 42
 SHORE_R = 30
+PAWN = 46  # a pawn on a shore
 RIGHT_X0 = 900
 RIGHT_X1 = W - 20
 TOP_H = 214
@@ -89,6 +90,10 @@ JAR_SHAPES: dict[str, str] = {"gold": "circle", "brown": "square", "red": "diamo
 # How big a face's digit is drawn in each shape, in parts of the shape's size (a diamond has less room).
 DIGIT_SIZE: dict[str, float] = {"circle": 0.62, "square": 0.72, "diamond": 0.5, "triangle": 0.46}
 SEAT_COLOURS: list[RGB] = [(250, 250, 250), (255, 222, 64), (255, 120, 170), (90, 230, 230)]
+# A seat's pawn has its colour and a head of its own shape, the same on the shores and beside the
+# seat's name in its panel, so a pawn is matched to its player without telling the colours apart.
+SEAT_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "star")
+PAWN_GREY: RGB = (150, 150, 160)  # solo: a pawn left from the round before
 SECTION_TINT: dict[str, RGB] = {"purple": (54, 36, 88), "teal": (14, 70, 78), "amber": (84, 62, 18)}
 STORM_EDGE: RGB = (255, 110, 110)
 # The two paths from the shore being chosen, and the letter tagging each space of them.
@@ -154,6 +159,14 @@ def shape_outline(kind: str, box: tuple[float, float, float, float]) -> list[tup
         return [(cx, y0), (x1, cy), (cx, y1), (x0, cy)]
     if kind == "triangle":
         return [(x0, y0 + (y1 - y0) * 0.08), (x1, y0 + (y1 - y0) * 0.08), (cx, y1)]
+    if kind == "star":  # five points, the top one up; its middle sits a little low to fill the box
+        rx, ry = (x1 - x0) / 2, (y1 - y0) / 2
+        middle = y0 + ry * 1.1
+        reach = [1.0 if i % 2 == 0 else 0.45 for i in range(10)]
+        return [
+            (cx + rx * k * math.sin(math.radians(36 * i)), middle - ry * 1.05 * k * math.cos(math.radians(36 * i)))
+            for i, k in enumerate(reach)
+        ]
     return None
 
 
@@ -165,7 +178,7 @@ def draw_shape(
     outline: Color | None = None,
     width: int = 0,
 ) -> None:
-    """One of the shapes that mark colours (``DIE_SHAPES``, ``JAR_SHAPES``), filling ``box``."""
+    """One of the shapes that mark colours (``DIE_SHAPES``, ``JAR_SHAPES``, ``SEAT_SHAPES``), filling ``box``."""
     corners = shape_outline(kind, box)
     if corners is not None and outline is not None and width > 1:
         # Pillow draws a wide outline through a mask the size of the whole picture (a board's 2 MB, for
@@ -224,19 +237,26 @@ def die_sprite(colour: str, face: int, size: int = DIE) -> Image.Image:
     return supersampled((size, size), paint)
 
 
-@lru_cache(maxsize=16)
-def pawn_sprite(colour: RGB, size: int = 40) -> Image.Image:
+def pawn_sprite(seat: int, size: int = 40, grey: bool = False) -> Image.Image:
+    """A seat's pawn: a body in its colour (``SEAT_COLOURS``) under a head of its shape (``SEAT_SHAPES``)."""
+    return pawn_of(SEAT_COLOURS[seat % 4] if not grey else PAWN_GREY, SEAT_SHAPES[seat % 4], size)
+
+
+@lru_cache(maxsize=32)
+def pawn_of(colour: RGB, head: str, size: int) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, s: float) -> None:
         edge = (20, 20, 30)
-        draw.ellipse(
-            (size * 0.3 * s, 2 * s, size * 0.7 * s, size * 0.42 * s), fill=colour, outline=edge, width=round(2 * s)
-        )
         draw.polygon(
-            [(size * 0.5 * s, size * 0.3 * s), (size * 0.85 * s, (size - 3) * s), (size * 0.15 * s, (size - 3) * s)],
+            [(size * 0.5 * s, size * 0.4 * s), (size * 0.85 * s, (size - 3) * s), (size * 0.15 * s, (size - 3) * s)],
             fill=colour,
             outline=edge,
             width=round(2 * s),
         )
+        # The head is drawn over the body, big enough that its shape shows at a glance (a diamond or a
+        # star covers less of its box than a disc: theirs is larger).
+        grow = 0.06 if head in ("diamond", "star") else 0.0
+        box = (size * (0.22 - grow) * s, 1 * s, size * (0.78 + grow) * s, size * (0.56 + grow) * s)
+        draw_shape(draw, head, box, colour, edge, round(2 * s))
 
     return supersampled((size, size), paint)
 
@@ -328,8 +348,8 @@ def draw_pool(image: Image.Image, public: Mapping[str, Any], locale: str) -> Non
         if pawn is None:
             put_text(draw, c, str(shore["id"]), font=font(28, True), fill=(40, 30, 10), anchor="mm")
         else:
-            colour = SEAT_COLOURS[pawn["seat"] % 4] if not solo or pawn["round"] == public["round"] else (150, 150, 160)
-            paste_sprite(image, pawn_sprite(colour), (c[0], c[1] - 4))
+            grey = solo and pawn["round"] != public["round"]
+            paste_sprite(image, pawn_sprite(pawn["seat"], PAWN, grey=grey), (c[0], c[1] - 4))
             put_text(
                 draw,
                 (c[0] + 24, c[1] + 22),
@@ -563,8 +583,7 @@ def draw_players(image: Image.Image, public: Mapping[str, Any], names: Sequence[
         box = (RIGHT_X0, y0, RIGHT_X1, y0 + height)
         edge = DIVE_EDGE if seat in movers else PANEL_EDGE
         draw.rounded_rectangle(box, radius=16, fill=PANEL, outline=edge, width=4 if seat in movers else 2)
-        colour = SEAT_COLOURS[seat % 4]
-        paste_sprite(image, pawn_sprite(colour, 34), (box[0] + 26, y0 + 26))
+        paste_sprite(image, pawn_sprite(seat, 38), (box[0] + 26, y0 + 25))
         tokens_x0 = draw_seat_tokens(draw, info["tokens"], box[2] - 14, y0 + 24)
         draw_seat_line(draw, public, info, seat, names, (box[0] + 50, y0 + 24, tokens_x0 - 12), locale)
         scale = min(1.3, (height - 56) / JAR_H)

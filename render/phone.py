@@ -130,18 +130,27 @@ def with_band(
     crop_top: int = 0,
     background: RGB = Palette.PANEL_DARK,
     edge: RGB = Palette.ACCENT,
+    between: Image.Image | None = None,
 ) -> Image.Image:
-    """``board`` under its band of key lines (its top ``crop_top`` px, a header the band replaces, left out).
+    """``board`` under its band of key lines (its top ``crop_top`` px, a header the band replaces, left out),
+    and ``between`` them a picture of the same mode, if given (a detail drawn large for a phone).
 
-    The result keeps the board's mode; ``info["key_lines"]`` lists the lines drawn, in its coordinates, and
-    ``info["board_offset"]`` how far down the board's own drawing moved.
+    The result keeps the board's mode; ``info["key_lines"]`` lists the lines drawn, in its coordinates (the
+    band's, then those ``between`` lists in ``info["key_lines"]``), and ``info["board_offset"]`` how far down
+    the board's own drawing moved.
     """
     top, lines = band(board.width, keys, background, edge)
-    out = Image.new(board.mode, (board.width, top.height + board.height - crop_top))
-    out.paste(board, (0, top.height - crop_top))  # its top, under the band, is painted over next
+    middle = between.height if between is not None else 0
+    out = Image.new(board.mode, (board.width, top.height + middle + board.height - crop_top))
+    out.paste(board, (0, top.height + middle - crop_top))  # its top, under the band, is painted over next
+    if between is not None:
+        out.paste(between, (0, top.height))
+        for line in key_lines(between):
+            x0, y0, x1, y1 = line.box
+            lines.append(KeyLine(line.role, line.text, (x0, y0 + top.height, x1, y1 + top.height), line.size))
     out.paste(top if board.mode == "RGB" else top.convert(board.mode), (0, 0))
     out.info["key_lines"] = lines
-    out.info["board_offset"] = top.height - crop_top  # add to the board's own y to find a point on ``out``
+    out.info["board_offset"] = top.height + middle - crop_top  # add to the board's own y to find a point on ``out``
     return out
 
 

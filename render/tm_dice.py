@@ -37,6 +37,8 @@ from render.common import (
     seat_name,
     shade,
     shadowed_box,
+    whole_lines,
+    wrap,
 )
 from render.phone import Key, with_band
 
@@ -152,9 +154,9 @@ BONUS_INK = (255, 214, 120)
 PHRASE = re.compile(r"[^ 、，：；]+[ 、，：；]*|[ 、，：；]+")
 
 
-def wrap_phrases(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: int = 3) -> list[str]:
-    """Break ``text`` into lines that fit ``max_width`` at spaces and at Chinese punctuation; the
-    last line is cut if more remain."""
+def phrase_lines(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> list[str]:
+    """``text`` broken into lines of at most ``max_width`` at spaces and at Chinese punctuation, as many as it
+    takes (a phrase wider than ``max_width`` stays whole on its line)."""
     lines: list[str] = []
     current = ""
     for piece in PHRASE.findall(text):
@@ -165,9 +167,16 @@ def wrap_phrases(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_l
             current += piece
     if current.strip():
         lines.append(current)
+    return [line.strip() for line in lines]
+
+
+def wrap_phrases(text: str, fnt: ImageFont.FreeTypeFont, max_width: float, max_lines: int = 3) -> list[str]:
+    """Break ``text`` into lines that fit ``max_width`` at spaces and at Chinese punctuation; the
+    last line is cut if more remain."""
+    lines = phrase_lines(text, fnt, max_width)
     if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + ["".join(lines[max_lines - 1 :])]
-    return [ellipsize(line.strip(), fnt, max_width) for line in lines]
+        lines = lines[: max_lines - 1] + [" ".join(lines[max_lines - 1 :])]
+    return [ellipsize(line, fnt, max_width) for line in lines]
 
 
 def face_word(face: str, locale: str) -> str:
@@ -184,13 +193,17 @@ def colour_words(colours: Sequence[str], locale: str) -> str:
     return " ".join(t(f"tm-dice.render.colour.{c}", locale) for c in colours)
 
 
-def draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, face: str, locale: str, size: int = DIE) -> None:
+def draw_die(
+    draw: ImageDraw.ImageDraw, x: float, y: float, face: str, locale: str, size: int = DIE, height: int | None = None
+) -> None:
+    """A die showing its face's word, ``size`` wide and ``height`` (``size`` unless given) tall."""
     colour = DICE[FACE_COLOUR[face]]
-    draw.rounded_rectangle((x, y, x + size, y + size), radius=7, fill=colour, outline=shade(colour, 0.55), width=2)
+    h = size if height is None else height
+    draw.rounded_rectangle((x, y, x + size, y + h), radius=7, fill=colour, outline=shade(colour, 0.55), width=2)
     ink = Palette.TEXT_DARK if FACE_COLOUR[face] == "yellow" else TEXT
     label = die_label(face, locale)
     draw_centred(
-        draw, (x + 1, y, x + size - 1, y + size), label, 17 if len(label) < 4 else 14, ink, bold=True, min_size=10
+        draw, (x + 1, y, x + size - 1, y + h), label, 17 if len(label) < 4 else 14, ink, bold=True, min_size=10
     )
 
 
@@ -397,18 +410,48 @@ def draw_player(
     shown, fnt = fitted(head, x1 - x0 - 74 - vp_font.getlength(vp), 22, bold=True)
     put_text(draw, (x0 + 48, y0 + 20), shown, font=fnt, fill=TEXT, anchor="lm")
     prod = colour_words(p["production"], locale) or "-"
-    line = t("tm-dice.render.stats", locale, wild=p["wild"], hand=p["hand"], production=prod)
-    shown, fnt = fitted(line, x1 - x0 - 28, 16)
-    put_text(draw, (x0 + 14, y0 + 46), shown, font=fnt, fill=MUTED, anchor="lm")
-    room = y1 - y0
-    die = DIE if room > 150 else 40
+    stats = t("tm-dice.render.stats", locale, wild=p["wild"], hand=p["hand"], production=prod)
+    width = x1 - x0 - 28
+    # One line, shrinking to 12 px; then two lines (a long production list), never cut.
+    found = whole_lines(stats, width, 1, 16, min_size=12) or whole_lines(stats, width, 2, 15, min_size=10)
+    stats_lines, stats_font = found or (wrap(stats, font(10), width, 3), font(10))
+    step = stats_font.size + 3
+    for i, line in enumerate(stats_lines):
+        put_text(draw, (x0 + 14, y0 + 46 + i * step), line, font=stats_font, fill=MUTED, anchor="lm")
+    dice_top = y0 + 60 + (len(stats_lines) - 1) * step
+    held = [face for face, n in sorted(p["dice"].items()) for _ in range(n)]
+    text = played_text(p, award_faces, locale)
+    # The played cards take what is left under the dice, at the largest size that shows them whole; the dice
+    # are drawn smaller first when the list needs their room.
+    dice = (DIE, 40, 30) if y1 - y0 > 150 else (40, 30)
+    for die in dice if held else (0,):
+        top = dice_top + (die + 4 if die else 0)
+        laid = played_lines(text, width, y1 - 6 - top)
+        if laid is not None:
+            break
     x = x0 + 14
-    for face, n in sorted(p["dice"].items()):
-        for _ in range(n):
-            if x + die > x1 - 10:
-                break
-            draw_die(draw, x, y0 + 60, face, locale, die)
-            x += die + 4
+    wide = max(die, 40)  # a die flattened for room keeps the width its word needs
+    for face in held:
+        if x + wide > x1 - 10:
+            break
+        draw_die(draw, x, dice_top, face, locale, wide, die)
+        x += wide + 4
+    if laid is None:  # more than the panel holds even at the smallest size: the last line ends cut
+        fnt = font(PLAYED_SIZES[-1])
+        lines = wrap_phrases(text, fnt, width, max_lines=max(1, int((y1 - 6 - top) // (fnt.size + 3))))
+    else:
+        lines, fnt = laid
+    line_step = fnt.size + 3
+    for i, line in enumerate(lines):
+        put_text(draw, (x0 + 14, top + line_step / 2 + i * line_step), line, font=fnt, fill=TEXT, anchor="lm")
+
+
+# The played cards' line shrinks from the first size to the last before any of it is cut.
+PLAYED_SIZES = (15, 14, 13, 12, 11, 10)
+
+
+def played_text(p: Mapping[str, Any], award_faces: Sequence[str], locale: str) -> str:
+    """What a player has played: award counts, red and green cards counted, blue cards (used or not), bonuses."""
     sep = t("tm-dice.render.list-separator", locale)
     awards = sep.join(f"{die_label(f, locale)} {n}" for f, n in zip(award_faces, p["award_counts"], strict=True))
     played = [
@@ -426,10 +469,17 @@ def draw_player(
     bonus = [content_name(GAME_ID, "bonus", b["id"], b["name"], locale) for b in p["bonus"]]
     if bonus:
         played.append(t("tm-dice.render.bonus", locale, cards=sep.join(bonus)))
-    text = " · ".join(played)
-    lines = wrap_phrases(text, font(15), x1 - x0 - 28, max_lines=max(1, int((room - die - 74) // 18)))
-    for i, line in enumerate(lines):
-        put_text(draw, (x0 + 14, y0 + 70 + die + i * 18), line, font=font(15), fill=TEXT, anchor="lm")
+    return " · ".join(played)
+
+
+def played_lines(text: str, width: float, height: float) -> tuple[list[str], ImageFont.FreeTypeFont] | None:
+    """``text`` in whole lines of ``width`` at the largest of ``PLAYED_SIZES`` whose lines fit ``height``."""
+    for size in PLAYED_SIZES:
+        fnt = font(size)
+        lines = phrase_lines(text, fnt, width)
+        if len(lines) * (size + 3) <= height and all(fnt.getlength(line) <= width for line in lines):
+            return lines, fnt
+    return None
 
 
 def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:

@@ -12,7 +12,6 @@ from render.common import (
     Palette,
     backdrop_rgba,
     draw_centred,
-    ellipsize,
     fit_font,
     fitted,
     font,
@@ -21,7 +20,7 @@ from render.common import (
     shadowed_box,
     wrap,
 )
-from render.phone import Key, with_band
+from render.phone import Key, KeyLine, key_size, with_band
 from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
 
@@ -309,39 +308,42 @@ def draw_player(image, box, public, player, names, result, locale: str) -> None:
     for token in player.get("priority", []):
         draw_priority(image, draw, x + 14, y, token, 14, locale)
         x += 32
-    draw_counts(image, draw, x0 + 14, y0 + (68 if compact else 76), x1 - 14, player.get("counts", {}), locale)
-    row3 = y0 + (68 if compact else 76) + (40 if compact else 46)
-    draw_contracts(draw, x0 + 14, row3, x1 - 10, player.get("contracts", []), locale)
-    if not compact:
-        equipment = [c for c in player.get("collection", []) if c.get("kind") == "equipment"]
-        seat_details = (result.get("details") or [{}] * (seat + 1))[seat] if result else {}
-        if seat_details:
-            parts = {
-                "creatures": "creatures",
-                "gems": "gems",
-                "priority": "priority tokens",
-                "contracts": "contracts",
-                "starting": "starting contracts",
-                "equipment": "equipment",
-            }
-            text = t("vivarium.render.details", locale, **{k: seat_details.get(p, 0) for k, p in parts.items()})
-        elif equipment:
-            listed = t("vivarium.render.separator", locale).join(name_of(c, locale) for c in equipment)
-            text = t("vivarium.render.equipment", locale, names=listed)
-        else:
-            text = ""
-        if text:
-            shown, fnt = fitted(text, x1 - x0 - 28, 18, bool(seat_details), 14)
-            put_text(
-                draw,
-                (x0 + 14, row3 + 38),
-                shown,
-                font=fnt,
-                fill=Palette.TEXT if seat_details else Palette.TEXT_MUTED,
-                anchor="lm",
-            )
-    if y1 - y0 >= 260:
-        draw_tiles(draw, image, x0 + 14, row3 + 84, x1 - 14, player.get("collection", []))
+    counts_y = y0 + (68 if compact else 76)
+    draw_counts(image, draw, x0 + 14, counts_y, x1 - 14, player.get("counts", {}), locale)
+    text = "" if compact else equipment_text(player, result, seat, locale)
+    tiles = y1 - y0 >= 260
+    # Top to bottom: the contracts take the room the equipment line and the tiles (when shown) leave them.
+    top = counts_y + (20 if compact else 32)
+    bottom = y1 - 6 - (30 if text else 0) - (48 if tiles else 0)
+    end = draw_contracts(draw, x0 + 14, top, x1 - 10, bottom, player.get("contracts", []), locale, compact)
+    if text:
+        details = bool(result.get("details"))
+        shown, fnt = fitted(text, x1 - x0 - 28, 18, details, 14)
+        fill = Palette.TEXT if details else Palette.TEXT_MUTED
+        put_text(draw, (x0 + 14, end + 18), shown, font=fnt, fill=fill, anchor="lm")
+        end += 30
+    if tiles:
+        draw_tiles(draw, image, x0 + 14, max(y0 + 206, end + 30), x1 - 14, player.get("collection", []))
+
+
+def equipment_text(player: Mapping[str, Any], result: Mapping[str, Any], seat: int, locale: str) -> str:
+    """The line under a player's contracts: the final score's details, or the equipment they own."""
+    equipment = [c for c in player.get("collection", []) if c.get("kind") == "equipment"]
+    seat_details = (result.get("details") or [{}] * (seat + 1))[seat] if result else {}
+    if seat_details:
+        parts = {
+            "creatures": "creatures",
+            "gems": "gems",
+            "priority": "priority tokens",
+            "contracts": "contracts",
+            "starting": "starting contracts",
+            "equipment": "equipment",
+        }
+        return t("vivarium.render.details", locale, **{k: seat_details.get(p, 0) for k, p in parts.items()})
+    if equipment:
+        listed = t("vivarium.render.separator", locale).join(name_of(c, locale) for c in equipment)
+        return t("vivarium.render.equipment", locale, names=listed)
+    return ""
 
 
 # Sizes of a player's counters row, largest first: habitat chip text, type number, icon number, and
@@ -379,37 +381,87 @@ def draw_counts(image, draw, x0: float, y: float, x1: float, counts: Mapping[str
         x += step
 
 
-def draw_contracts(draw, x0: float, y: float, x1: float, contracts: Sequence[Mapping[str, Any]], locale: str) -> None:
-    """The contracts a player took, as chips with their progress; "…" when the rest do not fit."""
-    x = x0
+# A player's contracts are chips in rows: they shrink from the first size, a row more as they need it,
+# down to the last, and are never cut (a name is read in full, if small, on a tap).
+CONTRACT_SIZES = (18, 16, 14, 12, 11, 10)
+CHIP_PAD, CHIP_GAP, ROW_GAP = 8, 6, 2
+
+
+def chip_height(size: int) -> int:
+    return size + 8 if size >= 14 else size + 7
+
+
+def chip_rows(texts: Sequence[str], width: float, size: int) -> list[list[str]]:
+    """``texts`` as chips laid out in rows of at most ``width`` (a chip wider than that alone in its row)."""
+    fnt = font(size, True)
+    rows: list[list[str]] = []
+    x = width + 1
+    for text in texts:
+        w = fnt.getlength(text) + 2 * CHIP_PAD
+        if rows and x + CHIP_GAP + w <= width:
+            rows[-1].append(text)
+            x += CHIP_GAP + w
+        else:
+            rows.append([text])
+            x = w
+    return rows
+
+
+def contract_layout(texts: Sequence[str], width: float, height: float) -> tuple[list[list[str]], int]:
+    """The rows and size of the largest chips that fit ``width`` x ``height``: the smallest size when none does."""
+    for size in CONTRACT_SIZES:
+        rows = chip_rows(texts, width, size)
+        fits = all(font(size, True).getlength(r[0]) + 2 * CHIP_PAD <= width for r in rows)
+        if fits and len(rows) * (chip_height(size) + ROW_GAP) - ROW_GAP <= height:
+            return rows, size
+    return rows, size
+
+
+def draw_contracts(
+    draw,
+    x0: float,
+    top: float,
+    x1: float,
+    bottom: float,
+    contracts: Sequence[Mapping[str, Any]],
+    locale: str,
+    centred: bool = False,
+) -> float:
+    """The contracts a player took, as chips with their progress, in rows from ``top`` (``centred``: in the middle
+    of ``top``-``bottom``); return where they end."""
     if not contracts:
         shown, fnt = fitted(t("vivarium.render.no-contract", locale), x1 - x0, 18, False, 12)
-        put_text(draw, (x, y), shown, font=fnt, fill=Palette.TEXT_MUTED, anchor="lm")
-    fnt = font(18, True)
-    more = fnt.getlength("…") + 4
-    for k, contract in enumerate(contracts):
+        put_text(draw, (x0, top + chip_height(18) / 2), shown, font=fnt, fill=Palette.TEXT_MUTED, anchor="lm")
+        return top + chip_height(18)
+    texts = []
+    for contract in contracts:
         progress = contract.get("progress", {})
-        text = t(
-            "vivarium.render.contract-progress",
-            locale,
-            name=name_of(contract, locale, "contract"),
-            have=progress.get("have", 0),
-            worth=progress.get("points", 0),
+        texts.append(
+            t(
+                "vivarium.render.contract-progress",
+                locale,
+                name=name_of(contract, locale, "contract"),
+                have=progress.get("have", 0),
+                worth=progress.get("points", 0),
+            )
         )
-        last = k == len(contracts) - 1
-        room = x1 - x - 16 - (0 if last else more + 6)
-        if fnt.getlength(text) > room:
-            if k > 0 and room < 120:  # too little left for a readable chip: mark that more follow
-                put_text(draw, (x, y), "…", font=fnt, fill=Palette.TEXT, anchor="lm")
-                break
-            text = ellipsize(text, fnt, room)
-        w = fnt.getlength(text) + 16
-        good = progress.get("points", 0) > 0
-        draw.rounded_rectangle(
-            (x, y - 14, x + w, y + 14), 8, fill=CONTRACT_FACE if good else (120, 100, 70), outline=CONTRACT_EDGE
-        )
-        put_text(draw, (x + 8, y), text, font=fnt, fill=INK if good else (246, 234, 196), anchor="lm")
-        x += w + 6
+    rows, size = contract_layout(texts, x1 - x0, bottom - top)
+    fnt = font(size, True)
+    h = chip_height(size)
+    good = [c.get("progress", {}).get("points", 0) > 0 for c in contracts]
+    k = 0
+    y = top + (max(0, (bottom - top) - len(rows) * (h + ROW_GAP) + ROW_GAP) / 2 if centred else 0)
+    for row in rows:
+        x = x0
+        for text in row:
+            w = fnt.getlength(text) + 2 * CHIP_PAD
+            face, ink = (CONTRACT_FACE, INK) if good[k] else ((120, 100, 70), (246, 234, 196))
+            draw.rounded_rectangle((x, y, x + w, y + h), 8 if size >= 14 else 6, fill=face, outline=CONTRACT_EDGE)
+            put_text(draw, (x + CHIP_PAD, y + h / 2), text, font=fnt, fill=ink, anchor="lm")
+            x += w + CHIP_GAP
+            k += 1
+        y += h + ROW_GAP
+    return y - ROW_GAP
 
 
 def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence[Mapping[str, Any]]) -> None:
@@ -459,7 +511,63 @@ def draw_board(
     draw_players(image, public, names, locale)
     if not phone:
         return image.convert("RGB")
-    return with_band(image.convert("RGB"), phone_keys(public, names, locale), crop_top=HEADER_H)
+    # At a step choosing a card, the cards on offer go between the band and the board (``on_offer``).
+    keys = phone_keys(public, names, locale)
+    return with_band(image.convert("RGB"), keys, crop_top=HEADER_H, between=on_offer(public, locale))
+
+
+# --- the cards on offer, drawn large for a phone -----------------------------------------------------
+# At the steps that choose a card of the grid (take one, or the one an ability works on), the cards that
+# may be chosen are drawn again above the board, each under the cell it is in ("R2 C3", as the menu
+# names it), large enough that their names and texts read on a phone showing the picture 360 px wide.
+OFFER_PHASES = ("take", "ability")
+OFFER_PAD, OFFER_GAP = 24, 20
+OFFER_MAX_W = 500  # a card on offer at most this wide (three in a row); four in a row (seven or eight) share it
+
+
+def offered(public: Mapping[str, Any]) -> list[tuple[int, int, Mapping[str, Any]]]:
+    """The cells that may be chosen now and their cards (row and column from 1), in reading order."""
+    if public.get("phase") not in OFFER_PHASES:
+        return []
+    grid = public.get("grid", [])
+    found = []
+    for row, col in sorted(tuple(cell) for cell in public.get("reachable", [])):
+        card = grid[row - 1][col - 1] if 0 < row <= len(grid) and 0 < col <= len(grid[row - 1]) else None
+        if card is not None:
+            found.append((row, col, card))
+    return found
+
+
+def on_offer(public: Mapping[str, Any], locale: str) -> Image.Image | None:
+    """The strip of the cards on offer, each under its cell's name; None when the step chooses no card."""
+    cards = offered(public)
+    if not cards:
+        return None
+    per_row = 3 if len(cards) <= 6 else 4  # two rows at most: of three large cards, or of four
+    w = min(OFFER_MAX_W, (W - 2 * OFFER_PAD - (per_row - 1) * OFFER_GAP) // per_row)
+    h = round(w * CARD_H / CARD_W)
+    size = key_size(W)
+    fnt = font(size, True)
+    caption = round(size * 1.3)
+    rows = -(-len(cards) // per_row)
+    height = OFFER_PAD + rows * (caption + h + OFFER_GAP) - OFFER_GAP + OFFER_PAD
+    strip = Image.new("RGB", (W, height), Palette.PANEL_DARK)
+    draw = ImageDraw.Draw(strip)
+    lines: list[KeyLine] = []
+    for i, (row, col, card) in enumerate(cards):
+        r, k = divmod(i, per_row)
+        in_row = min(per_row, len(cards) - r * per_row)
+        x = (W - in_row * w - (in_row - 1) * OFFER_GAP) // 2 + k * (w + OFFER_GAP)
+        y = OFFER_PAD + r * (caption + h + OFFER_GAP)
+        text = t("vivarium.render.cell", locale, row=row, col=col)
+        xy = (x + w / 2, y + caption / 2)
+        put_text(draw, xy, text, font=fnt, fill=HIGHLIGHT, anchor="mm")
+        box = draw.textbbox(xy, text, font=fnt, anchor="mm")
+        lines.append(KeyLine("choice", text, tuple(float(v) for v in box), size))  # type: ignore[arg-type]
+        sprite = card_sprite(card, w, h, locale)
+        strip.paste(sprite, (x, y + caption), sprite)
+    strip.info["key_lines"] = lines
+    return strip
 
 
 # --- the hand: a seat's secret starting contracts ---------------------------------------------------

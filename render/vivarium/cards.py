@@ -99,13 +99,18 @@ def _key(card: Mapping[str, Any]) -> str:
 
 
 def card_sprite(card: Mapping[str, Any], w: int, h: int, locale: str = "en") -> Image.Image:
+    if w > LARGE_CARD_W:  # a card on offer: drawn each time, as its size in bytes would crowd the kept ones out
+        return _drawn(card, w, h, locale)
     return _card(_key(card), w, h, locale)
 
 
 # A card is about 1 ms to draw again and 140 KB to keep (a drawing worker kept 186 of them, 26 MB).
 @lru_cache(maxsize=64)
 def _card(key: str, w: int, h: int, locale: str) -> Image.Image:
-    card = json.loads(key)
+    return _drawn(json.loads(key), w, h, locale)
+
+
+def _drawn(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Image:
     kind = card.get("kind")
     if kind == "creature":
         return _creature(card, w, h, locale)
@@ -114,8 +119,19 @@ def _card(key: str, w: int, h: int, locale: str) -> Image.Image:
     return _contract(card, w, h, locale)
 
 
+# Wider than a card of the grid: a card on offer above the board, drawn large for a phone. Such a card is
+# 0.5-1 MB: neither it nor its blank face is kept, and its face is drawn without smoothing (its round
+# corners are large enough to look smooth, and the picture is seen shrunk).
+LARGE_CARD_W = 240
+
+
 def _frame(w: int, h: int, fill, edge, width: int = 3) -> Image.Image:
     """A copy of a card's blank face: there are few distinct faces, so each is painted once."""
+    if w > LARGE_CARD_W:
+        face = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        box = (0, 0, w - 1, h - 1)
+        ImageDraw.Draw(face).rounded_rectangle(box, 14, fill=tuple(fill), outline=tuple(edge), width=width)
+        return face
     return _blank(w, h, tuple(fill), tuple(edge), width).copy()
 
 
@@ -171,8 +187,14 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
         image.alpha_composite(icon("gem", gem), (w - 10 - (i + 1) * (gem - 2), 10 + size // 2 - gem // 2 + 18))
     if gems:
         put_text(draw, (w - 10, 8), plus, font=plus_font, fill=(14, 110, 100), anchor="ra")
-    text, fnt = fitted(name_of(card, locale), w - 16, round(w * 0.11), True, 12)
-    put_text(draw, (w / 2, h * 0.44), text, font=fnt, fill=INK, anchor="mm")
+    # The name on one line, shrinking a little; then on two lines, rather than small (a large card on offer
+    # is read on a phone).
+    name = name_of(card, locale)
+    one = whole_lines(name, w - 16, 1, round(w * 0.11), True, round(w * 0.1))
+    lines, fnt = one or fitted_lines(name, w - 16, 2, round(w * 0.105), True, 10)[:2]
+    step = fnt.size * 1.1
+    for i, line in enumerate(lines):
+        put_text(draw, (w / 2, h * 0.44 + (i - (len(lines) - 1) / 2) * step), line, font=fnt, fill=INK, anchor="mm")
     ability = card.get("ability", {})
     timing, color = TIMING.get(str(ability.get("kind")), ("", INK))
     tag = t(f"vivarium.render.timing.{timing}", locale) if timing else ""
@@ -201,13 +223,14 @@ def _equipment(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Im
 def _contract(card: Mapping[str, Any], w: int, h: int, locale: str) -> Image.Image:
     image = _frame(w, h, CONTRACT_FACE, CONTRACT_EDGE, 5)
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((6, 6, w - 6, 36), 8, fill=CONTRACT_EDGE)
+    bar = 6 + round(w / 6)  # the title bar's bottom: 36 px on the grid's card, more on a large one on offer
+    draw.rounded_rectangle((6, 6, w - 6, bar), 8, fill=CONTRACT_EDGE)
     draw_centred(
-        draw, (12, 6, w - 12, 36), t("vivarium.render.contract", locale), round(w * 0.1), (255, 248, 230), True
+        draw, (12, 6, w - 12, bar), t("vivarium.render.contract", locale), round(w * 0.1), (255, 248, 230), True
     )
     name_font = font(round(w * 0.105), True)
     for i, line in enumerate(wrap(name_of(card, locale), name_font, w - 16, 2)):
-        put_text(draw, (w / 2, 56 + i * w * 0.12), line, font=name_font, fill=INK, anchor="mm")
+        put_text(draw, (w / 2, bar + w * 0.11 + i * w * 0.12), line, font=name_font, fill=INK, anchor="mm")
     body = font(round(w * 0.095), True)
     lines: list[str] = []
     for part in goal_lines(card.get("goal", {}), locale):

@@ -95,3 +95,40 @@ def test_a_tm_dice_tile_names_its_owner_by_number_as_the_owners_panel_does() -> 
         inside = [r.text for r in numbers if cx - HEX < r.box[0] < cx + HEX and cy < r.box[1] < cy + HEX]
         assert str(tile["owner"] + 1) in inside, tile
     assert image.width == 1600
+
+
+def head_of(seat: int, size: int = 40) -> Image.Image:
+    """The upper part of a seat's pawn (its head), as a mask."""
+    alpha = noctiluca.pawn_sprite(seat, size).getchannel("A")
+    return alpha.crop((0, 0, size, round(size * 0.6))).point(lambda v: 255 if v > 127 else 0)
+
+
+def test_every_seats_pawn_has_a_head_of_its_own_shape() -> None:
+    """Four seats' pawns differ by the shape of their head, not by their colour alone."""
+    assert len(set(noctiluca.SEAT_SHAPES)) == len(noctiluca.SEAT_SHAPES) == len(noctiluca.SEAT_COLOURS)
+    for a, b in itertools.combinations(range(4), 2):
+        for size in (38, noctiluca.PAWN):  # beside the name in a seat's panel, and on a shore
+            assert difference(head_of(a, size), head_of(b, size)) >= DISTINCT, (a, b, size)
+
+
+def test_a_pawn_on_a_shore_has_the_shape_of_its_players_pawn_in_the_seat_list(monkeypatch) -> None:
+    """Every pawn the pool shows is drawn as its seat's pawn, the one drawn beside that seat's name."""
+    from engine import GAMES
+    from tests.support.render_checks import random_position
+
+    drawn: list[tuple[int, int]] = []
+    original = noctiluca.pawn_sprite
+
+    def recording(seat: int, size: int = 40, grey: bool = False) -> Image.Image:
+        drawn.append((seat, size))
+        return original(seat, size, grey)
+
+    monkeypatch.setattr(noctiluca, "pawn_sprite", recording)
+    state = random_position(GAMES["noctiluca"], 4, 31, 40)
+    public = state.view(None)["public"]
+    on_shores = sorted(shore["pawn"]["seat"] for shore in public["shores"] if shore["pawn"] is not None)
+    assert len(set(on_shores)) >= 3
+    noctiluca.board(public, ["Ann", "Bo", "Cy", "Di"])
+    assert sorted(seat for seat, size in drawn if size == noctiluca.PAWN) == on_shores
+    beside_names = [seat for seat, size in drawn if size != noctiluca.PAWN]
+    assert beside_names == [0, 1, 2, 3]

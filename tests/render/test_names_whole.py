@@ -9,6 +9,7 @@ A text too long for its place shrinks, wraps or moves to a line of its own inste
 
 from __future__ import annotations
 
+import copy
 import sys
 import traceback
 from collections.abc import Hashable, Iterator
@@ -21,7 +22,7 @@ import pytest
 
 import render
 import render.common
-from l10n import t
+from l10n import content_name, t
 from render import RENDERERS
 from render.common import MAX_NAME_CHARS
 from render.fonts import GRAPHEME, columns
@@ -64,9 +65,56 @@ def holds_name(text: str, name: str) -> bool:
     return name in text or (len(text.strip()) >= 3 and text.strip() in name)
 
 
-# Lists that show what room allows and then stop (a player's taken contracts as chips, a TM dice panel's
-# played cards and production): their last item may be cut, as a sign that more follow.
-OVERFLOWING_LISTS = {("board.py", "draw_contracts"), ("tm_dice.py", "draw_player")}
+# The longest lists a player's panel shows, filled with the longest names of the locale: Vivarium's
+# contracts (more than any seeded game gave a player), TM dice's played cards (every blue card, a long
+# production), at every player count (four players have the smallest panels).
+CROWDED_CONTRACTS = 10
+CROWDED_BLUES = 9
+
+
+def longest(names: dict[str, str], count: int) -> list[str]:
+    """The ids of the ``count`` longest names (drawn width in columns), longest first."""
+    return sorted(names, key=lambda key: -width(names[key]))[:count]
+
+
+def crowded_vivarium(public: dict[str, Any], locale: str) -> dict[str, Any]:
+    """``public`` with every player holding the contracts of the longest names, far along."""
+    from engine.vivarium.content import CARDS, shared_card_view
+    from render.vivarium.cards import name_of
+
+    contracts = {c: name_of(shared_card_view(c), locale, "contract") for c, card in CARDS.items()}
+    contracts = {c: name for c, name in contracts.items() if CARDS[c].kind == "contract"}
+    crowded = copy.deepcopy(public)
+    for k, player in enumerate(crowded["players_info"]):
+        ids = longest(contracts, CROWDED_CONTRACTS + k)[k:]
+        player["contracts"] = [
+            {**shared_card_view(c), "progress": {"have": 12 + i, "points": 10 * (i % 2)}} for i, c in enumerate(ids)
+        ]
+    return crowded
+
+
+def crowded_tm_dice(public: dict[str, Any], locale: str) -> dict[str, Any]:
+    """``public`` with every player holding every kind of card, the blue ones of the longest names, and dice."""
+    from engine.tm_dice.content import BONUS_CARDS, CARDS
+    from render.tm_dice import card_name
+
+    blues = {c: card_name(c, locale) for c, card in CARDS.items() if card.colour == "blue"}
+    reds = [c for c, card in CARDS.items() if card.colour == "red"]
+    greens = [c for c, card in CARDS.items() if card.colour == "green"]
+    bonus = {b: content_name("tm-dice", "bonus", b, card["name"], locale) for b, card in BONUS_CARDS.items()}
+    crowded = copy.deepcopy(public)
+    for k, seat in enumerate(crowded["seats"]):
+        seat["blue"] = longest(blues, CROWDED_BLUES + k)[k:]
+        seat["used"] = seat["blue"][::2]
+        seat["red"], seat["green"] = reds[:14], greens[:14]
+        seat["bonus"] = [BONUS_CARDS[b] for b in longest(bonus, 3)]
+        seat["production"] = ["yellow", "green", "gray", "blue", "red"] * 4
+        seat["dice"] = {"plant": 2, "heat": 2, "water": 1, "titanium": 2, "science": 1}
+        seat["award_counts"] = [19] * len(seat["award_counts"])
+    return crowded
+
+
+CROWDED = {"vivarium": crowded_vivarium, "tm-dice": crowded_tm_dice}
 
 
 @contextmanager
@@ -105,7 +153,8 @@ def cuts() -> Iterator[list[tuple[str, set[tuple[str, str]]]]]:
 
 @cache
 def cut_while_drawing(game_id: str, locale: str) -> list[tuple[str, str, frozenset[tuple[str, str]]]]:
-    """Every cut made drawing the board and the hands of the sampled positions, with the names used."""
+    """Every cut made drawing the board and the hands of the sampled positions (and, for the games with long
+    lists, their boards with the lists at their longest), with the names used."""
     found = []
     for label, public, seats in positions(game_id):
         names = NAMES[locale][: len(seats)]
@@ -113,6 +162,8 @@ def cut_while_drawing(game_id: str, locale: str) -> list[tuple[str, str, frozens
             RENDERERS[game_id].board(public["public"], names, locale=locale)
             for seat, view in enumerate(seats):
                 RENDERERS[game_id].hand(view["public"], view["private"], names, seat, locale=locale)
+            if game_id in CROWDED and not public["public"].get("result"):
+                RENDERERS[game_id].board(CROWDED[game_id](public["public"], locale), names, locale=locale)
         found += [(label, text, frozenset(frames)) for text, frames in cut]
     return found
 
@@ -131,14 +182,20 @@ def test_no_name_is_cut(game_id: str, locale: str) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game_id", sorted(PLAYER_COUNTS))
-def test_no_label_is_cut_but_the_last_of_an_overflowing_list(game_id: str, locale: str) -> None:
-    """A label shrinks or wraps in its place; only a list longer than its room ends cut."""
-    problems = [
-        f"{label}: {text!r}"
-        for label, text, frames in cut_while_drawing(game_id, locale)
-        if not frames & OVERFLOWING_LISTS
-    ]
+def test_no_label_is_cut(game_id: str, locale: str) -> None:
+    """A label shrinks or wraps in its place, and so does a list (contracts, played cards) at its longest."""
+    problems = [f"{label}: {text!r}" for label, text, _ in cut_while_drawing(game_id, locale)]
     assert not problems, "\n".join(problems[:20])
+
+
+def test_the_crowded_lists_are_long() -> None:
+    """The crowded panels hold more than a seeded game gives a player, so they test the lists at their longest."""
+    _, public, _ = positions("vivarium")[-2]
+    players = crowded_vivarium(public["public"], "pt-BR")["players_info"]
+    assert all(len(p["contracts"]) == CROWDED_CONTRACTS for p in players)
+    _, public, _ = positions("tm-dice")[-2]
+    seats = crowded_tm_dice(public["public"], "pt-BR")["seats"]
+    assert all(len(s["blue"]) == CROWDED_BLUES and len(s["production"]) == 20 for s in seats)
 
 
 def test_the_watch_sees_a_cut() -> None:
