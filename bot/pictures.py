@@ -102,17 +102,16 @@ def importable(fn: Callable[..., Any]) -> bool:
 @dataclass(frozen=True)
 class Drawing:
     """A picture worded but not drawn yet: a top-level function returning its bytes, and the
-    arguments to call it with (``drawing`` makes one; ``Pictures.draw(d.fn, *d.args)`` draws it)."""
+    arguments to call it with (``drawing`` makes one; ``Pictures.make`` draws it)."""
 
     fn: Callable[..., bytes]
     args: tuple[Any, ...]
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
 
 
 def drawing(fn: Callable[P, bytes], /, *args: P.args, **kwargs: P.kwargs) -> Drawing:
-    """A ``Drawing`` of ``fn(*args)``, its arguments checked against ``fn`` (positional only)."""
-    if kwargs:
-        raise TypeError("a drawing takes positional arguments only")
-    return Drawing(fn, args)
+    """A ``Drawing`` of ``fn(*args, **kwargs)``, its arguments checked against ``fn`` by mypy."""
+    return Drawing(fn, args, kwargs)
 
 
 def kind_of(fn: Callable[..., Any]) -> str:
@@ -213,11 +212,15 @@ class Pictures:
 
     async def draw(self, fn: Callable[P, bytes], /, *args: P.args, **kwargs: P.kwargs) -> bytes:
         """``fn(*args, **kwargs)``, a top-level function returning a picture's bytes (a ``render``
-        function, or one that words and draws in the worker, like ``bot.howto.page_png``), drawn
+        function, or one that words and draws in the worker, like ``bot.howto_page.page_png``), drawn
         in a worker after the hands waiting and before the boards. Its arguments are pickled."""
         job = _Job(kind_of(fn), args, asyncio.get_running_loop().create_future(), fn, kwargs)
         self._asked[object()] = job
         return await self._submit(job)
+
+    async def make(self, worded: Drawing) -> bytes:
+        """A ``Drawing`` drawn, as ``draw`` draws."""
+        return await self.draw(worded.fn, *worded.args, **worded.kwargs)
 
     async def _submit(self, job: _Job) -> bytes:
         if self._closed:

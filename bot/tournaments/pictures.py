@@ -48,14 +48,14 @@ class WordedPodium:
 
 async def drawn_report(worded: WordedReport, pictures: Pictures) -> Report:
     """The report with its pictures, drawn by the picture service."""
-    standings = await pictures.draw(worded.standings.fn, *worded.standings.args)
-    bracket = None if worded.bracket is None else await pictures.draw(worded.bracket.fn, *worded.bracket.args)
+    standings = await pictures.make(worded.standings)
+    bracket = None if worded.bracket is None else await pictures.make(worded.bracket)
     return Report(worded.text, standings, worded.alt, bracket, worded.bracket_alt)
 
 
 async def drawn_podium(worded: WordedPodium, pictures: Pictures) -> Podium:
     """The podium with its picture, drawn by the picture service."""
-    return Podium(worded.text, await pictures.draw(worded.picture.fn, *worded.picture.args), worded.alt)
+    return Podium(worded.text, await pictures.make(worded.picture), worded.alt)
 
 
 def _name(names: dict[int, str], team: tuple[int, ...], loc: str) -> str:

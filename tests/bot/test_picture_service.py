@@ -10,6 +10,7 @@ import ast
 import asyncio
 import io
 import os
+import random
 import re
 import threading
 from collections.abc import Iterator
@@ -24,6 +25,8 @@ from bot.profiles import ranked
 from bot.ratings import Rating
 from emulator.testing import running
 from tests.bot.test_discord_ratings import play_and_resign
+from tests.bot.test_discord_table import join_and_start, open_table
+from tests.support.driver import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = "bot.pictures"  # the one module that calls render's image functions itself
@@ -181,8 +184,8 @@ def test_a_drawing_is_a_top_level_function_a_worker_can_import() -> None:
 
     assert importable(render.ratings.leaderboard_png) and importable(render.render_board)
     assert not importable(closure)
-    made = drawing(render.shrink_png, b"", 1)
-    assert made.fn is render.shrink_png and made.args == (b"", 1)
+    made = drawing(render.shrink_png, b"", budget_bytes=1)
+    assert made.fn is render.shrink_png and made.args == (b"",) and made.kwargs == {"budget_bytes": 1}
 
 
 def rows() -> list[render.ratings.BoardRow]:
@@ -269,3 +272,18 @@ async def test_the_event_loop_keeps_running_while_a_leaderboard_is_drawn(emu, wo
         (picture,) = board.attachments
         assert picture.filename == "leaderboard.png" and Image.open(io.BytesIO(picture.content)).width == 900
         assert picture.description and "Vivarium" in picture.description
+
+
+async def test_a_board_discord_finds_too_big_is_shrunk_by_the_picture_service(emu, world, config_for) -> None:
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
+        await join_and_start(emu, world, await open_table(emu, world))
+        table = Table(emu, world.channel, [world.alice, world.bob], random.Random(3))
+        await emu.wait_until(lambda: bool(table.boards()), timeout=30, what="the first board")
+        first = table.board()
+        emu.upload_limit = len(first.attachments[0].content) // 2  # the next board is refused as too big
+        await table.play_one()
+        await emu.wait_until(lambda: table.board().id != first.id, timeout=30, what="the board after the move")
+        (picture,) = table.board().attachments
+        assert len(picture.content) <= emu.upload_limit
+        assert Image.open(io.BytesIO(picture.content)).format == "PNG"
+        assert bot.flow.pictures.drawn["shrink"] >= 1, "shrunk by the picture service"
