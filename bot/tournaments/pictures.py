@@ -2,9 +2,9 @@
 
 Every picture comes with the same facts as text (the message itself and the picture's alt text),
 for screen readers and for anyone reading on a slow connection. Here a picture is worded, not
-drawn: ``report`` and ``podium`` give a ``Drawing`` each, which ``drawn`` has the picture service
-(``bot.pictures``) draw in a worker, never on the event loop (a big bracket takes a good part of a
-second).
+drawn: ``report`` and ``podium`` say what to draw (``bot.pictures.Drawing``), and ``drawn_report``
+and ``drawn_podium`` have the picture service draw it in a worker, never on the event loop (a big
+bracket takes a good part of a second; its words, about 20 ms for 128 players, are laid out here).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ async def _standings(
 
 
 async def report(runner: Runner, tournament: Tournament, after_round: int | None, loc: str) -> WordedReport:
-    """The standings, text and picture, in ``loc`` (one language for the whole message)."""
+    """The standings, text and picture to draw, in ``loc`` (one language for the whole message)."""
     table, names, history, entrants = await _standings(runner, tournament, loc)
     settled = [r.number for r in await store.rounds(runner.db, tournament.id) if r.status == "settled"]
     shown_round = after_round or (settled[-1] if settled else 0)
