@@ -6,7 +6,6 @@ Every component and command ends up here; rules live in ``engine`` and storage i
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import secrets
@@ -506,7 +505,7 @@ class Flow:
                 if exc.code == 50083 and attempt == 0:
                     await self.unarchive(row.channel_id)
                 elif (exc.code == 40005 or exc.status == 413) and attempt < 2:
-                    png = await asyncio.to_thread(render.shrink_png, png, len(png) // 4)
+                    png = await self.pictures.draw(render.shrink_png, png, len(png) // 4)
                 else:
                     raise
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -528,7 +527,7 @@ class Flow:
                 if exc.code == 50083 and attempt == 0:
                     await self.unarchive(row.channel_id)
                 elif (exc.code == 40005 or exc.status == 413) and attempt < 2:
-                    png = await asyncio.to_thread(render.shrink_png, png, len(png) // 4)
+                    png = await self.pictures.draw(render.shrink_png, png, len(png) // 4)
                 else:
                     raise
         raise AssertionError("unreachable: the last attempt returns or raises")

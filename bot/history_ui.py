@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Sequence
@@ -11,7 +10,6 @@ from typing import Any
 
 import discord
 
-import render
 from bot import alt_text, history
 from bot.answers import locale_of
 from bot.flow import Flow, clip
@@ -177,7 +175,7 @@ async def show_past_board(
         step = row.version
     state = await history.state_at(flow.service.db, row, step)
     names = await flow.names(row.id, loc)
-    png = await asyncio.to_thread(render.render_board, row.game, state.view(None), names, loc)
+    png = await flow.pictures.board(row.id, row.game, state.view(None), names, loc)  # in a drawing worker
     if step == 0:
         title = t("history.board-start", loc, last=row.version)
     else:  # the move it shows, as the log tells it to this reader

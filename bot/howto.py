@@ -6,9 +6,7 @@ The buttons carry the game and the page in their custom id (not a table), so the
 
 from __future__ import annotations
 
-import asyncio
 import io
-import re
 from typing import Any
 
 import discord
@@ -16,11 +14,12 @@ import discord
 from bot import alt_text
 from bot.answers import locale_of
 from bot.flow import clip
-from bot.i18n import game_title, has, t
+from bot.howto_page import labels, page_png
+from bot.i18n import game_title, t
 from bot.service import Refusal
 from bot.ui import ELSEWHERE, Answered, custom_ids_on, flow_of
 from engine import GAMES
-from render.howto import SCENES, pages, render_page
+from render.howto import SCENES, pages
 
 OPEN = "o"
 
@@ -98,14 +97,6 @@ def pager(game_id: str, current: int, last: int, loc: str) -> discord.ui.View:
     return view
 
 
-def labels(game_id: str, page: str, loc: str) -> list[str]:
-    """The lines of a page's numbered list: ``howto.<game>.<page>.label.1``, ``.2``... while they exist."""
-    found: list[str] = []
-    while has(key := f"howto.{game_id}.{page}.label.{len(found) + 1}", loc):
-        found.append(t(key, loc))
-    return found
-
-
 def page_text(game_id: str, index: int, loc: str) -> str:
     names = pages(game_id)
     page = names[index]
@@ -115,14 +106,6 @@ def page_text(game_id: str, index: int, loc: str) -> str:
         t(f"howto.{game_id}.{page}.text", loc),
     ]
     return clip("\n".join(lines))
-
-
-def page_png(game_id: str, index: int, loc: str) -> bytes:
-    page = pages(game_id)[index]
-    # The names are listed as the language lists them ("Alice, Bob", "小安、小布").
-    names = [name.strip() for name in re.split("[,、，]", t("howto.sample-names", loc))]
-    title = t(f"howto.{game_id}.{page}.title", loc)
-    return render_page(game_id, index, title, labels(game_id, page, loc), names, locale=loc)
 
 
 def page_alt(game_id: str, index: int, loc: str) -> str:
@@ -142,7 +125,7 @@ async def show_page(interaction: discord.Interaction, game_id: str, page: int, e
         return
     last = len(pages(game_id)) - 1
     index = max(0, min(page, last))
-    png = await asyncio.to_thread(page_png, game_id, index, loc)
+    png = await flow_of(interaction).pictures.draw(page_png, game_id, index, loc)  # in a drawing worker
     file = discord.File(io.BytesIO(png), filename="how-to-play.png", description=page_alt(game_id, index, loc))
     text, view = page_text(game_id, index, loc), pager(game_id, index, last, loc)
     if edit:

@@ -16,6 +16,17 @@ drawing tried again.
 Hand pictures are cached (LRU) by game, version, seat, language, names and the view itself, so
 "My hand" clicked again, or a DM of an unchanged hand, draws nothing. The view is part of the key
 because an undo goes back to a version number a different move then reuses.
+
+Every other picture of the bot (past boards, How to play, profiles, leaderboards, tournament
+standings, brackets and podiums, a board shrunk for Discord) comes through ``draw``: ``await
+pictures.draw(render_function, *args)`` runs a top-level function returning the image's bytes in a
+worker, typed by the function's own signature. These go after hands and before boards (someone
+asked for them, or a round was settled), through the same bound of ``workers`` drawings at once.
+The worker imports the function by its name; one it could not import (a closure, or a function
+replaced at run time, as tests do to watch or break a drawing) is drawn in a thread of this
+process instead, still under the same bound. No picture is drawn or encoded on the event loop:
+tests/bot/test_picture_service.py holds every call of ``render``'s image functions to this module
+and to the drawings handed to it.
 """
 
 from __future__ import annotations
@@ -25,12 +36,14 @@ import hashlib
 import json
 import logging
 import os
+import sys
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 import render
 from ai.workers import RecyclingPool
@@ -41,6 +54,8 @@ if TYPE_CHECKING:
     from bot.replays import ReplayOrder
 
 log = logging.getLogger("meeple.pictures")
+
+P = ParamSpec("P")
 
 # Drawings waiting (not yet in a worker) beyond which clicks stop waiting for their board, per worker.
 QUEUE_PER_WORKER = 4
@@ -75,15 +90,48 @@ def draw(kind: str, args: tuple[Any, ...]) -> bytes:
     raise ValueError(f"no such picture: {kind!r}")
 
 
+def importable(fn: Callable[..., Any]) -> bool:
+    """Whether a worker process can import ``fn`` by its module and name (what pickling sends)."""
+    module = sys.modules.get(getattr(fn, "__module__", None) or "")
+    found: Any = module
+    for part in getattr(fn, "__qualname__", "<?>").split("."):
+        found = getattr(found, part, None)
+    return module is not None and found is fn
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A picture worded but not drawn yet: a top-level function returning its bytes, and the
+    arguments to call it with (``drawing`` makes one; ``Pictures.make`` draws it)."""
+
+    fn: Callable[..., bytes]
+    args: tuple[Any, ...]
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+def drawing(fn: Callable[P, bytes], /, *args: P.args, **kwargs: P.kwargs) -> Drawing:
+    """A ``Drawing`` of ``fn(*args, **kwargs)``, its arguments checked against ``fn`` by mypy."""
+    return Drawing(fn, args, kwargs)
+
+
+def kind_of(fn: Callable[..., Any]) -> str:
+    """A drawing's kind in the counts and metrics: its function's name ("standings_png": "standings")."""
+    return getattr(fn, "__name__", "drawing").removesuffix("_png")
+
+
 @dataclass
 class _Job:
     kind: str
     args: tuple[Any, ...]
     future: asyncio.Future[bytes] = field(repr=False)
+    # Another drawing than a board, hand or replay: its function and keyword arguments.
+    fn: Callable[..., bytes] | None = field(default=None, repr=False)
+    kwargs: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
 
 class Pictures:
-    """``await pictures.board(game_id, game, view, names, loc)`` and ``hand(...)``; ``close()`` at the end.
+    """``await pictures.board(game_id, game, view, names, loc)``, ``hand(...)``, ``replay(...)`` and
+    ``draw(render_function, *args)``; ``close()`` at the end.
 
     ``workers=0`` draws in a thread of this process instead (no pool), as before.
     """
@@ -96,6 +144,7 @@ class Pictures:
         self._boards: OrderedDict[Hashable, _Job] = OrderedDict()  # (game id, language) -> its one board
         self._hands: OrderedDict[Hashable, _Job] = OrderedDict()  # hands waiting for a worker
         self._replays: OrderedDict[Hashable, _Job] = OrderedDict()  # finished games' replays waiting
+        self._asked: OrderedDict[Hashable, _Job] = OrderedDict()  # other drawings waiting (``draw``)
         self._running_replays = 0
         self._drawing_hands: dict[Hashable, asyncio.Future[bytes]] = {}  # asked, not drawn yet
         self._running = 0
@@ -107,7 +156,7 @@ class Pictures:
     # -- asking ---------------------------------------------------------------------------
     @property
     def waiting(self) -> int:
-        return len(self._boards) + len(self._hands)  # replays never make a click wait
+        return len(self._boards) + len(self._hands) + len(self._asked)  # replays never make a click wait
 
     @property
     def busy(self) -> bool:
@@ -161,6 +210,18 @@ class Pictures:
         self._replays[(game_id, object())] = job
         return await self._submit(job)
 
+    async def draw(self, fn: Callable[P, bytes], /, *args: P.args, **kwargs: P.kwargs) -> bytes:
+        """``fn(*args, **kwargs)``, a top-level function returning a picture's bytes (a ``render``
+        function, or one that words and draws in the worker, like ``bot.howto_page.page_png``), drawn
+        in a worker after the hands waiting and before the boards. Its arguments are pickled."""
+        job = _Job(kind_of(fn), args, asyncio.get_running_loop().create_future(), fn, kwargs)
+        self._asked[object()] = job
+        return await self._submit(job)
+
+    async def make(self, worded: Drawing) -> bytes:
+        """A ``Drawing`` drawn, as ``draw`` draws."""
+        return await self.draw(worded.fn, *worded.args, **worded.kwargs)
+
     async def _submit(self, job: _Job) -> bytes:
         if self._closed:
             raise RuntimeError("the picture pool is closed")
@@ -169,7 +230,8 @@ class Pictures:
 
     # -- drawing --------------------------------------------------------------------------
     def _next(self) -> _Job | None:
-        for queue in (self._hands, self._boards):  # hands first: a player waits on that answer
+        # Hands first: a player waits on that answer; then what was asked for; then the boards.
+        for queue in (self._hands, self._asked, self._boards):
             if queue:
                 return queue.popitem(last=False)[1]
         # A replay last, and in at most all workers but one: a live board never waits seconds for it.
@@ -205,13 +267,21 @@ class Pictures:
 
     async def _draw(self, job: _Job) -> bytes:
         self.drawn[job.kind] += 1
+        if job.fn is not None:
+            call = partial(job.fn, *job.args, **job.kwargs)
+            if self.workers == 0 or not importable(job.fn):
+                return await asyncio.to_thread(call)  # a worker could not import it: a thread here
+            return await self._in_worker(call)
         if self.workers == 0:
             return await asyncio.to_thread(draw, job.kind, job.args)
+        return await self._in_worker(partial(draw, job.kind, job.args))
+
+    async def _in_worker(self, call: Callable[[], bytes]) -> bytes:
         loop = asyncio.get_running_loop()
         for attempt in range(1, ATTEMPTS + 1):
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, draw, job.kind, job.args)
+                return await loop.run_in_executor(pool, call)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): the whole pool is unusable; start another.
                 log.warning("a drawing worker died; starting new workers (attempt %d of %d)", attempt, ATTEMPTS)
@@ -243,13 +313,14 @@ class Pictures:
     def close(self) -> None:
         """Stop the workers; drawings not started fail (their boards stay pending for the next start)."""
         self._closed = True
-        for job in [*self._boards.values(), *self._hands.values(), *self._replays.values()]:
+        for job in [*self._boards.values(), *self._hands.values(), *self._asked.values(), *self._replays.values()]:
             if not job.future.done():
                 job.future.set_exception(RuntimeError("the picture pool is closed"))
                 job.future.exception()
         self._boards.clear()
         self._hands.clear()
         self._replays.clear()
+        self._asked.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

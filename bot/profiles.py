@@ -1,7 +1,8 @@
 """Profiles and leaderboard pictures: what /meeple profile and /meeple leaderboard show.
 
 Everything is read from the stored results, ratings and rating history of one server; the words
-come from the catalogue and the pictures from render/ratings.py.
+come from the catalogue and the pictures from render/ratings.py, drawn by the picture service
+(``bot.pictures``), never on the event loop.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import render.ratings as pictures
+import render.ratings as cards
 from bot import computers, ratings
 from bot.computers import is_computer
 from bot.i18n import day, game_title, listing, percent, t
 from engine import GAMES
 
 if TYPE_CHECKING:
+    from bot.pictures import Pictures
     from bot.storage import Database
 
 RECENT = 5
@@ -111,7 +113,9 @@ class Profile:
     png: bytes
 
 
-async def profile(db: Database, guild_id: int, user_id: int, mention: str, name: str, loc: str) -> Profile | None:
+async def profile(
+    db: Database, pictures: Pictures, guild_id: int, user_id: int, mention: str, name: str, loc: str
+) -> Profile | None:
     """The player's profile on this server, in words and as a card; None if they finished no game."""
     games = await played(db, guild_id, user_id)
     if not games:
@@ -120,7 +124,7 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
     count = Counter(p.game for p in games)
     won = Counter(p.game for p in games if p.won)
     lines = [t("record.title", loc, player=mention, count=len(games))]
-    cards: list[pictures.ProfileGame] = []
+    games_card: list[cards.ProfileGame] = []
     for game, number in count.most_common():
         title = game_title(game, loc) if game in GAMES else game
         best = max(p.score for p in games if p.game == game)
@@ -135,8 +139,8 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
                 line += t("profile.trend", loc, change=trend_text(moved), count=TREND_GAMES)
             shown = str(rating.shown)
         lines.append(line)
-        cards.append(
-            pictures.ProfileGame(
+        games_card.append(
+            cards.ProfileGame(
                 title,
                 shown,
                 moved,
@@ -159,8 +163,13 @@ async def profile(db: Database, guild_id: int, user_id: int, mention: str, name:
         stamp = int(one.finished_at.timestamp())
         lines.append(t("profile.recent.line", loc, game=title, place=place, when=f"<t:{stamp}:d>", url=url))
         recent_card.append(f"{title} · {place} · {day(one.finished_at, loc)}")
-    png = pictures.profile_png(
-        name, t("profile.card.subtitle", loc, count=len(games)), cards, t("profile.card.recent", loc), recent_card
+    png = await pictures.draw(
+        cards.profile_png,
+        name,
+        t("profile.card.subtitle", loc, count=len(games)),
+        games_card,
+        t("profile.card.recent", loc),
+        recent_card,
     )
     return Profile("\n".join(lines), png)
 
@@ -172,12 +181,18 @@ def ranked(board: list[ratings.Rating]) -> list[tuple[str, ratings.Rating]]:
 
 
 async def leaderboard_png(
-    db: Database, game: str, entries: list[tuple[str, ratings.Rating]], page: int, pages: int, loc: str
+    db: Database,
+    pictures: Pictures,
+    game: str,
+    entries: list[tuple[str, ratings.Rating]],
+    page: int,
+    pages: int,
+    loc: str,
 ) -> bytes:
     """One page of the ratings leaderboard as a picture, provisional players muted."""
     names = await display_names(db, [r.user_id for _, r in entries])
     rows = [
-        pictures.BoardRow(
+        cards.BoardRow(
             rank,
             names.get(rating.user_id, t("profile.unknown-player", loc)),
             str(rating.shown),
@@ -188,23 +203,23 @@ async def leaderboard_png(
     ]
     title = t("leaderboard.card.title", loc, game=game_title(game, loc))
     subtitle = t("leaderboard.card.subtitle", loc, page=page, pages=pages, needed=ratings.PROVISIONAL_GAMES)
-    return pictures.leaderboard_png(title, subtitle, rows)
+    return await pictures.draw(cards.leaderboard_png, title, subtitle, rows)
 
 
 SCORES_PER_MODE = 5
 
 
-async def scores_png(db: Database, guild_id: int, game: str, loc: str) -> bytes:
+async def scores_png(db: Database, pictures: Pictures, guild_id: int, game: str, loc: str) -> bytes:
     """The best games per Fox Duet level or solo mode as a picture: the top five of each mode."""
     best = await ratings.score_records(db, guild_id, game)
     counts = await ratings.score_counts(db, guild_id, game)
     names = await display_names(db, sorted({u for records in best.values() for r in records for u in r.user_ids}))
-    rows: list[pictures.BoardRow] = []
+    rows: list[cards.BoardRow] = []
     for mode, records in best.items():
         played, won = counts[mode]
         label = t("scores.mode.solo", loc) if mode == "solo" else t("scores.mode.level", loc, level=mode[6:])
         summary = t("scores.card.mode", loc, count=played, won=won, rate=percent(won, played, loc))
-        rows.append(pictures.BoardRow("", label, "", summary, heading=True))
+        rows.append(cards.BoardRow("", label, "", summary, heading=True))
         for n, record in enumerate(records[:SCORES_PER_MODE], start=1):
             labels = await computers.seat_labels(db, record.game_id, record.user_ids, loc)
             who = listing(
@@ -214,8 +229,6 @@ async def scores_png(db: Database, guild_id: int, game: str, loc: str) -> bytes:
                 ),
                 loc,
             )
-            rows.append(
-                pictures.BoardRow(str(n), who, str(record.score), t("scores.card.won", loc) if record.won else "")
-            )
+            rows.append(cards.BoardRow(str(n), who, str(record.score), t("scores.card.won", loc) if record.won else ""))
     title = t("scores.card.title", loc, game=game_title(game, loc))
-    return pictures.leaderboard_png(title, t("scores.card.subtitle", loc), rows)
+    return await pictures.draw(cards.leaderboard_png, title, t("scores.card.subtitle", loc), rows)

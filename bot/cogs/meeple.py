@@ -137,7 +137,7 @@ class MeepleCog(commands.Cog):
         loc = locale_of(interaction)
         guild = guild_of(interaction)
         who = member or interaction.user
-        found = await profiles.profile(self.db, guild, who.id, who.mention, who.display_name, loc)
+        found = await profiles.profile(self.db, self.flow.pictures, guild, who.id, who.mention, who.display_name, loc)
         if found is None:
             await self.flow.private(
                 interaction, t("record.none", loc, player=who.mention), allowed_mentions=discord.AllowedMentions.none()
@@ -183,7 +183,7 @@ class MeepleCog(commands.Cog):
                 raise Refusal("leaderboard.no-page", page=page, pages=pages)
             chunk = lines[(page - 1) * LIST_LIMIT : page * LIST_LIMIT]
             text = "\n".join([t("scores.title", loc, game=title, page=page, pages=pages), *chunk])
-            png = await profiles.scores_png(self.db, guild, game, loc)
+            png = await profiles.scores_png(self.db, self.flow.pictures, guild, game, loc)
             await self.flow.private(
                 interaction,
                 clip(text),
@@ -204,7 +204,7 @@ class MeepleCog(commands.Cog):
             if r.provisional and (n == 0 or not shown[n - 1][1].provisional):
                 lines.append(t("leaderboard.provisional", loc, needed=ratings.PROVISIONAL_GAMES))
             lines.append(t("leaderboard.line", loc, rank=rank, player=f"<@{r.user_id}>", rating=r.shown, count=r.games))
-        png = await profiles.leaderboard_png(self.db, game, shown, page, pages, loc)
+        png = await profiles.leaderboard_png(self.db, self.flow.pictures, game, shown, page, pages, loc)
         alt = await self.alt("\n".join(lines))
         await self.flow.private(
             interaction,

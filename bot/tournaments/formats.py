@@ -478,10 +478,12 @@ async def report(
     """The standings (and bracket) in ``loc``, by default the tournament's language."""
     from bot.tournaments import pictures
 
-    return await pictures.report(runner, tournament, after_round, loc or await runner.language(tournament))
+    worded = await pictures.report(runner, tournament, after_round, loc or await runner.language(tournament))
+    return await pictures.drawn_report(worded, runner.flow.pictures)
 
 
 async def podium(runner: Runner, tournament: Tournament) -> Podium:
     from bot.tournaments import pictures
 
-    return await pictures.podium(runner, tournament, await runner.language(tournament))
+    worded = await pictures.podium(runner, tournament, await runner.language(tournament))
+    return await pictures.drawn_podium(worded, runner.flow.pictures)

@@ -1,17 +1,20 @@
 """A tournament's standings, bracket and podium: worded here, drawn by render/tournament.py.
 
 Every picture comes with the same facts as text (the message itself and the picture's alt text),
-for screen readers and for anyone reading on a slow connection. The pictures are drawn in a
-thread, never on the event loop (a big bracket takes a good part of a second).
+for screen readers and for anyone reading on a slow connection. Here a picture is worded, not
+drawn: ``report`` and ``podium`` say what to draw (``bot.pictures.Drawing``), and ``drawn_report``
+and ``drawn_podium`` have the picture service draw it in a worker, never on the event loop (a big
+bracket takes a good part of a second; its words, about 20 ms for 128 players, are laid out here).
 """
 
 from __future__ import annotations
 
-import asyncio
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot import alt_text
 from bot.i18n import aside, clauses, game_title, labelled, listing, series, t
+from bot.pictures import Drawing, Pictures, drawing
 from bot.tournaments import formats, store
 from bot.tournaments.formats import Podium, Report
 from bot.tournaments.store import Tournament
@@ -21,6 +24,38 @@ if TYPE_CHECKING:
     from bot.tournaments.runner import Runner
 
 TEXT_LINES = 24  # lines of the standings written out in a message (the picture has them all)
+
+
+@dataclass(frozen=True)
+class WordedReport:
+    """A ``Report`` before its pictures are drawn."""
+
+    text: str
+    standings: Drawing
+    alt: str
+    bracket: Drawing | None = None
+    bracket_alt: str = ""
+
+
+@dataclass(frozen=True)
+class WordedPodium:
+    """A ``Podium`` before its picture is drawn."""
+
+    text: str
+    picture: Drawing
+    alt: str
+
+
+async def drawn_report(worded: WordedReport, pictures: Pictures) -> Report:
+    """The report with its pictures, drawn by the picture service."""
+    standings = await pictures.make(worded.standings)
+    bracket = None if worded.bracket is None else await pictures.make(worded.bracket)
+    return Report(worded.text, standings, worded.alt, bracket, worded.bracket_alt)
+
+
+async def drawn_podium(worded: WordedPodium, pictures: Pictures) -> Podium:
+    """The podium with its picture, drawn by the picture service."""
+    return Podium(worded.text, await pictures.make(worded.picture), worded.alt)
 
 
 def _name(names: dict[int, str], team: tuple[int, ...], loc: str) -> str:
@@ -37,8 +72,8 @@ async def _standings(
     return table, names, history, entrants
 
 
-async def report(runner: Runner, tournament: Tournament, after_round: int | None, loc: str) -> Report:
-    """The standings, text and picture, in ``loc`` (one language for the whole message)."""
+async def report(runner: Runner, tournament: Tournament, after_round: int | None, loc: str) -> WordedReport:
+    """The standings, text and picture to draw, in ``loc`` (one language for the whole message)."""
     table, names, history, entrants = await _standings(runner, tournament, loc)
     settled = [r.number for r in await store.rounds(runner.db, tournament.id) if r.status == "settled"]
     shown_round = after_round or (settled[-1] if settled else 0)
@@ -70,7 +105,7 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
         *table.headings,
         t("tournament.col.played", loc),
     )
-    png = await asyncio.to_thread(standings_png, tournament.name, subtitle, headings, rows)
+    standings = drawing(standings_png, tournament.name, subtitle, headings, rows)
     text_lines = []
     for line in table.lines[:TEXT_LINES]:
         extra = clauses((f"{h} {v}" for h, v in zip(table.headings, line.tiebreaks, strict=True)), loc)
@@ -98,13 +133,13 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
     bracket_alt = ""
     if elimination:
         seeds = formats.seeds_of(entrants)
-        bracket, bracket_alt = await asyncio.to_thread(_bracket, tournament, names, history, seeds, loc)
-    return Report(text, png, alt, bracket, bracket_alt)
+        bracket, bracket_alt = _bracket(tournament, names, history, seeds, loc)
+    return WordedReport(text, standings, alt, bracket, bracket_alt)
 
 
 def _bracket(
     tournament: Tournament, names: dict[int, str], history: list[store.Pairing], seeds: list[int], loc: str
-) -> tuple[bytes, str]:
+) -> tuple[Drawing, str]:
     done = [p for p in history if p.result is not None]
     bracket: Any = formats.bracket_of(tournament, seeds, done)
     matches: list[BracketMatch] = []
@@ -155,8 +190,8 @@ def _bracket(
             if match.winner is not None:
                 alt.append(labelled(titles[(section, match.round)], name(match.winner), loc))
     subtitle = t("tournament.bracket-subtitle", loc, game=game_title(tournament.game, loc))
-    png = bracket_png(tournament.name, subtitle, titles, matches)
-    return png, alt_text.fit([tournament.name, t("tournament.bracket-title", loc), subtitle, *alt])
+    picture = drawing(bracket_png, tournament.name, subtitle, titles, matches)
+    return picture, alt_text.fit([tournament.name, t("tournament.bracket-title", loc), subtitle, *alt])
 
 
 def _round_title(tournament: Tournament, match: Any, last: dict[str, int], loc: str) -> str:
@@ -176,7 +211,7 @@ def _round_title(tournament: Tournament, match: Any, last: dict[str, int], loc: 
     return t("tournament.bracket-round", loc, round=match.round)
 
 
-async def podium(runner: Runner, tournament: Tournament, loc: str) -> Podium:
+async def podium(runner: Runner, tournament: Tournament, loc: str) -> WordedPodium:
     table, names, _, _ = await _standings(runner, tournament, loc)
     places = []
     for line in table.lines[:8]:
@@ -185,9 +220,9 @@ async def podium(runner: Runner, tournament: Tournament, loc: str) -> Podium:
         detail = t("tournament.podium-points", loc, points=line.points) if line.points else ""
         places.append((line.rank, _name(names, line.names, loc), detail))
     title = t("tournament.podium-title", loc, game=game_title(tournament.game, loc))
-    png = await asyncio.to_thread(podium_png, tournament.name, title, places)
+    picture = drawing(podium_png, tournament.name, title, places)
     winners = [name for rank, name, _ in places if rank == "1"]
     text = t("tournament.champion", loc, name=tournament.name, winners=listing(winners, loc))
     mentions = " ".join(f"<@{u}>" for line in table.lines if line.rank == "1" for u in line.names)
     alt = alt_text.fit([tournament.name, title, *(f"{rank}. {name} {detail}" for rank, name, detail in places)])
-    return Podium(f"{text} {mentions}".strip(), png, alt)
+    return WordedPodium(f"{text} {mentions}".strip(), picture, alt)
