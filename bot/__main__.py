@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import dataclasses
 import errno
+import faulthandler
 import signal
 import sys
 
@@ -43,6 +44,8 @@ Note: to host games on a real Discord server instead of this sandbox:
 
 
 SANDBOX_PORT = 8765
+# Seconds a process may take to exit once its loop is closed before it says what holds it.
+EXIT_WATCH = 10.0
 
 
 def parse_options(argv: list[str] | None, settings: dict[str, str]) -> argparse.Namespace:
@@ -198,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except (KeyboardInterrupt, asyncio.CancelledError):
         pass
+    # The loop is closed; what is left is the interpreter's own exit (threads, worker pools). A
+    # process still here after EXIT_WATCH seconds writes every thread's stack to the log.
+    faulthandler.dump_traceback_later(EXIT_WATCH, exit=False)
     return 0
 
 
