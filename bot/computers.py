@@ -18,7 +18,9 @@ to move in it, that computer's turn is searched at once in the worker pool, whil
 computer's moves are played and its board is drawn and delivered. The precomputed turn is played
 only if the position it was searched for is the table's position when that computer's turn comes
 (the same version and the same state, field for field); else it is discarded and the turn is
-searched afresh (someone undid a move, a person moved first in a step all seats play at once).
+searched afresh (someone undid a move). Not when a person is to move in that position too (a step
+all seats play at once): the person would likely move first, and a search a worker has begun
+cannot be stopped, so it would only delay the search that counts.
 The search is the one the computer would run then, from its own seat's view of that very
 position (ai/turns.py): thinking ahead changes when, never what. The search sees only what its
 seat sees (ai/ismcts.py); a table with a computer is never rated.
@@ -354,8 +356,11 @@ class ComputerTurns:
                 world.apply(seat, text)
         except IllegalAction:  # cannot happen with the search's own moves; then nothing is guessed
             return
-        due = [s for s in world.to_move() if s in levels]
-        if not due or world.outcome() is not None:
+        movers = world.to_move()
+        due = [s for s in movers if s in levels]
+        # Not where a person is to move too (a step all seats play at once): their move would
+        # likely come first and change the position, and a search the worker has begun runs on.
+        if not due or len(due) < len(movers) or world.outcome() is not None:
             return
         nxt = due[0]
         turn = self.tasks.start(

@@ -55,6 +55,9 @@ async def test_only_the_first_computer_after_a_person_pauses() -> None:
     assert pauses == [True, False, False, False]
 
 
+LEVELS = {0: "easy", 1: "easy", 2: "easy"}
+
+
 class Recorded:
     """The computers' pool, recording each search asked of it (its position) and answering a
     text that names it."""
@@ -71,41 +74,50 @@ class Recorded:
 
 
 def keeping() -> tuple[State, str, str]:
-    """Noctiluca, three seats choosing their jars at once: seat 0 a person, 1 and 2 computers;
-    a keep for seat 1 and one for seat 0."""
+    """Noctiluca, three seats choosing their jars at once (computers, ``LEVELS``); a keep for
+    seat 0 and one for seat 2."""
     state = GAMES["noctiluca"].new(3, 4, {})
     assert state.to_move() == [0, 1, 2]
-    return state, state.legal_actions(1)[0].text, state.legal_actions(0)[0].text
+    return state, state.legal_actions(0)[0].text, state.legal_actions(2)[0].text
 
 
 async def test_a_turn_searched_ahead_is_played_in_the_position_it_was_searched_for() -> None:
     pool = Recorded()
     turns = ComputerTurns(flow=None, computers=pool, delay=0)  # type: ignore[arg-type]
-    state, computer_keeps, _ = keeping()
-    turns._think_ahead(7, state, 1, [computer_keeps], {1: "easy", 2: "easy"}, 4)
+    state, first_keeps, _ = keeping()
+    turns._think_ahead(7, state, 0, [first_keeps], LEVELS, 4)  # seat 1 is next
     after = GAMES["noctiluca"].load(state.to_dict())
-    after.apply(1, computer_keeps)  # the computer's moves committed: the position searched
-    assert await turns._decide(7, after, 2, "easy", 4) == ["search 1"]
-    assert pool.searched == [(after.version, 2)], "searched once, ahead"
+    after.apply(0, first_keeps)  # seat 0's moves committed: the position searched
+    assert await turns._decide(7, after, 1, "easy", 4) == ["search 1"]
+    assert pool.searched == [(after.version, 1)], "searched once, ahead"
     assert turns.ahead_played == 1 and turns.ahead_discarded == 0
 
 
 async def test_a_turn_searched_for_another_position_is_never_played() -> None:
     pool = Recorded()
     turns = ComputerTurns(flow=None, computers=pool, delay=0)  # type: ignore[arg-type]
-    levels = {1: "easy", 2: "easy"}
-    # The person kept first: the same version as the position searched, not the same position.
-    state, computer_keeps, person_keeps = keeping()
-    turns._think_ahead(7, state, 1, [computer_keeps], levels, 4)
+    # Seat 2 kept instead of seat 0: the same version as the position searched, and the same seat
+    # to decide, but not the same position.
+    state, first_keeps, last_keeps = keeping()
+    turns._think_ahead(7, state, 0, [first_keeps], LEVELS, 4)
     await asyncio.sleep(0.01)  # the search ahead has answered
     other = GAMES["noctiluca"].load(state.to_dict())
-    other.apply(0, person_keeps)
+    other.apply(2, last_keeps)
     assert other.version == state.version + 1
-    assert await turns._decide(7, other, 2, "easy", 4) == ["search 2"]
+    assert await turns._decide(7, other, 1, "easy", 4) == ["search 2"]
     # An old version: the search ahead is for a position the table has left (an undo).
-    turns._think_ahead(7, state, 1, [computer_keeps], levels, 4)
+    turns._think_ahead(7, state, 0, [first_keeps], LEVELS, 4)
     await asyncio.sleep(0.01)
-    assert await turns._decide(7, state, 1, "easy", 4) == ["search 4"]
-    assert pool.searched == [(state.version + 1, 2), (other.version, 2), (state.version + 1, 2), (state.version, 1)]
+    assert await turns._decide(7, state, 0, "easy", 4) == ["search 4"]
+    assert pool.searched == [(state.version + 1, 1), (other.version, 1), (state.version + 1, 1), (state.version, 0)]
     assert turns.ahead_played == 0 and turns.ahead_discarded == 2
     await turns.shutdown()
+
+
+async def test_nothing_is_searched_ahead_where_a_person_is_to_move_too() -> None:
+    pool = Recorded()
+    turns = ComputerTurns(flow=None, computers=pool, delay=0)  # type: ignore[arg-type]
+    state, first_keeps, _ = keeping()
+    turns._think_ahead(7, state, 0, [first_keeps], {0: "easy", 2: "easy"}, 4)  # seat 1: a person
+    await asyncio.sleep(0.01)
+    assert pool.searched == [] and 7 not in turns._ahead
