@@ -133,14 +133,17 @@ def weigh(
     considered = knowledge.candidates(state, seat, options)
     if len(considered) == 1:
         return considered[0], None
-    root = search(state, seat, budget, seed, tree)
     legal = {a.text: a for a in options}
+    default = knowledge.default_move(state, seat, options, seed) if budget.default else None
+    # The search may stop once its most visited move can no longer be overtaken (``settled``):
+    # the move is then the one the whole budget would have chosen. With a default move, only
+    # when the search agrees with it (else the confidence test below wants every iteration).
+    root = search(state, seat, budget, seed, tree, settle=set(legal) if default is None else {default.text})
     order = {text: index for index, text in enumerate(legal)}
     best = max(
         (t for t in root.children if t in legal),
         key=lambda t: (root.children[t].visits, root.children[t].total, -order[t]),
     )
-    default = knowledge.default_move(state, seat, options, seed) if budget.default else None
     if default is not None and best != default.text:
         weighed = root.children.get(default.text)
         if weighed is None or not confident(root.children[best], weighed):
@@ -148,14 +151,20 @@ def weigh(
     return legal[best], root
 
 
-def search(state: State, seat: int, budget: Level, seed: int, tree: Node | None = None) -> Node:
+def search(
+    state: State, seat: int, budget: Level, seed: int, tree: Node | None = None, settle: set[str] | None = None
+) -> Node:
     """The search tree of ``seat``'s decision in ``state``: its root, whose children are the
     seat's moves weighed. Where a game limits the tree's depth (``knowledge.tree_depth``: Fox
     Duet keeps only the root, so its partner is played by the policy on each determinized hand
     rather than by one move chosen across all of them), the rollout takes over at that depth.
 
     ``tree``: a tree grown for this decision already (``ai/turns.py``): its steps count against
-    the budget, and the search goes on growing it."""
+    the budget, and the search goes on growing it.
+
+    ``settle``: stop before the budget is spent once the root's most visited move is one of
+    these and no other move can catch up with it in the iterations left (``settled``): the move
+    chosen by visits is the same, the rest of the budget would only have confirmed it."""
     rng = random.Random(seed)
     players = _players(state)
     root = tree if tree is not None else Node(seat=-1)
@@ -163,7 +172,12 @@ def search(state: State, seat: int, budget: Level, seed: int, tree: Node | None 
     depth = knowledge.tree_depth(state)
     spent = root.steps
     iterations = root.visits
+    least = cost + 1  # an iteration's fewest steps: its determinization and one move at the root
     while spent < budget.steps or iterations < budget.min_iterations:
+        if settle is not None and iterations % SETTLE_EVERY == 0:
+            left = max(-(-(budget.steps - spent) // least), budget.min_iterations - iterations)
+            if settled(root, settle, left):
+                break
         iterations += 1
         begun = spent
         spent += cost  # the determinization itself
@@ -207,6 +221,24 @@ def search(state: State, seat: int, budget: Level, seed: int, tree: Node | None 
             visited.total += reward
             visited.squares += reward * reward
     return root
+
+
+# Iterations between two looks at whether the search has settled (``settled``).
+SETTLE_EVERY = 8
+
+
+def settled(root: Node, settle: set[str], left: int) -> bool:
+    """Whether ``left`` more iterations cannot change the root's most visited move, one of
+    ``settle``: it leads every other move by more than ``left`` visits (each iteration adds one
+    visit to one root move), so ties and the order of the moves cannot matter either."""
+    first = second = -1
+    leader = None
+    for text, child in root.children.items():
+        if child.visits > first:
+            first, second, leader = child.visits, first, text
+        elif child.visits > second:
+            second = child.visits
+    return leader in settle and first - max(second, 0) > left
 
 
 # How sure the search must be that its move beats the game's default move (knowledge.default_move)

@@ -87,44 +87,57 @@ def dive_values(
         None if after is None else (after, _jars_key(state, after)),
     )
     values = {}
-    own: dict[str, list[int]] | None = None
-    nxt: dict[str, list[int]] = {}
+    worths: _Worths | None = None
     for shore in shores:
         for kind in paths:
             key = (board, shore, kind)
             worth = _DIVES.get(key)
             if worth is None:
-                if own is None:
-                    own = free_slots(state, seat)
-                    nxt = free_slots(state, after) if after is not None else {}
-                worth = _path_values(state, own, nxt, SHORES[shore - 1].paths[kind])
+                if worths is None:
+                    worths = _Worths(free_slots(state, seat), free_slots(state, after) if after is not None else {})
+                worth = worths.path(state.spaces, SHORES[shore - 1].paths[kind])
                 if len(_DIVES) >= DIVES_KEPT:
                     _DIVES.clear()
                 _DIVES[key] = worth
-            for number in range(1, 7):
-                values[(shore, kind, number)] = worth[number - 1]
+            values[(shore, kind, 1)] = worth[0]
+            values[(shore, kind, 2)] = worth[1]
+            values[(shore, kind, 3)] = worth[2]
+            values[(shore, kind, 4)] = worth[3]
+            values[(shore, kind, 5)] = worth[4]
+            values[(shore, kind, 6)] = worth[5]
     return values
 
 
-def _path_values(
-    state: NoctilucaState, own: dict[str, list[int]], nxt: dict[str, list[int]], path: tuple[int, ...]
-) -> list[float]:
-    """The worth of diving along ``path`` naming each number 1 to 6."""
-    spaces = state.spaces
-    by_face: dict[str, dict[str, int]] = {}
-    for sid in path:
-        for die in spaces[sid]:  # a die is its colour letter and its face: "b3"
-            counts = by_face.setdefault(die[1], {})
-            counts[die[0]] = counts.get(die[0], 0) + 1
-    worth = []
-    for number in "123456":
-        taken = by_face.get(number)
-        if not taken:
-            worth.append(0.0)
-            continue
-        mine, rest = storable(own, taken)
-        worth.append(mine - GIFT * storable(nxt, rest)[0] if rest else mine)
-    return worth
+class _Worths:
+    """The worth of dives for one seat's jars and the next seat's: ``storable`` of each handful
+    of dice worked out once (the paths of one board take the same handfuls again and again)."""
+
+    __slots__ = ("own", "nxt", "mine")
+
+    def __init__(self, own: dict[str, list[int]], nxt: dict[str, list[int]]) -> None:
+        self.own, self.nxt = own, nxt
+        self.mine: dict[tuple, float] = {}  # a handful (its letters and counts, in order) -> its worth
+
+    def handful(self, taken: dict[str, int]) -> float:
+        key = tuple(taken.items())
+        worth = self.mine.get(key)
+        if worth is None:
+            mine, rest = storable(self.own, taken)
+            worth = mine - GIFT * storable(self.nxt, rest)[0] if rest else mine
+            self.mine[key] = worth
+        return worth
+
+    def path(self, spaces: list[list[str]], path: tuple[int, ...]) -> list[float]:
+        """The worth of diving along ``path`` naming each number 1 to 6 (``_path_values``)."""
+        by_face: dict[str, dict[str, int]] = {}
+        for sid in path:
+            for die in spaces[sid]:  # a die is its colour letter and its face: "b3"
+                counts = by_face.get(die[1])
+                if counts is None:
+                    counts = by_face[die[1]] = {}
+                counts[die[0]] = counts.get(die[0], 0) + 1
+        handful = self.handful
+        return [handful(taken) if (taken := by_face.get(number)) else 0.0 for number in "123456"]
 
 
 # How many of a dive's steps the search considers, best first by ``dive_values`` (move ordering).

@@ -83,6 +83,9 @@ class Measured:
     to_turn: list[float] = field(default_factory=list)
     human_turns: int = 0
     ended: bool = False
+    # Computer turns played from a search ahead, and searches ahead discarded (None: a checkout
+    # without thinking ahead, or --cpu).
+    ahead: tuple[int | None, int | None] = (None, None)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -91,6 +94,8 @@ class Measured:
             "level": self.level,
             "turns": len(self.to_turn),
             "ended": self.ended,
+            "ahead_played": self.ahead[0],
+            "ahead_discarded": self.ahead[1],
             "board": stats(self.to_board),
             "turn": stats(self.to_turn),
             "board_samples": [round(x, 3) for x in self.to_board],
@@ -291,6 +296,8 @@ async def measure(key: str, players: int, level: str, turns: int, seed: int, dat
                     result.to_turn.append(to_turn)
                     if result.ended:
                         break
+                turns = getattr(meeple.flow, "computer_turns", None)
+                result.ahead = (getattr(turns, "ahead_played", None), getattr(turns, "ahead_discarded", None))
             assert_clean(emu)
     return result
 
@@ -374,7 +381,12 @@ def main() -> None:
                     print(
                         f"{key} {players}p {level}: {s['turns']} turns, computer's board p50 {fmt(s['board']['p50'])}"
                         f" max {fmt(s['board']['max'])} s, next turn p50 {fmt(s['turn']['p50'])}"
-                        f" max {fmt(s['turn']['max'])} s ({time.monotonic() - started:.0f} s)",
+                        f" max {fmt(s['turn']['max'])} s ({time.monotonic() - started:.0f} s)"
+                        + (
+                            ""
+                            if s["ahead_played"] is None
+                            else f"; turns searched ahead: {s['ahead_played']} played, {s['ahead_discarded']} discarded"
+                        ),
                         flush=True,
                     )
     print(f"load average after: {os.getloadavg()}")

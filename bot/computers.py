@@ -6,10 +6,24 @@ which seats are computers and at which level. When a computer's turn comes, ``Co
 asks the search (ai/, in worker processes) for the whole turn at once, every sub-step of it
 (ai/turns.py), and plays those moves through the service back to back, like clicks; only then
 does it ask for the board: the delivery posts one board for the turn, worded with
-every move of it. A turn lands no sooner than ``DELAY`` after it came (a move that lands
-instantly reads as a glitch), the thinking counted in it; while one computer's board is being
-delivered the next computer already thinks. The search sees only what its seat sees
-(ai/ismcts.py); a table with a computer is never rated.
+every move of it. The first computer's turn after a person's move lands no sooner than
+``DELAY`` after that move (a reply that lands instantly reads as a glitch, and the person's own
+board gets a moment on screen), the thinking counted in it; a computer after a computer does not
+wait: its turn is a board of its own, and the thinking of a hard one is pause enough. Never a
+pause per sub-step: a turn is played back to back.
+
+Thinking ahead: as soon as a computer's moves are decided, and before they are played, the
+position after them is worked out (the service applies moves exactly so) and, when a computer is
+to move in it, that computer's turn is searched at once in the worker pool, while the first
+computer's moves are played and its board is drawn and delivered. The precomputed turn is played
+only if the position it was searched for is the table's position when that computer's turn comes
+(the same version and the same state, field for field); else it is discarded and the turn is
+searched afresh (someone undid a move). Not when a person is to move in that position too (a step
+all seats play at once): the person would likely move first, and a search a worker has begun
+cannot be stopped, so it would only delay the search that counts.
+The search is the one the computer would run then, from its own seat's view of that very
+position (ai/turns.py): thinking ahead changes when, never what. The search sees only what its
+seat sees (ai/ismcts.py); a table with a computer is never rated.
 """
 
 from __future__ import annotations
@@ -18,6 +32,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ai.turns import move_seed as move_seed  # the scheduler's time-out move uses it too
@@ -28,6 +43,7 @@ from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage.connection import Connection
 from bot.tasks import Tasks, awaited
+from engine import IllegalAction, State
 
 if TYPE_CHECKING:
     from ai.pool import Computers
@@ -39,7 +55,9 @@ log = logging.getLogger("meeple.computers")
 
 COMPUTER_LIMIT = 1000  # user ids below this are computer seats
 LEVELS = ("easy", "normal", "hard")
-DELAY = 0.8  # least seconds from a computer's turn coming to its moves, the thinking included
+# Least seconds from a person's move to the next computer's moves, the thinking included (only
+# the first computer after a person: see the module's docstring).
+DELAY = 0.8
 CONCURRENCY = 8  # tables whose computers think at once, at least (ComputerTurns)
 
 
@@ -172,6 +190,20 @@ async def levels_of(db: Database, game_id: int) -> dict[int, str]:
     return {r[0]: r[1] for r in rows}
 
 
+@dataclass
+class Ahead:
+    """A computer's turn searched before its position was played (``ComputerTurns._think_ahead``):
+    valid only for that very position."""
+
+    version: int
+    seat: int
+    position: dict  # the state it was searched in (``State.to_dict``)
+    turn: asyncio.Task  # its moves' texts
+
+    def fits(self, state: State, seat: int) -> bool:
+        return self.version == state.version and self.seat == seat and self.position == state.to_dict()
+
+
 class ComputerTurns:
     """Plays the computers' turns of every table, one task per table at a time, and at most
     ``concurrency`` tables at once (``CONCURRENCY``): after a restart every running table with a
@@ -186,6 +218,9 @@ class ComputerTurns:
         self._slots = asyncio.Semaphore(self.concurrency)
         self._running: dict[int, asyncio.Task] = {}
         self._boards: dict[int, asyncio.Task] = {}  # game id -> its computer's board being delivered
+        self._ahead: dict[int, Ahead] = {}  # game id -> the next computer's turn, searched ahead
+        self.ahead_played = 0  # turns played from a search ahead (logs and tests)
+        self.ahead_discarded = 0  # searches ahead thrown away: the position was not the one searched
         self.tasks = Tasks()  # every task above, held until it ends and cancelled at shutdown (bot/tasks.py)
 
     def poke(self, game_id: int) -> None:
@@ -214,10 +249,12 @@ class ComputerTurns:
     async def _play(self, game_id: int) -> None:
         awaited_board = None
         try:
+            pause = True  # poked after a person's move (or a restart): the first turn waits DELAY
             while True:
                 async with self._slots:
-                    if not await self._one_turn(game_id):
+                    if not await self._one_turn(game_id, pause=pause):
                         break
+                pause = False
             awaited_board = board = self._boards.get(game_id)
             if board is not None:
                 await board
@@ -229,6 +266,9 @@ class ComputerTurns:
         except Exception:
             log.exception("a computer of game %s could not move", game_id)
         finally:
+            ahead = self._ahead.pop(game_id, None)
+            if ahead is not None:  # nobody will play it
+                ahead.turn.cancel()
             left = self._boards.pop(game_id, None)
             if left is not None and left is not awaited_board:  # nobody awaits it: its error is said here
                 left.add_done_callback(functools.partial(self._board_failed, game_id))
@@ -238,13 +278,14 @@ class ComputerTurns:
         if not board.cancelled() and (error := board.exception()) is not None:
             log.error("the board after a computer's move in game %s failed", game_id, exc_info=error)
 
-    async def _one_turn(self, game_id: int) -> bool:
+    async def _one_turn(self, game_id: int, pause: bool = True) -> bool:
         """Play one computer's whole turn if one is due: its moves back to back, then one request
         for the board (``Flow.after_move`` of the last move: the delivery posts the turn's boards
         as one, every move's lines on it). False when no computer is to move.
 
         That board is delivered in the background (``_boards``) while the table's next computer
-        thinks; its moves are made once it is (the boards keep the moves' order)."""
+        thinks; its moves are made once it is (the boards keep the moves' order). ``pause``: the
+        turn lands no sooner than the delay after it came (the first computer after a person)."""
         service = self.flow.service
         levels = await levels_of(service.db, game_id)
         if not levels:
@@ -261,11 +302,12 @@ class ComputerTurns:
         loop = asyncio.get_running_loop()
         began = loop.time()
         with metrics.timed(metrics.DECISION_SECONDS, level=levels[seat]):
-            texts = await self.computers.play_turn(state, seat, levels[seat], row.seed)
+            texts = await self._decide(game_id, state, seat, levels[seat], row.seed)
+        self._think_ahead(game_id, state, seat, texts, levels, row.seed)
         board = self._boards.pop(game_id, None)
         if board is not None:
             await board
-        rest = self.delay - (loop.time() - began)
+        rest = self.delay - (loop.time() - began) if pause else 0.0
         if rest > 0:
             await asyncio.sleep(rest)
         users = await service.seat_users(game_id)
@@ -283,3 +325,47 @@ class ComputerTurns:
                 self.flow.after_move(result), name=f"meeple-computer-board-{game_id}", on_error=awaited
             )
         return True
+
+    async def _decide(self, game_id: int, state: State, seat: int, level: str, game_seed: int) -> list[str]:
+        """``seat``'s turn in ``state``: the one searched ahead for this very position if there is
+        one, else searched now. A search ahead for another position is discarded."""
+        ahead = self._ahead.pop(game_id, None)
+        if ahead is not None:
+            if ahead.fits(state, seat):
+                try:
+                    texts = await ahead.turn
+                except Exception:
+                    log.exception("a search ahead of game %s failed; searching again", game_id)
+                else:
+                    self.ahead_played += 1
+                    return list(texts)
+            else:
+                ahead.turn.cancel()
+                self.ahead_discarded += 1
+                log.debug("game %s: search ahead for version %s discarded at %s", game_id, ahead.version, state.version)
+        return await self.computers.play_turn(state, seat, level, game_seed)
+
+    def _think_ahead(
+        self, game_id: int, state: State, seat: int, texts: Sequence[str], levels: Mapping[int, str], game_seed: int
+    ) -> None:
+        """Start searching the next computer's turn in the position after ``seat`` plays ``texts``
+        in ``state``, if a computer is to move there (``Ahead``; ``_decide`` plays it or not)."""
+        world = state.game.load(state.to_dict())
+        try:
+            for text in texts:
+                world.apply(seat, text)
+        except IllegalAction:  # cannot happen with the search's own moves; then nothing is guessed
+            return
+        movers = world.to_move()
+        due = [s for s in movers if s in levels]
+        # Not where a person is to move too (a step all seats play at once): their move would
+        # likely come first and change the position, and a search the worker has begun runs on.
+        if not due or len(due) < len(movers) or world.outcome() is not None:
+            return
+        nxt = due[0]
+        turn = self.tasks.start(
+            self.computers.play_turn(world, nxt, levels[nxt], game_seed),
+            name=f"meeple-computer-ahead-{game_id}",
+            on_error=awaited,
+        )
+        self._ahead[game_id] = Ahead(world.version, nxt, world.to_dict(), turn)

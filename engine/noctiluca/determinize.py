@@ -39,8 +39,10 @@ def seeded(seed: int, seat: int) -> Rng:
 
 
 def determinize(s: NoctilucaState, seat: int, seed: int) -> NoctilucaState:
+    from engine.noctiluca.persist import copied
+
     rng = seeded(seed, seat)
-    data = s.to_dict()
+    copy = copied(s)  # as ``load(to_dict())`` would give it: a state the engine made is valid
     others = [o for o in range(s.players) if o != seat]
     over = s.phase == "over"
     if not over:
@@ -48,9 +50,9 @@ def determinize(s: NoctilucaState, seat: int, seed: int) -> NoctilucaState:
         pool = sorted(f["colour"] for f in content.FAVOURITES if f["colour"] != s.favourites[seat])
         rng.shuffle(pool)
         for o, colour in zip(others, pool, strict=False):
-            data["favourites"][o] = colour
+            copy.favourites[o] = colour
     if s.phase == "keep":
-        pending = data["pending"]
+        pending = copy.pending
         unseen = sorted(s.deck + [j for o in others for j in s.pending["dealt"][o]])
         rng.shuffle(unseen)
         for o in others:
@@ -60,23 +62,21 @@ def determinize(s: NoctilucaState, seat: int, seed: int) -> NoctilucaState:
             kept = s.pending["kept"][o]
             if kept is not None:  # that seat has chosen, in secret: two of its (new) jars
                 pending["kept"][o] = hand[: len(kept)]
-        data["deck"] = unseen
+        copy.deck = unseen
     else:
         below = sorted(j for pile in s.piles for j in pile[1:])
         rng.shuffle(below)
         for i, pile in enumerate(s.piles):
             if pile:
                 size = len(pile) - 1
-                data["piles"][i] = [pile[0]] + below[:size]
+                copy.piles[i] = [pile[0]] + below[:size]
                 below = below[size:]
         known = min(s.to_bottom, len(s.deck)) if s.solo else 0
         hidden = sorted(s.deck[: len(s.deck) - known])
         rng.shuffle(hidden)
-        data["deck"] = hidden + s.deck[len(s.deck) - known :]
+        copy.deck = hidden + s.deck[len(s.deck) - known :]
     # Set-up events other seats alone saw (their favourite, their dealt jars) are not the seat's
     # to know: the copy keeps only those it saw.
-    data["setup_events"] = [e for e in data["setup_events"] if e.get("visible_to") is None or seat in e["visible_to"]]
-    data["rng"] = Rng(rng.next64()).state
-    copy = s.game.load(data)
-    assert isinstance(copy, type(s))
+    copy.setup_events = [e for e in copy.setup_events if e.get("visible_to") is None or seat in e["visible_to"]]
+    copy.rng = Rng(rng.next64())
     return copy

@@ -63,6 +63,20 @@ def state_to_dict(s: NoctilucaState) -> dict:
     return _plain({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
 
 
+def copied(s: NoctilucaState) -> NoctilucaState:
+    """A copy of a valid state, as ``state_from_dict(state_to_dict(s))`` gives it, without
+    checking it again: a computer player copies the state at every determinization, and a state
+    the engine made is valid. Anything read from outside goes through ``state_from_dict``."""
+    c = NoctilucaState(s.game, s.players)
+    c.rules_version = s.rules_version
+    c.version = s.version
+    c.rng.state = s.rng.state
+    for key in KEYS + tuple(OPTIONAL):
+        if key != "rng":
+            setattr(c, key, _plain(getattr(s, key)))
+    return c
+
+
 def _list(value: Any, where: str, length: int | None = None) -> list:
     if not isinstance(value, list) or (length is not None and len(value) != length):
         raise ValueError(f"{where} must be a list" + ("" if length is None else f" of {length}"))

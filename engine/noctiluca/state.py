@@ -100,8 +100,11 @@ class NoctilucaState(State):
         raise illegal("noctiluca.illegal.no-jar", "You have no jar {jar}.", jar=jar_id[:20])
 
     def free_slots(self, j: dict, colour: str) -> int:
-        slots = self.jar_cards[j["id"]].slots
-        return sum(1 for c, d in zip(slots, j["dice"], strict=True) if c == colour and d is None)
+        free = 0
+        for c, d in zip(self.jar_cards[j["id"]].slots, j["dice"], strict=True):
+            if d is None and c == colour:
+                free += 1
+        return free
 
     @staticmethod
     def is_full(j: dict) -> bool:
