@@ -21,7 +21,7 @@ from bot.pictures import Pictures, Superseded, _Job
 from emulator.testing import running
 from engine import GAMES, State
 from tests.bot.test_discord_table import join_and_start, open_table
-from tests.support.driver import Table, action_buttons, mentioned
+from tests.support.driver import Table, action_buttons, mentioned, shown
 
 NAMES = ["🦊Zoë", "林小明"]
 
@@ -184,6 +184,7 @@ async def test_a_full_drawing_queue_answers_the_click_at_once_and_the_board_foll
         table = Table(emu, world.channel, [world.alice, world.bob], random.Random(3))
         await emu.wait_until(lambda: bool(table.boards()), timeout=30, what="the first board")
         first = table.board()
+        before = shown(first)
         gated = GatedPictures(workers=1, queue=1)
         bot.flow.pictures.close()
         bot.flow.pictures = gated
@@ -207,9 +208,10 @@ async def test_a_full_drawing_queue_answers_the_click_at_once_and_the_board_foll
         assert answer.content.startswith("Done"), answer.content
         # Answered while nothing could be drawn: the board is on its way, not posted yet.
         assert "on its way" in answer.content
-        assert table.board().id == first.id
+        assert table.board().id == first.id and shown(first) == before
         gated.gate.set()
-        await emu.wait_until(lambda: table.board().id != first.id, timeout=30, what="the board after the move")
+        # A new message when the move began a turn, else the turn's message edited (the deal decides).
+        await emu.wait_until(lambda: shown(table.board()) != before, timeout=30, what="the board after the move")
         await asyncio.gather(*fillers)
         game_id = (await bot.db.active_game_in_channel(world.channel.id)).id
         await bot.flow.delivery.caught_up()
@@ -225,9 +227,9 @@ async def test_a_killed_worker_does_not_lose_the_board(emu, world, config_for) -
         await emu.wait_until(lambda: bool(table.boards()), timeout=30, what="the first board")
         (pid,) = bot.flow.pictures.pids()
         os.kill(pid, signal.SIGKILL)
-        first = table.board()
-        await table.play_one()
-        await emu.wait_until(lambda: table.board().id != first.id, timeout=30, what="the board after the kill")
+        before = shown(table.board())
+        await table.play_one()  # waits for the move's board: a new message, or the turn's edited
+        assert shown(table.board()) != before
         assert pid not in bot.flow.pictures.pids()
         for _ in range(2):
             await table.play_one()
