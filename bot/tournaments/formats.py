@@ -476,14 +476,14 @@ async def report(
     runner: Runner, tournament: Tournament, after_round: int | None = None, loc: str | None = None
 ) -> Report:
     """The standings (and bracket) in ``loc``, by default the tournament's language."""
-    from bot.tournaments import pictures
+    from bot.tournaments import reports
 
-    worded = await pictures.report(runner, tournament, after_round, loc or await runner.language(tournament))
-    return await pictures.drawn_report(worded, runner.flow.pictures)
+    worded = await reports.report(runner, tournament, after_round, loc or await runner.language(tournament))
+    return await reports.drawn_report(worded, runner.flow.pictures)
 
 
 async def podium(runner: Runner, tournament: Tournament) -> Podium:
-    from bot.tournaments import pictures
+    from bot.tournaments import reports
 
-    worded = await pictures.podium(runner, tournament, await runner.language(tournament))
-    return await pictures.drawn_podium(worded, runner.flow.pictures)
+    worded = await reports.podium(runner, tournament, await runner.language(tournament))
+    return await reports.drawn_podium(worded, runner.flow.pictures)

@@ -103,13 +103,13 @@ def continue_storing(s: NoctilucaState) -> list[Event]:
         s.phase = "store"
         return events
     if not hand:
-        from engine.noctiluca.delivery import start_deliveries
+        from engine.noctiluca.jar_delivery import start_deliveries
 
         return events + start_deliveries(s)
     if s.storm is not None:  # solo: the storm takes what the diver could not store
         s.storm["dice"] += hand
         events.append(event("to storm", None, seat=seat, dice=list(hand)))
-        from engine.noctiluca.delivery import start_deliveries
+        from engine.noctiluca.jar_delivery import start_deliveries
 
         return events + start_deliveries(s)
     s.phase = "pass"
@@ -149,7 +149,7 @@ def next_receiver(s: NoctilucaState) -> list[Event]:
 
         to_lid(s, pending["dice"])
         events.append(event("to lid", None, dice=list(pending["dice"])))
-    from engine.noctiluca.delivery import start_deliveries
+    from engine.noctiluca.jar_delivery import start_deliveries
 
     return events + start_deliveries(s)
 

@@ -180,7 +180,7 @@ class NoctilucaState(State):
         return super()._explain_illegal(seat, action)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        from engine.noctiluca import delivery, dive, setup
+        from engine.noctiluca import dive, jar_delivery, setup
 
         verb, args = action.verb, action.args
         if verb == "keep":
@@ -196,11 +196,11 @@ class NoctilucaState(State):
                 return dive.diver_store(self, seat, args[0], args[1])
             return dive.receiver_store(self, seat, None if args[0] == "none" else (args[0], args[1]))
         if verb == "deliver":
-            return delivery.deliver_chosen(self, seat, args[0])
+            return jar_delivery.deliver_chosen(self, seat, args[0])
         if verb == "pile":
-            return delivery.take_from_pile(self, seat, int(args[0]) - 1)
+            return jar_delivery.take_from_pile(self, seat, int(args[0]) - 1)
         if verb == "take":
-            return delivery.take_drawn(self, seat, args[0])
+            return jar_delivery.take_drawn(self, seat, args[0])
         raise illegal("illegal.not-an-action", "That is not an action.")  # unreachable: apply checked it
 
     def _resign(self, seat: int) -> list[Event]:

@@ -27,8 +27,8 @@ from engine.tm_dice.content import (
     TRACKS,
     WILD_TOKENS,
 )
-from engine.tm_dice.flow import HANDLERS
 from engine.tm_dice.state import STAGES, TMDiceState, new_seat
+from engine.tm_dice.steps import HANDLERS
 
 KEYS = (
     "rng",

@@ -1,7 +1,7 @@
 """TMDiceState: set-up, the contract hooks and the loop that runs the stack of steps.
 
 Stages: ``corp`` (every seat secretly keeps 1 of its 2 corporations, all at once), ``play``
-(the stack of steps in ``queue``; see flow.py) and ``over`` (``resigned``: the seat that
+(the stack of steps in ``queue``; see steps.py) and ``over`` (``resigned``: the seat that
 resigned, if one did; docs/ENGINE-EXTENSIONS.md).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.core import Action, Event, IllegalAction, Outcome, State, event, illegal
 from engine.rng import Rng
-from engine.tm_dice import board, effects, flow, scoring
+from engine.tm_dice import board, effects, scoring, steps
 from engine.tm_dice.content import (
     BONUS_CARDS,
     CARD_IDS,
@@ -169,7 +169,7 @@ class TMDiceState(State):
         return [Action(t) for t in self.menu(self.queue[-1])]
 
     def choices(self, task: dict) -> list[tuple[str, str]]:
-        return flow.HANDLERS[task["kind"]][0](self, task)
+        return steps.HANDLERS[task["kind"]][0](self, task)
 
     def menu(self, task: dict) -> list[str]:
         """The texts offered now: all choices when they fit in one step, else by category, by page.
@@ -211,7 +211,7 @@ class TMDiceState(State):
             return []
         task.pop("cat", None)
         task.pop("page", None)
-        resolve = flow.HANDLERS[task["kind"]][2]
+        resolve = steps.HANDLERS[task["kind"]][2]
         assert resolve is not None, "only a step with choices is played, and such a step has a resolver"
         events = resolve(self, task, words)
         return events + self._run()
@@ -223,7 +223,7 @@ class TMDiceState(State):
             task = self.queue[-1]
             if self.choices(task):
                 break
-            auto = flow.HANDLERS[task["kind"]][1]
+            auto = steps.HANDLERS[task["kind"]][1]
             assert auto is not None, "a step without choices resolves by itself"
             events += auto(self, task)
         if self.result is None:

@@ -18,8 +18,8 @@ from engine.tm_dice.content import (
     card_view,
     corporation_view,
 )
-from engine.tm_dice.flow import production_colours
 from engine.tm_dice.scoring import cost_faces
+from engine.tm_dice.steps import production_colours
 
 if TYPE_CHECKING:
     from engine.tm_dice.state import TMDiceState

@@ -13,7 +13,7 @@ import pytest
 
 from bot.client import MeepleBot
 from bot.i18n import game_title, t
-from bot.tournaments import pictures
+from bot.tournaments import reports as pictures
 from emulator.testing import running
 from tests.support.stored import stored
 

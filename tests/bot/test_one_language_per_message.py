@@ -19,7 +19,7 @@ import re
 import pytest
 
 import bot.pictures
-import bot.tournaments.pictures as tournament_pictures
+import bot.tournaments.reports as tournament_pictures
 from bot.client import MeepleBot
 from bot.i18n import t
 from bot.languages import LANGUAGES

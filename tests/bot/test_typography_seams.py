@@ -133,7 +133,7 @@ def pod_field(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_chinese_standings_join_their_tiebreaks_with_full_width_punctuation(pod_field: None) -> None:
-    from bot.tournaments import pictures
+    from bot.tournaments import reports as pictures
     from l10n.tools import ascii_joins
 
     report = await pictures.report(StubRunner("zh-TW"), pod_tournament(), 2, "zh-TW")  # type: ignore[arg-type]
@@ -144,7 +144,7 @@ async def test_chinese_standings_join_their_tiebreaks_with_full_width_punctuatio
 
 
 async def test_portuguese_standings_write_decimal_commas(pod_field: None) -> None:
-    from bot.tournaments import pictures
+    from bot.tournaments import reports as pictures
 
     report = await pictures.report(StubRunner("pt-BR"), pod_tournament(), 2, "pt-BR")  # type: ignore[arg-type]
     first = report.text.splitlines()[0]

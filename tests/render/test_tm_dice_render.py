@@ -77,7 +77,7 @@ def test_every_effect_has_a_readable_label(locale: str) -> None:
 
 @pytest.mark.parametrize("locale", ["en", "zh-TW", "pt-BR"])
 def test_every_step_a_player_is_asked_is_named_in_words_in_the_header(locale: str) -> None:
-    from engine.tm_dice.flow import HANDLERS
+    from engine.tm_dice.steps import HANDLERS
     from l10n import catalogue
     from render.tm_dice import STEP_WORDS
 

@@ -1,4 +1,4 @@
-"""Turn flow: the production turn and the action turn, each as a stack of small steps.
+"""Turn steps: the production turn and the action turn, each as a stack of small steps.
 
 ``state.queue`` is a stack of tasks (dicts with ``kind`` and ``seat``); the top one is asked
 of its seat. A turn pushes, bottom to top: ``advance`` (end of turn), ``finish`` (last free
