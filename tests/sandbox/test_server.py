@@ -188,8 +188,10 @@ async def test_a_thread_the_bot_creates_is_listed_live_and_linked(live: Running)
         await emu.wait_until(new_threads, what="the table's thread")
         thread = new_threads()[0]
         assert thread.parent_id == games.id
+        # Created before its table, the thread is renamed with the table's number once it is stored.
+        await emu.wait_until(lambda: thread.name.startswith("#"), what="the thread named with its table's number")
         listed: list[dict[str, Any]] = []
-        while not any(c["id"] == str(thread.id) for c in listed):
+        while not any(c["id"] == str(thread.id) and c["name"] == thread.name for c in listed):
             listed = json.loads((await ws.receive(timeout=5)).data)["channels"]
         assert [c["name"] for c in listed] == ["games", THREAD_NAME, thread.name]
         assert next(c for c in listed if c["id"] == str(thread.id))["parent_id"] == str(games.id)
