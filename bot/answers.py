@@ -125,7 +125,7 @@ async def seen(interaction: discord.Interaction) -> None:
     if flow is None:
         return
     try:
-        await flow.saw(interaction.user.id, discord_locale(interaction))
+        flow.saw(interaction.user.id, discord_locale(interaction))  # stored in the background
     except Exception:  # never the reason a click or command goes unanswered
         log.exception("could not note the language of an interaction")
 

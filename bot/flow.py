@@ -6,6 +6,7 @@ Every component and command ends up here; rules live in ``engine`` and storage i
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import secrets
@@ -168,18 +169,26 @@ class Flow:
             preferred = str(guild.preferred_locale.value) if guild is not None and guild.preferred_locale else None
         return table_language_of(preferred) if preferred else self.locale
 
-    async def saw(self, user_id: int, locale: str) -> None:
-        """Note the Discord locale an interaction shows for its user (stored only when it changed)."""
+    def saw(self, user_id: int, locale: str) -> asyncio.Task[bool] | None:
+        """Note the Discord locale an interaction shows for its user (stored only when it changed).
+
+        Remembered here at once (``user_locale`` reads it from memory) and stored in the
+        background: the click's first answer never waits for the write behind a busy database
+        connection. The task is returned for whoever wants to wait for the write (tests)."""
         if self._seen.get(user_id) == locale:
-            return
+            return None
         if len(self._seen) >= SEEN_LIMIT:
             self._seen.clear()
         self._seen[user_id] = locale
-        try:
-            await locales.remember_locale(self.service.db, user_id, locale)
-        except BaseException:
-            self._seen.pop(user_id, None)  # not stored: try again at their next interaction
-            raise
+
+        def unseen(error: BaseException) -> None:
+            if self._seen.get(user_id) == locale:
+                self._seen.pop(user_id, None)  # not stored: try again at their next interaction
+            log.error("could not note the language of an interaction", exc_info=error)
+
+        return self.tasks.start(
+            locales.remember_locale(self.service.db, user_id, locale), name="meeple-locale", on_error=unseen
+        )
 
     async def user_locale(self, user_id: int, fallback: str) -> str:
         """The language of what reaches a user outside an interaction (a DM): the one last seen

@@ -317,6 +317,7 @@ async def test_a_language_that_cannot_be_stored_never_stops_the_command_and_is_s
         monkeypatch.setattr(locales, "remember_locale", remember)
         listed = await emu.slash(world.alice, world.channel, "meeple list")
         await listed.final_message()
+        await bot_.flow.tasks.idle()  # the language is stored in the background, after the answer
         assert [tuple(r) for r in await bot_.db.query("SELECT user_id, locale FROM user_locales")] == [
             (world.alice.id, PT)
         ]
