@@ -32,6 +32,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from bot.storage import Database  # noqa: E402
 from engine import GAMES  # noqa: E402
@@ -197,9 +198,9 @@ def shoot(browser: Browser, started: Started, setup: Setup, language: str, out: 
         open_table(tab, started.url, setup, language)
         thread = int(tab.page.locator("#channel-list .channel.current").get_attribute("data-channel-id") or 0)
         big_offer = setup.game != "vivarium"  # only Vivarium has one to look for
-        moves = boards = 0
+        moves = boards = stalls = 0
         while True:
-            tab.page.wait_for_function(ALICE_OR_OVER, arg=[BOARDS, HAND], timeout=90_000)
+            tab.page.wait_for_function(ALICE_OR_OVER, arg=[BOARDS, HAND], timeout=180_000)
             boards += 1
             saved.append(snap(tab, folder / f"{setup.label}-{boards}.png"))
             over = not tab.boards().last.locator(HAND).count()
@@ -211,7 +212,17 @@ def shoot(browser: Browser, started: Started, setup: Setup, language: str, out: 
                     big_offer = True
             if over or (moves >= turns and big_offer) or moves >= turns * 6:
                 break
-            play(tab, rng)
+            try:
+                play(tab, rng)
+            except (PlaywrightTimeout, AssertionError) as error:
+                # A loaded machine is slow to draw, or the board changed under the click (a computer's step
+                # edits it): wait for Alice's turn again, a few times at most.
+                stalls += 1
+                if stalls > 3:
+                    raise
+                print(f"{language} {setup.label}: waiting again ({str(error).splitlines()[0][:80]})", flush=True)
+                continue
+            stalls = 0
             moves += 1
         if tab.errors:
             raise RuntimeError(f"the page reported errors: {tab.errors}")
