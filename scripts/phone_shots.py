@@ -229,6 +229,7 @@ def shoot(browser: Browser, started: Started, setup: Setup, language: str, out: 
     except Exception:
         folder.mkdir(parents=True, exist_ok=True)
         tab.page.screenshot(path=str(folder / f"{setup.label}-failed.png"))  # what the page showed, to see why
+        (folder / f"{setup.label}-failed.log").write_text(started.log()[-20_000:])  # and what the bot said
         raise
     finally:
         tab.close()

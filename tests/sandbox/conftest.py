@@ -72,7 +72,8 @@ def started_sandbox(home: Path) -> Iterator[Started]:
     """The start command without a token, run in ``home``: it prints the page's address; stopped on leaving."""
     env = {
         **os.environ,
-        "PYTHONPATH": str(REPO),
+        # this checkout's code first; then whatever the caller's path adds (a data package, a checkout's shim)
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
         "MEEPLE_DB": str(home / "meeple.db"),
         "PYTHONUNBUFFERED": "1",
         "MEEPLE_EDIT_PACE": "0.05",

@@ -28,13 +28,15 @@ BOARDS = '#messages .message:not(.ephemeral):has(img[data-filename="board.png"])
 EPHEMERAL = "#messages .message.ephemeral"
 ACT = '.dbutton[data-custom-id^="mp:act:"]'
 HAND = '.dbutton[data-custom-id^="mp:hand:"]'
-# What the newest board shows: its message, its text, its buttons (JavaScript, over the boards).
+# What the newest board shows: its message, its text, its picture, its buttons (JavaScript, over the boards).
 BOARD_SIGNATURE = """boards => {
     const last = boards[boards.length - 1];
     if (!last) return "";
     const content = last.querySelector(".content");
     const ids = [...last.querySelectorAll(".dbutton, .dselect")].map(b => b.dataset.customId || "");
-    return [last.dataset.id, content ? content.innerText : "", ...ids].join("\\n");
+    const image = last.querySelector('img[data-filename="board.png"]');
+    const picture = image ? image.getAttribute("src") || "" : "";  // an edit may change the picture alone
+    return [last.dataset.id, content ? content.innerText : "", picture, ...ids].join("\\n");
 }"""
 SCREENSHOT_COPY = "MEEPLE_SANDBOX_SCREENSHOT"  # also save Alice's mid-game screenshot there (docs/sandbox.png)
 
