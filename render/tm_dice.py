@@ -334,9 +334,27 @@ def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str) -> 
         tracks.append(f"{title} {now}")
     return [
         Key("turn", [header_text(public, names, locale)], Palette.ACCENT),
+        *dice_key(public, names, locale),
         Key("scores", scores, TEXT),
         Key("change", tracks, TEXT),
     ]
+
+
+def dice_key(public: Mapping[str, Any], names: Sequence[str], locale: str) -> list[Key]:
+    """The dice the player to move holds, what their choice is made with (on the board they are 3 px words)."""
+    step = public.get("step")
+    if public.get("result") is not None or public.get("stage") == "corp" or not step:
+        return []
+    seat = step.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(public["seats"]):
+        return []
+    held = public["seats"][seat].get("dice") or {}
+    words = [face_word(face, locale) + (f" ×{n}" if n > 1 else "") for face, n in sorted(held.items()) if n > 0]
+    if not words:
+        return []
+    # One item a face (the band breaks between items, never inside "water ×2"), the first in the sentence.
+    who = seat_name(names, seat, locale=locale)
+    return [Key("turn", [t("tm-dice.render.key.dice", locale, name=who, dice=words[0]), *words[1:]], Palette.ACCENT)]
 
 
 def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[str], locale: str) -> None:

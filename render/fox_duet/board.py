@@ -433,7 +433,13 @@ def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str = "e
     progress = t("fox-duet.render.progress", locale, round=public.get("round", 1), trick=public.get("trick", 1))
     level = t("fox-duet.render.level", locale, level=public.get("level", 1), side=public.get("side", "A"))
     fill = {"won": (140, 230, 150), "lost": LOSS}.get(tone, Palette.ACCENT)
-    keys = [Key("turn", [status, progress, level], fill)]
+    led = [play["card"] for play in public.get("trick_cards") or [] if play.get("card")][:1]
+    # The card led, which the other must follow: the choice's one fact not otherwise in the band.
+    answer = [
+        t("fox-duet.render.suit-led", locale, suit=f"{suit_label(str(card.get('suit')), locale)} {card.get('rank')}")
+        for card in led
+    ]
+    keys = [Key("turn", [status, *answer, progress, level], fill)]
     counts = [
         t(
             "fox-duet.render.key.gems",

@@ -23,6 +23,7 @@ from render.common import (
 from render.phone import Key, KeyLine, key_size, with_band
 from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
+from render.vivarium.offer import tiles_strip
 
 W, H = 1600, 900
 HEADER_H = 62
@@ -522,7 +523,7 @@ def draw_board(
 # names it), large enough that their names and texts read on a phone showing the picture 360 px wide.
 OFFER_PHASES = ("take", "ability")
 OFFER_PAD, OFFER_GAP = 24, 20
-OFFER_MAX_W = 500  # a card on offer at most this wide (three in a row); four in a row (seven or eight) share it
+OFFER_MAX_W = 500  # a card on offer at most this wide (three in a row; seven or eight are tiles: offer.py)
 
 
 def offered(public: Mapping[str, Any]) -> list[tuple[int, int, Mapping[str, Any]]]:
@@ -543,7 +544,9 @@ def on_offer(public: Mapping[str, Any], locale: str) -> Image.Image | None:
     cards = offered(public)
     if not cards:
         return None
-    per_row = 3 if len(cards) <= 6 else 4  # two rows at most: of three large cards, or of four
+    if len(cards) > 6:  # four large cards in a row would read too small: short tiles, two in a row
+        return tiles_strip(cards, W, locale)
+    per_row = 3  # two rows at most, of three large cards
     w = min(OFFER_MAX_W, (W - 2 * OFFER_PAD - (per_row - 1) * OFFER_GAP) // per_row)
     h = round(w * CARD_H / CARD_W)
     size = key_size(W)

@@ -12,6 +12,9 @@ from PIL import Image
 
 import render
 from render.fox_duet import BOARD_BUDGET, HAND_BUDGET
+from render.fox_duet.board import suit_label
+from render.phone import key_lines
+from tests.render.fits_common import played as played_game
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Alice", "Bob"]
@@ -348,3 +351,23 @@ def test_palette_encode_falls_back_to_fit_a_small_budget() -> None:
     data = encode_png(noisy, 60_000, optimize=False, palette=True)
     assert len(data) <= 60_000
     open_png(data)
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW", "pt-BR"])
+def test_the_band_names_the_card_to_follow(locale: str) -> None:
+    """On a phone the trick's cards are small: the band says which card was led, the one the other must follow."""
+    checked = 0
+    for view, _ in played_game("fox-duet", 2, 11):
+        public = view["public"]
+        trick = public.get("trick_cards") or []
+        image = render.RENDERERS["fox-duet"].board(public, ["Alice", "Bob"], locale=locale)
+        band = " ".join(line.text for line in key_lines(image) if line.role == "turn")
+        if trick:
+            led = trick[0]["card"]
+            assert f"{suit_label(str(led['suit']), locale)} {led['rank']}" in band, band
+            checked += 1
+        else:
+            assert not any(f"{suit_label(s, locale)} " in band for s in ("rose", "star", "dove")), band
+        if checked >= 6:
+            break
+    assert checked >= 6

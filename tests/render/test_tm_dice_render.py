@@ -6,7 +6,9 @@ import pytest
 
 from engine.tm_dice import TMDice
 from render.common import encode_png
-from render.tm_dice import BOARD_BUDGET, HAND_BUDGET, RENDERER, H, W, effect_label, track_labels
+from render.phone import key_lines
+from render.tm_dice import BOARD_BUDGET, HAND_BUDGET, RENDERER, H, W, effect_label, face_word, track_labels
+from tests.render.fits_common import played as played_game
 from tests.support.render_checks import check_landscape_png, random_position, without_private
 
 NAMES = ["Alice", "Bob", "Carol", "Dmitri"]
@@ -85,3 +87,20 @@ def test_every_step_a_player_is_asked_is_named_in_words_in_the_header(locale: st
     assert asked <= set(STEP_WORDS), sorted(asked - set(STEP_WORDS))
     missing = [kind for kind in STEP_WORDS if f"tm-dice.render.step.{kind}" not in catalogue(locale)]
     assert not missing, missing
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW", "pt-BR"])
+def test_the_band_lists_the_dice_of_the_player_to_move(locale: str) -> None:
+    """On a phone the dice in a seat's panel are 3 px words: the band lists those of the player to move."""
+    checked = 0
+    for view, _ in played_game("tm-dice", 2, 7)[:60]:
+        public = view["public"]
+        step = public.get("step")
+        image = RENDERER.board(public, ["Alice", "Bob"], locale=locale)
+        band = " ".join(line.text for line in key_lines(image) if line.role == "turn")
+        held = public["seats"][step["seat"]]["dice"] if step and public["stage"] != "corp" else {}
+        for face, n in held.items():
+            if n:
+                assert face_word(face, locale) + (f" ×{n}" if n > 1 else "") in band, (face, n, band)
+                checked += 1
+    assert checked >= 10

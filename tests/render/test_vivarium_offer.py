@@ -5,7 +5,8 @@ under the name of its cell as the menu gives it ("R2 C3"). Measured at Discord's
 shrunk to ``INLINE_WIDTH``, 360 px, wide): every offered card's name and text (an equipment's ability, a
 contract's goal) is drawn with capitals at least ``NAME_CAP`` / ``TEXT_CAP`` px tall (on the grid they are
 about 3 px: a tap was needed to read them), and the cell names are key lines (checked with the others
-by ``test_phone_legibility``).
+by ``test_phone_legibility``). Seven or eight on offer are drawn as tiles (``render/vivarium/offer.py``), at
+least as legible as six large cards, in a picture no taller than ``MAX_ASPECT`` times its width.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from PIL import ImageDraw
 from render import RENDERERS
 from render.phone import INLINE_WIDTH, cap_height, key_lines
 from render.vivarium import cards as vivarium_cards
-from render.vivarium.board import offered
+from render.vivarium.board import W, offered
 from render.vivarium.cards import ability_text, goal_lines, name_of
+from render.vivarium.offer import described, laid_out, tile_width
 from tests.render.fits_common import LOCALES, NAMES, played
 
-NAME_CAP = 6.0  # px at inline scale: a card's name (bold), about a 10 pt font on a phone
-TEXT_CAP = 5.0  # px at inline scale: its ability or goal, about an 8.5 pt font
+NAME_CAP = 7.5  # px at inline scale: a card's name (bold), about a 10.5 pt font on a phone
+TEXT_CAP = 6.7  # px at inline scale: its ability or goal, about a 9.5 pt font
+MAX_ASPECT = 1.55  # a board with cards on offer: its height over its width
 
 
 @contextmanager
@@ -55,7 +58,21 @@ def choosing_positions() -> list[dict[str, Any]]:
         takes = [v for v in views if v["phase"] == "take" and offered(v)]
         abilities = [v for v in views if v["phase"] == "ability" and offered(v)]
         picked += takes[:1] + takes[len(takes) // 2 : len(takes) // 2 + 1] + abilities[:1]
+        picked += many_on_offer(players)
     return picked
+
+
+def many_on_offer(players: int) -> list[dict[str, Any]]:
+    """A take step with seven cards on offer and one with eight, at that player count (a few games looked at)."""
+    found: dict[int, dict[str, Any]] = {}
+    for seed in range(players + 40, players + 46):
+        for view, _ in played("vivarium", players, seed):
+            public = view["public"]
+            if public["phase"] == "take" and len(offered(public)) >= 7:
+                found.setdefault(len(offered(public)), public)
+        if len(found) == 2:
+            break
+    return list(found.values())
 
 
 def texts_of(card: Mapping[str, Any], locale: str) -> list[str]:
@@ -69,7 +86,9 @@ def texts_of(card: Mapping[str, Any], locale: str) -> list[str]:
 
 def largest(found: list[tuple[str, int, bool]], whole: str) -> int:
     """The largest size any line of ``whole`` (drawn whole or wrapped in lines) was drawn at."""
-    return max((size for text, size, _ in found if text and len(text) >= 2 and text in whole), default=0)
+    return max(
+        (size for text, size, _ in found if text and (len(text) >= 2 or text == whole) and text in whole), default=0
+    )
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -95,6 +114,24 @@ def test_the_cards_on_offer_read_inline(locale: str) -> None:
         cells = [line.text for line in key_lines(image) if line.role == "choice"]
         assert len(cells) == len(offered(public)), cells
     assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_seven_or_eight_on_offer_are_tiles_whole_and_the_picture_stays_short(locale: str) -> None:
+    """Every word of every tile is drawn whole, and the board with its tiles is at most ``MAX_ASPECT`` times as
+    tall as it is wide (on a phone, 360 px wide, about 560 px tall: two thirds of a screen)."""
+    positions = [p for players in (2, 3, 4) for p in many_on_offer(players)]
+    assert {len(offered(p)) for p in positions} == {7, 8}
+    for n, public in enumerate(positions):
+        image = RENDERERS["vivarium"].board(public, list(NAMES[n % len(NAMES)][: public["players"]]), locale=locale)
+        assert image.height <= MAX_ASPECT * image.width, (len(offered(public)), image.size)
+        for tile in laid_out(offered(public), tile_width(W), locale):
+            assert squeezed(tile.names) == squeezed([name_of(tile.card, locale)]), tile.names
+            assert squeezed(tile.texts) == squeezed(described(tile.card, locale)), tile.texts
+
+
+def squeezed(lines: list[str]) -> str:
+    return "".join(lines).replace(" ", "")
 
 
 def test_no_card_is_offered_at_the_swap_step() -> None:

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -62,13 +63,17 @@ class Started:
         return self.banner + "".join(self.output)
 
 
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Started]:
-    """The start command without a token, in an empty folder: it prints the page's address."""
-    home = tmp_path_factory.mktemp("sandbox")
+class NoAddress(RuntimeError):
+    """The start command printed no sandbox address."""
+
+
+@contextmanager
+def started_sandbox(home: Path) -> Iterator[Started]:
+    """The start command without a token, run in ``home``: it prints the page's address; stopped on leaving."""
     env = {
         **os.environ,
-        "PYTHONPATH": str(REPO),
+        # this checkout's code first; then whatever the caller's path adds (a data package, a checkout's shim)
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
         "MEEPLE_DB": str(home / "meeple.db"),
         "PYTHONUNBUFFERED": "1",
         "MEEPLE_EDIT_PACE": "0.05",
@@ -101,7 +106,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Started]:
             break
     if url is None:
         process.kill()
-        pytest.fail("the start command printed no sandbox address:\n" + "".join(banner))
+        raise NoAddress("the start command printed no sandbox address:\n" + "".join(banner))
     output: list[str] = []
 
     def read(stream: IO[str]) -> None:
@@ -117,6 +122,17 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Started]:
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Started]:
+    """The start command without a token, in an empty folder: it prints the page's address."""
+    with ExitStack() as stack:
+        try:
+            started = stack.enter_context(started_sandbox(tmp_path_factory.mktemp("sandbox")))
+        except NoAddress as error:
+            pytest.fail(str(error))
+        yield started
 
 
 @pytest.fixture(scope="module")

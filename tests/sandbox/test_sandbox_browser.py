@@ -27,13 +27,16 @@ from tests.sandbox.conftest import Started
 BOARDS = '#messages .message:not(.ephemeral):has(img[data-filename="board.png"])'
 EPHEMERAL = "#messages .message.ephemeral"
 ACT = '.dbutton[data-custom-id^="mp:act:"]'
-# What the newest board shows: its message, its text, its buttons (JavaScript, over the boards).
+HAND = '.dbutton[data-custom-id^="mp:hand:"]'
+# What the newest board shows: its message, its text, its picture, its buttons (JavaScript, over the boards).
 BOARD_SIGNATURE = """boards => {
     const last = boards[boards.length - 1];
     if (!last) return "";
     const content = last.querySelector(".content");
     const ids = [...last.querySelectorAll(".dbutton, .dselect")].map(b => b.dataset.customId || "");
-    return [last.dataset.id, content ? content.innerText : "", ...ids].join("\\n");
+    const image = last.querySelector('img[data-filename="board.png"]');
+    const picture = image ? image.getAttribute("src") || "" : "";  // an edit may change the picture alone
+    return [last.dataset.id, content ? content.innerText : "", picture, ...ids].join("\\n");
 }"""
 SCREENSHOT_COPY = "MEEPLE_SANDBOX_SCREENSHOT"  # also save Alice's mid-game screenshot there (docs/sandbox.png)
 
@@ -41,8 +44,10 @@ SCREENSHOT_COPY = "MEEPLE_SANDBOX_SCREENSHOT"  # also save Alice's mid-game scre
 class Tab:
     """One browser tab playing as one person."""
 
-    def __init__(self, browser: Browser, url: str, username: str, width: int = 1440, height: int = 900) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": height})
+    def __init__(
+        self, browser: Browser, url: str, username: str, width: int = 1440, height: int = 900, scale: float = 1
+    ) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
         self.page: Page = self.context.new_page()
         # Generous: a loaded 2-core CI machine may take seconds for a render; a real failure still fails.
         self.page.set_default_timeout(45_000)
@@ -223,7 +228,7 @@ def play_one(tabs: dict[str, Tab], rng: random.Random, on_panel: Callable[[Tab, 
         public.nth(rng.randrange(public.count())).click()
     else:
         before = tab.ephemeral_ids()
-        board.locator(".dbutton", has_text="My hand").click()
+        board.locator(HAND).click()  # "My hand", in the table's language
         panel = tab.new_ephemeral_with_choices(before)
         assert "Only you can see this" in panel.inner_text()
         if on_panel is not None:
