@@ -150,7 +150,7 @@ class TableCog(commands.Cog):
         robots = [
             (computer_seats.computer_user(k), computer_seats.name(k, level, language)) for k in range(1, computers + 1)
         ]
-        channel_id, made = await self.game_channel(interaction, game, thread)
+        channel_id, made = await self.game_channel(interaction, game, thread, language)
         row = await self.service.create(
             game,
             guild_of(interaction),
@@ -175,15 +175,16 @@ class TableCog(commands.Cog):
             await self.flow.private(interaction, t("lobby.created-thread", locale_of(interaction), channel=channel_id))
 
     async def game_channel(
-        self, interaction: discord.Interaction, game: str, thread: bool | None
+        self, interaction: discord.Interaction, game: str, thread: bool | None, language: str
     ) -> tuple[int, discord.Thread | None]:
-        """The channel the game lives in: this one, or a new thread of it (and that thread)."""
+        """The channel the game lives in: this one, or a new thread of it (and that thread), named
+        in the table's ``language``: everyone in the channel reads the name, as they read its board."""
         if thread is None:
             thread = (await async_play.guild_settings(self.service.db, guild_of(interaction))).use_threads
         channel = interaction.channel
         if not thread or not isinstance(channel, discord.TextChannel):
             return channel_of(interaction), None
-        name = thread_name(None, game, interaction.user.display_name, locale_of(interaction))
+        name = thread_name(None, game, interaction.user.display_name, language)
         try:
             created = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
@@ -195,7 +196,7 @@ class TableCog(commands.Cog):
     async def name_thread(self, thread: discord.Thread, row: GameRow, interaction: discord.Interaction) -> None:
         """Give a game's new thread its table number, first: the thread exists before the table
         (the table lives in it), so it is created without one and renamed once the table is stored."""
-        name = thread_name(row.id, row.game, interaction.user.display_name, locale_of(interaction))
+        name = thread_name(row.id, row.game, interaction.user.display_name, self.flow.table_locale(row))
         try:
             await thread.edit(name=name)
         except discord.HTTPException as exc:  # the table works without it: the name only helps find it

@@ -19,7 +19,7 @@ import pytest
 
 import bot.service
 from bot.client import MeepleBot
-from bot.i18n import available_locales, t
+from bot.i18n import available_locales, game_title, t
 from bot.storage import jobs
 from bot.storage.jobs import JobSpec
 from emulator.testing import running
@@ -321,3 +321,21 @@ async def test_a_language_that_cannot_be_stored_never_stops_the_command_and_is_s
         assert [tuple(r) for r in await bot_.db.query("SELECT user_id, locale FROM user_locales")] == [
             (world.alice.id, PT)
         ]
+
+
+async def test_a_game_thread_is_named_in_the_tables_language_not_its_creators(emu, world, config_for) -> None:
+    """Everyone in the channel reads a thread's name, as they read its board: a table in Chinese
+    opened by someone whose Discord is in English has a Chinese thread name, and the reverse."""
+    world.alice.locale = "en-US"
+    world.bob.locale = PT
+    async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot_:
+        for user, language in ((world.alice, ZH), (world.bob, "en")):
+            created = await emu.slash(
+                user, world.channel, "table create", {"game": "noctiluca", "thread": True, "language": language}
+            )
+            await created.final_message()
+            row = (await bot_.db.query("SELECT id, channel_id FROM games ORDER BY id DESC LIMIT 1"))[0]
+            name = emu.state.channels[row["channel_id"]].name
+            title = game_title("noctiluca", language)
+            assert name.startswith(f"#{row['id']} ") and title in name, (language, name)
+            assert (GAMES["noctiluca"].title in name) == (language == "en"), name
