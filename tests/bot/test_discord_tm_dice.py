@@ -27,17 +27,8 @@ from tests.support.tm_dice_policy import choose
 SEEDS = {1: 18, 3: 15, 4: 14}
 SUCCESS = 3  # discord.ButtonStyle.success: the proposed payment
 
-
-@pytest.fixture(autouse=True)
-def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The end-of-game animated replay is tested with its own tests (tests/bot/test_replays.py,
-    test_history.py); nothing here looks at it, and drawing it kept the bot's close waiting its
-    whole 10 s grace after each game."""
-
-    async def skip(flow, row, message, seats=None) -> None:
-        return None
-
-    monkeypatch.setattr("bot.history_ui.attach_replay", skip)
+# Nothing here looks at a finished game's animated replay (tests/bot/test_replays.py does).
+pytestmark = pytest.mark.usefixtures("no_replays")
 
 
 def players_of(emu, world, count: int) -> list:

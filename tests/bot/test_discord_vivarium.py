@@ -17,17 +17,8 @@ from tests.support.driver import Table, action_buttons, is_board, labels, mentio
 
 SECRET_NAMES = [c["name"] for c in STARTING.values()]
 
-
-@pytest.fixture(autouse=True)
-def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The end-of-game animated replay is tested with its own tests (tests/bot/test_replays.py,
-    test_history.py); nothing here looks at it, and drawing it kept the bot's close waiting its
-    whole 10 s grace after each game."""
-
-    async def skip(flow, row, message, seats=None) -> None:
-        return None
-
-    monkeypatch.setattr("bot.history_ui.attach_replay", skip)
+# Nothing here looks at a finished game's animated replay (tests/bot/test_replays.py does).
+pytestmark = pytest.mark.usefixtures("no_replays")
 
 
 async def open_and_start(emu, world, players: list) -> None:
