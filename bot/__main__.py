@@ -156,15 +156,37 @@ async def run(config: Config) -> None:
 
     configure_api_base(config)
     bot = create_bot(config)
-    # SIGTERM (a service manager or container stopping the bot) shuts down as cleanly as Ctrl+C.
     main = asyncio.current_task()
     assert main is not None, "run() is always awaited inside a task"
+    stopping = Tasks()  # the shutdown a stop signal starts (its error is raised where it is awaited, below)
+    asked = asyncio.Event()
+
+    def stop() -> None:
+        """Ctrl+C, or SIGTERM (a service manager or container stopping the bot): close the client.
+
+        Cancelling the main task interrupts a start-up wherever it waits, but discord.py may
+        swallow that cancellation (``asyncio.wait_for`` around the gateway's connection returns a
+        result that arrives with the cancel), and the bot would then run on: closing the client
+        ends ``bot.start()`` whatever it was doing. A second signal changes nothing: the one
+        shutdown is under way.
+        """
+        if asked.is_set():
+            return
+        asked.set()
+        main.cancel()
+        stopping.start(bot.close(), name="meeple-stop", on_error=awaited)
+
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            asyncio.get_running_loop().add_signal_handler(sig, stop)
         # ``kill -USR1 PID``: the log says what every task waits on (a stop that does not end).
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, log_every_task)
-    async with bot:
-        await bot.start(config.token or "")
+    try:
+        async with bot:
+            await bot.start(config.token or "")
+    finally:
+        await bot.close()  # the shutdown a signal started, if any: every call waits for the same one
+        await stopping.idle()
 
 
 def main(argv: list[str] | None = None) -> int:

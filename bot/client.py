@@ -33,7 +33,7 @@ from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
 from bot.storage import Database, stats
 from bot.storage.db import watch_commits
-from bot.tasks import Tasks
+from bot.tasks import Tasks, awaited
 from bot.tournaments.runner import Runner
 from bot.ui import DYNAMIC_ITEMS, answer_unclaimed
 from engine import GAMES
@@ -143,6 +143,8 @@ class MeepleBot(commands.Bot):
         self.command_mentions = CommandMentions()  # the commands' ids, once synced or fetched
         # A gateway event discord.py cannot read is dropped and logged, never the end of the process.
         self.malformed_events = guard_parsers(self._connection)
+        self._closing = Tasks()  # holds the one shutdown every ``close`` waits for
+        self._shutdown: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         # Every task the bot starts from here on (commands, clicks, deliveries, the ticker) writes a
@@ -297,7 +299,21 @@ class MeepleBot(commands.Bot):
 
     async def close(self) -> None:
         """Shut down cleanly: let the clicks and commands being handled finish (a few seconds at
-        most), then background work, then the connection to Discord and the database."""
+        most), then background work, then the connection to Discord and the database.
+
+        Safe to call again and from several tasks at once (a stop signal's, then ``async with``'s
+        exit): every call waits for the same one shutdown, which a caller's cancellation does not
+        cut short.
+        """
+        if self._shutdown is None:  # a task of its own: held, and its error raised to every caller
+            self._shutdown = self._closing.start(self._shut_down(), name="meeple-shutdown", on_error=awaited)
+        await asyncio.shield(self._shutdown)
+
+    def clear(self) -> None:
+        super().clear()
+        self._shutdown = None  # open again (discord.py's ``clear``): the next close shuts it down
+
+    async def _shut_down(self) -> None:
         # The ticker, the backups (a copy being written still finishes, in its thread), the freeze.
         await self.tasks.close()
         if self.scheduler is not None:

@@ -22,6 +22,18 @@ def quick_edits(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No animated replay of a finished game is drawn (``pytestmark =
+    pytest.mark.usefixtures("no_replays")`` in a module that does not look at it): drawing one
+    takes a worker seconds, and the bot's close waits for it up to its 10 s grace."""
+
+    async def skip(flow, row, message, seats=None) -> None:
+        return None
+
+    monkeypatch.setattr("bot.history_ui.attach_replay", skip)
+
+
+@pytest.fixture
 def bot_database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """The bot's database: a SQLite file, or with ``@pytest.mark.parametrize("bot_database",
     ["sqlite", "postgres"], indirect=True)`` also a fresh database on the tests' PostgreSQL server

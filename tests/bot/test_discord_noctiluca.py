@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from bot.client import MeepleBot
@@ -12,6 +13,9 @@ from bot.games.noctiluca import jar_name
 from emulator.testing import running
 from engine import GAMES
 from tests.support.driver import Table, action_buttons, is_board, labels, mentioned
+
+# Nothing here looks at a finished game's animated replay (tests/bot/test_replays.py does).
+pytestmark = pytest.mark.usefixtures("no_replays")
 
 
 async def open_table(emu, world):

@@ -14,6 +14,9 @@ from engine import GAMES
 from tests.support.driver import Table, action_buttons, is_board, mentioned
 from tests.support.secrets import assert_no_hand_shown, hidden_fox_cards
 
+# Nothing here looks at a finished game's animated replay (tests/bot/test_replays.py does).
+pytestmark = pytest.mark.usefixtures("no_replays")
+
 
 async def open_table(emu, world, options: str | None = None):
     args = {"game": "fox-duet"} | ({"options": options} if options else {})

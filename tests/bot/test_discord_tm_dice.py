@@ -27,6 +27,9 @@ from tests.support.tm_dice_policy import choose
 SEEDS = {1: 18, 3: 15, 4: 14}
 SUCCESS = 3  # discord.ButtonStyle.success: the proposed payment
 
+# Nothing here looks at a finished game's animated replay (tests/bot/test_replays.py does).
+pytestmark = pytest.mark.usefixtures("no_replays")
+
 
 def players_of(emu, world, count: int) -> list:
     users = [world.alice, world.bob]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from bot.client import MeepleBot
@@ -15,6 +16,9 @@ from engine.vivarium.content import STARTING
 from tests.support.driver import Table, action_buttons, is_board, labels, mentioned
 
 SECRET_NAMES = [c["name"] for c in STARTING.values()]
+
+# Nothing here looks at a finished game's animated replay (tests/bot/test_replays.py does).
+pytestmark = pytest.mark.usefixtures("no_replays")
 
 
 async def open_and_start(emu, world, players: list) -> None:

@@ -46,6 +46,7 @@ class BotProcess:
         self.exit_code: int | None = None
         self.edit_pace = "0.05"
         self.hung = False  # a stop slower than SLOW_STOP (or ended by a kill)
+        self.module = "bot"  # what ``python -m`` runs: the bot, as ./scripts/start runs it
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MEEPLE_"))}
@@ -62,13 +63,17 @@ class BotProcess:
         )
         return env
 
-    async def start(self) -> None:
-        identified = self.emu.gateway.identify_count
+    def launch(self) -> None:
+        """Start the process and return at once (``start`` waits for it to connect)."""
         with self.log_path.open("a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT
+                [sys.executable, "-m", self.module], cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT
             )
         self.starts += 1
+
+    async def start(self) -> None:
+        identified = self.emu.gateway.identify_count
+        self.launch()
         await self.emu.wait_until(
             lambda: self.emu.gateway.identify_count > identified and self.emu.gateway.connected,
             what="the bot process to connect",

@@ -12,6 +12,7 @@ and a ``postgresql://`` URL of a fresh database on the server the storage tests 
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import signal
@@ -125,9 +126,8 @@ async def test_two_processes_each_play_their_own_guild_on_one_database(
         await play(tables, moves=4)
 
         # Both stop mid-game and start again: each carries on its own guild's game only.
-        for process in processes:
-            await process.stop(signal.SIGTERM)
-            assert process.exit_code == 0
+        await asyncio.gather(*(process.stop(signal.SIGTERM) for process in processes))
+        assert [process.exit_code for process in processes] == [0, 0]
         for process in processes:
             await process.start()
         await play(tables)
@@ -148,8 +148,8 @@ async def test_two_processes_each_play_their_own_guild_on_one_database(
             assert agents and all(process.tag() in agent for agent in agents), agents
             assert len(emu.dms(world.alice)) >= 1 and len(emu.dms(world.bob)) >= 1
     finally:
-        for process in processes:
-            await process.stop()
+        # Both at once: each waits for its finished game's replay (up to the bot's 10 s grace).
+        await asyncio.gather(*(process.stop() for process in processes))
     for process in processes:
         log = process.log()
         assert emu.bot_token not in log, "the token appeared in a bot's log"

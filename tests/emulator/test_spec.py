@@ -14,6 +14,7 @@ import pytest
 
 from emulator import Emulator, payloads, spec
 from emulator.commands import command_size
+from emulator.errors import ApiError
 from emulator.state import Message
 from emulator.testing import CLIENT_OPTIONS, World, running
 from tests.emulator.sample_bot import SampleBot, channel_of
@@ -129,6 +130,99 @@ async def test_an_answer_unlike_the_description_is_an_emulator_error(
         "at (the body): 'timestamp' is a required property"
     ]
     emu.server_errors.clear()
+
+
+def form_errors(method: str, path: str, payload: Any) -> dict[str, Any] | None:
+    """The form errors `spec.check_request` refuses `payload` with, or None when it takes it."""
+    try:
+        spec.check_request(method, path, payload)
+    except ApiError as error:
+        assert (error.status, error.code) == (400, 50035)
+        errors: dict[str, Any] = error.body()["errors"]
+        return errors
+    return None
+
+
+def field_error(code: str, message: str) -> dict[str, Any]:
+    return {"_errors": [{"code": code, "message": message}]}
+
+
+def test_bodies_the_description_refuses_stay_refused() -> None:
+    """Each kind of schema error, with the verdict and the words it had before the description's
+    `$ref`s were resolved at load and its subschema validators kept (`spec._dereferenced`)."""
+    messages, commands = "/channels/1/messages", "/applications/1/guilds/2/commands"
+    wrong_type = {"content": "hi", "tts": "yes"}
+    assert form_errors("POST", messages, wrong_type) == {
+        "tts": field_error(
+            "BASE_TYPE_INVALID",
+            "'yes' is not of type 'boolean', 'null' (Discord's description: type ['boolean', 'null'])",
+        )
+    }
+    button = {"type": 2, "style": "blue", "custom_id": "a"}  # in a union dispatched by its type
+    assert form_errors("POST", messages, {"content": "x", "components": [{"type": 1, "components": [button]}]}) == {
+        "components": {
+            "0": {
+                "components": {
+                    "0": {
+                        "style": field_error(
+                            "BASE_TYPE_INVALID",
+                            "'blue' is not of type 'integer' (Discord's description: type 'integer')",
+                        )
+                    }
+                }
+            }
+        }
+    }
+    missing_name = [{"type": 1, "description": "Tables"}]
+    assert form_errors("PUT", commands, missing_name) == {
+        "0": {"name": field_error("BASE_TYPE_REQUIRED", "This field is required")}
+    }
+    too_long = {"content": "c" * 4001}
+    assert form_errors("POST", messages, too_long) == {
+        "content": field_error("BASE_TYPE_MAX_LENGTH", "Must be 4000 or fewer in length.")
+    }
+    # A key the schema does not name: its value is held to `additionalProperties`.
+    localized = {"name": "table", "type": 1, "description": "Tables", "name_localizations": {"de": "t" * 33}}
+    assert form_errors("PUT", commands, [localized]) == {
+        "0": {"name_localizations": {"de": field_error("BASE_TYPE_MAX_LENGTH", "Must be 32 or fewer in length.")}}
+    }
+    for fine in ({"content": "hi", "tts": False}, {"content": "c" * 4000}):
+        assert form_errors("POST", messages, fine) is None
+    assert form_errors("PUT", commands, [{**localized, "name_localizations": {"de": "tisch"}}]) is None
+
+
+def test_answers_the_description_refuses_stay_refused() -> None:
+    """An unknown field where the description forbids any (a field error's `_errors` node), and a
+    wrong type deep in a recursive schema (form errors nest as deep as the fields)."""
+    where = "POST /channels/{channel_id}/messages 400"
+    nested = {"embeds": {"0": {"title": field_error("BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length.")}}}
+    answer = {"code": 50035, "message": "Invalid Form Body", "errors": nested}
+    assert spec.check_response("POST", "/channels/1/messages", 400, json.dumps(answer).encode()) is None
+    extra = copy.deepcopy(answer)
+    extra["errors"]["embeds"]["0"]["title"]["unknown"] = 1
+    assert spec.check_response("POST", "/channels/1/messages", 400, json.dumps(extra).encode()) == (
+        f"{where}: at errors.embeds.0.title._errors: [{{'code': 'BASE_TYPE_MAX_LENGTH', "
+        "'message': 'Must be 256 or fewer in length.'}] is not valid under any of the given schemas"
+    )
+    numbered = copy.deepcopy(answer)
+    numbered["errors"]["embeds"]["0"]["title"]["_errors"][0]["code"] = 1
+    assert spec.check_response("POST", "/channels/1/messages", 400, json.dumps(numbered).encode()) == (
+        f"{where}: at errors.embeds.0.title._errors.0.code: 1 is not of type 'string'"
+    )
+
+
+def test_no_ref_is_left_to_resolve_and_each_validator_is_built_once() -> None:
+    def refs(node: Any, seen: set[int]) -> int:
+        if id(node) in seen or not isinstance(node, dict | list):
+            return 0
+        seen.add(id(node))
+        values = node.values() if isinstance(node, dict) else node
+        return int(isinstance(node, dict) and "$ref" in node) + sum(refs(value, seen) for value in values)
+
+    assert refs(spec.schemas(), set()) == 0
+    pointer = spec._request_pointer("post", "/channels/{channel_id}/messages")
+    assert pointer is not None
+    assert spec._validator(pointer, True) is spec._validator(pointer, True)
 
 
 # -- Discord's documented limits the description does not state ---------------------------------------
