@@ -343,3 +343,27 @@ async def test_the_bots_threads_never_draw_or_rebuild_a_replay(emu, world, confi
         assert "Alice" in replay.description and "Bob" in replay.description
         assert meeple.flow.pictures.drawn["replay"] == 1
         assert threads == []
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_game_draws_a_replay_of_its_moves(key: str) -> None:
+    """A few moves of each game, at its largest table, drawn as the worker draws a finished game's
+    replay (the whole-game emulator tests skip their replays; this keeps every renderer's frames
+    drawn): an animation of one frame per position, the last one the final position."""
+    game = GAMES[key]
+    players = game.max_players
+    state = game.new(players, 11, {}, rules_version=game.rules_version)
+    chooser = random.Random(11)
+    actions: list[tuple[int, str]] = []
+    while state.outcome() is None and len(actions) < 5:
+        seat = state.to_move()[0]
+        legal = [a for a in state.legal_actions(seat) if game.action_kind(a) not in ("concede", "resign")]
+        action = chooser.choice(legal)
+        state.apply(seat, action)
+        actions.append((seat, action.text))
+    names = ["Ann", "Bo", "小明", "Zé 🎲"][:players]
+    order = ReplayOrder(key, players, 11, {}, game.rules_version, actions, names, "pt-BR")
+    data = draw_replay(order)
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.n_frames == len(actions) + 1, (key, image.n_frames)
+    assert LoggedPositions(order)[-1] == state.view(None)["public"]
