@@ -132,5 +132,7 @@ async def test_a_move_committed_before_a_crash_gets_its_board_after_the_restart(
         )
         board = Table(emu, world.channel, [world.alice, world.bob]).board()
         assert "restarted" in board.content and mentioned(board)
+        # The message shows before its delivery pass marks it done: wait for the bookkeeping too.
+        assert await bot.flow.delivery.wait(row.id, timeout=30)
         row = await bot.db.get_game(row.id)
         assert row.board_version == row.version == 1
