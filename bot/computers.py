@@ -450,6 +450,8 @@ class ComputerTurns:
         if len(movers) != 1 or state.outcome() is not None:
             self._drop(game_id)
             return
+        if not hasattr(self.computers, "speculate_turn"):  # a pool that cannot search ahead (tests' fakes)
+            return
         foresight = self._foresight.get(game_id)
         if foresight is None:
             foresight = self._foresight[game_id] = Foresight(state.version)
