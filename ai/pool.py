@@ -8,13 +8,16 @@ Its workers leave by themselves when the bot is killed hard (``ai/workers.py``).
 
 Searches ahead (``speculate_turn``, ``likely_turns``: a computer's turn searched while a person
 thinks, bot/computers.py) are worth less than any search a table waits for, and than any
-drawing. At most one runs at a time, only while a worker is left beyond the searches that count
-(``free``), and in a thread of the worker at the lowest CPU priority (nice 19: a drawing worker
-or the bot on the same core runs first). A search that counts, asked while a search ahead holds
-the worker it needs, has it give up at once (``abandon``: a shared counter the search ahead reads
-every few iterations, ``ismcts.search``'s ``stop``) rather than wait for its end. A search ahead
-runs the very function with the very arguments a search that counts would: only when it runs
-and whether it is let finish differ.
+drawing. They run in a worker process of their own, at the lowest CPU priority (nice 19: the
+drawing workers, the decision workers and the bot all run first on a busy core), one at a time,
+and only while the decision workers are not all busy (``free``): a search that counts never
+waits behind one, and never shares a process (its GIL) with one. A search ahead nobody wants any
+more gives up within a few iterations (``abandon``: a counter shared with that worker, read
+through ``ismcts.search``'s ``stop``). When a search ahead's answer is wanted now (the person
+moved into its position before it ended), ``hurry`` raises its worker to the normal priority if
+this process may (it re-lowers itself at its next search ahead); else the caller searches
+afresh. A search ahead runs the very function with the very arguments a search that counts
+would: only when it runs, and whether it is let finish, differ.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
-import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -34,7 +36,7 @@ from ai.turns import play_turn
 from ai.workers import owned_pool, worker_started
 from engine import GAMES, State
 
-LOWEST = 19  # the nice value of a search ahead's thread
+LOWEST = 19  # the nice value of the searches ahead's worker
 
 
 def _decide(game: str, data: dict, seat: int, level: str, seed: int) -> str:
@@ -72,29 +74,16 @@ def _started(owner: int, abandoned: Any) -> None:
 
 
 def _ahead(token: int, kind: str, *args: Any) -> Any:
-    """In a worker: search ahead number ``token`` (``AHEAD[kind]``) in a thread at the lowest CPU
-    priority, until done or given up (``Abandoned`` once the counter reaches ``token``)."""
-    found: dict[str, Any] = {}
+    """In the searches ahead's worker: search ahead number ``token`` (``AHEAD[kind]``) at the
+    lowest CPU priority, until done or given up (``Abandoned`` once the counter reaches ``token``)."""
+    # Raising one's own nice value is always allowed; ``hurry`` may have lowered it since.
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, 0, LOWEST)
 
     def given_up() -> bool:
         return _abandoned is not None and _abandoned.value >= token
 
-    def run() -> None:
-        # Linux sets a nice value per thread: only this one yields; nobody can raise it again,
-        # and the thread ends with the search.
-        with contextlib.suppress(OSError, AttributeError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST)
-        try:
-            found["value"] = AHEAD[kind](*args, given_up)
-        except BaseException as error:  # handed to the caller below
-            found["error"] = error
-
-    thread = threading.Thread(target=run, name="meeple-search-ahead")
-    thread.start()
-    thread.join()
-    if "error" in found:
-        raise found["error"]
-    return found["value"]
+    return AHEAD[kind](*args, given_up)
 
 
 def default_workers() -> int:
@@ -109,7 +98,8 @@ class Computers:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
         self._pool: ProcessPoolExecutor | None = None
-        self._abandoned: Any = None  # shared with the workers: searches ahead up to this number give up
+        self._ahead_pool: ProcessPoolExecutor | None = None  # the searches ahead's one worker
+        self._abandoned: Any = None  # shared with that worker: searches ahead up to this number give up
         self._ahead_number = 0  # the latest search ahead's number
         self._counting = 0  # searches that count under way
         self._speculating: asyncio.Future | None = None  # the search ahead under way
@@ -118,14 +108,18 @@ class Computers:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._abandoned = multiprocessing.get_context("forkserver").RawValue("q", 0)
-            self._pool = owned_pool(self.workers, _started, (self._abandoned,))
+            self._pool = owned_pool(self.workers)
         return self._pool
+
+    def _ahead_executor(self) -> ProcessPoolExecutor:
+        if self._ahead_pool is None:
+            self._abandoned = multiprocessing.get_context("forkserver").RawValue("q", self._ahead_number)
+            self._ahead_pool = owned_pool(1, _started, (self._abandoned,))
+        return self._ahead_pool
 
     @property
     def free(self) -> bool:
-        """Whether a search ahead may start: none runs, and a worker is left beyond the searches
-        that count."""
+        """Whether a search ahead may start: none runs, and a decision worker is idle."""
         return self._speculating is None and self._counting < self.workers
 
     async def decide(self, state: State, seat: int, level: str, seed: int) -> str:
@@ -137,12 +131,9 @@ class Computers:
 
     async def _counted(self, fn: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        pool = self._executor()
         self._counting += 1
         try:
-            if self._speculating is not None and self._counting >= self.workers:
-                self.abandon()  # it holds a worker this search needs: it gives up, this does not wait
-            return await loop.run_in_executor(pool, fn, *args)
+            return await loop.run_in_executor(self._executor(), fn, *args)
         finally:
             self._counting -= 1
 
@@ -158,7 +149,7 @@ class Computers:
         if not self.free:
             raise Abandoned
         loop = asyncio.get_running_loop()
-        pool = self._executor()
+        pool = self._ahead_executor()
         self._ahead_number += 1
         number = self._ahead_number
         future = loop.run_in_executor(pool, _ahead, number, kind, *args)
@@ -180,7 +171,19 @@ class Computers:
             self._abandoned.value = number
             self.abandoned += 1
 
+    def hurry(self) -> bool:
+        """Run the search ahead under way at the normal priority (its answer is wanted now):
+        False where this process may not lower a nice value (no CAP_SYS_NICE, RLIMIT_NICE 0)."""
+        processes = getattr(self._ahead_pool, "_processes", None) or {}
+        try:
+            for pid in list(processes):
+                os.setpriority(os.PRIO_PROCESS, pid, 0)
+        except (OSError, AttributeError):
+            return False
+        return bool(processes)
+
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._ahead_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._ahead_pool = None

@@ -26,7 +26,7 @@ start at her click), and the computers search their answers to her likely turns 
 the bot's guess: a stand-in for a sensible player) instead of a random move. For each of her
 turns the bench says whether the first computer after her played a turn searched while she
 thought (a hit) or searched afresh (a miss): the hit rate, and the time to the computer's board
-on hits and on misses.
+on hits and on misses. ``--no-guess`` turns the guessing off, to compare at the same load.
 
 ``--cpu`` measures instead, without the bot and whatever the machine's load, the CPU seconds the
 computers' turns cost (this process's ``time.process_time``): seeded games, Alice's moves at
@@ -410,12 +410,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--cpu", action="store_true", help="the computers' CPU seconds instead, without the bot")
+    parser.add_argument(
+        "--no-guess", action="store_true", help="the computers do not search while Alice thinks (to compare)"
+    )
     parser.add_argument("--think", type=float, default=0.0, help="seconds Alice reads the board before each move")
     parser.add_argument(
         "--alice", choices=("random", "search"), default="random", help="how Alice chooses (default at random)"
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if args.no_guess:
+        import bot.computers
+
+        bot.computers.GUESSES = 0  # nothing guessed: every turn after Alice's is searched when due
     print(f"load average before: {os.getloadavg()}", flush=True)
     results: list[Measured] = []
     with tempfile.TemporaryDirectory(prefix="meeple-pace-") as folder:

@@ -30,11 +30,12 @@ computer will decide in depends on their move, so a quick search from the person
 their likely turns (ai/guess.py, ``GUESSES`` of them); each is applied to a copy of the table's
 state, and where a computer is to move after it, that computer's turn is searched in that exact
 position, one search after the other. These are searches ahead (ai/pool.py): one at a time in
-the process, only while no drawing is under way or waiting and a computer's worker is free, at
-the lowest CPU priority, and given up at once when a search that counts needs the worker. When
-the person's real move comes, a turn searched for exactly the position it led to (``Ahead.fits``,
-the whole state) is played, still no sooner than ``DELAY`` after that move; every other is
-discarded and the turn is searched afresh. Any change to the table (a sub-step, an undo, a
+the process, only while no drawing is under way or waiting and a decision worker is idle, in a
+worker process of their own at the lowest CPU priority (a search that counts never waits for
+one). When the person's real move comes, a turn searched for exactly the position it led to
+(``Ahead.fits``, the whole state) is played, still no sooner than ``DELAY`` after that move (one
+still under way is hurried, ``Computers.hurry``, or else searched afresh); every other is
+discarded, gives up, and the turn is searched afresh. Any change to the table (a sub-step, an undo, a
 resignation, a time-out's move, the game's end) is a new position: guesses for positions it
 cannot reach any more are dropped. The guess may read anything the server knows, since it only
 chooses where to search: it is never logged, worded or stored, and never changes what a computer
@@ -437,7 +438,10 @@ class ComputerTurns:
                 guess.turn.cancel()
         if hit is None:
             return None
-        await asyncio.wait([hit.turn])  # played once found, or given up for a search that counts
+        if not hit.turn.done() and not getattr(self.computers, "hurry", lambda: True)():
+            hit.turn.cancel()  # it would go on at the lowest priority: searched afresh instead
+            return None
+        await asyncio.wait([hit.turn])
         if hit.turn.cancelled() or hit.turn.exception() is not None:
             return None
         self.guess_played += 1

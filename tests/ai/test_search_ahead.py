@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 
 import pytest
 
@@ -47,13 +46,27 @@ def test_a_persons_likely_turns_are_whole_legal_turns_and_differ(game, players) 
         assert world.outcome() is not None or world.to_move() != [seat], "the person's whole turn"
 
 
-def test_a_search_ahead_runs_in_a_thread_at_the_lowest_priority(monkeypatch: pytest.MonkeyPatch) -> None:
-    def nice_of_the_thread(stop) -> int:
-        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-
-    monkeypatch.setitem(pool_module.AHEAD, "probe", nice_of_the_thread)
-    assert pool_module._ahead(1, "probe") == pool_module.LOWEST
-    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < pool_module.LOWEST, "only that thread"
+async def test_a_search_ahead_runs_in_a_worker_of_its_own_at_the_lowest_priority_until_hurried() -> None:
+    computers = Computers(1)
+    try:
+        state = position("noctiluca", 3, 72, 3)
+        seat = state.to_move()[0]
+        await computers.play_turn(state, seat, "easy", 1)
+        ahead = asyncio.ensure_future(computers.speculate_turn(state, seat, "hard", 2))
+        await asyncio.sleep(0.5)
+        assert computers._ahead_pool is not None and computers._pool is not None
+        (worker,) = list(computers._ahead_pool._processes)  # type: ignore[attr-defined]
+        (decider,) = list(computers._pool._processes)  # type: ignore[attr-defined]
+        assert worker != decider
+        assert os.getpriority(os.PRIO_PROCESS, worker) == pool_module.LOWEST
+        assert os.getpriority(os.PRIO_PROCESS, decider) == os.getpriority(os.PRIO_PROCESS, 0)
+        if computers.hurry():  # allowed here (root, or CAP_SYS_NICE): its answer comes at full speed
+            assert os.getpriority(os.PRIO_PROCESS, worker) == 0
+        assert await ahead == await computers.play_turn(state, seat, "hard", 2)
+        await computers.likely_turns(state, seat, 1, 3)  # the next search ahead lowers itself again
+        assert os.getpriority(os.PRIO_PROCESS, worker) == pool_module.LOWEST
+    finally:
+        computers.close()
 
 
 @pytest.mark.parametrize(("game", "players"), [s for s in SETUPS if s[1] > 1])
@@ -72,19 +85,21 @@ async def test_a_search_ahead_decides_exactly_what_a_fresh_search_decides(game, 
         computers.close()
 
 
-async def test_a_search_that_counts_has_a_search_ahead_give_up_instead_of_waiting_for_it() -> None:
-    computers = Computers(1)  # one worker: the search ahead holds the one a move needs
+async def test_a_search_that_counts_does_not_wait_for_a_search_ahead_and_one_unwanted_gives_up() -> None:
+    computers = Computers(1)  # one decision worker
     try:
         state = position("noctiluca", 3, 72, 3)
         seat = state.to_move()[0]
-        await computers.play_turn(state, seat, "easy", 1)  # the worker started
+        await computers.play_turn(state, seat, "easy", 1)  # the decision worker started
         ahead = asyncio.ensure_future(computers.speculate_turn(state, seat, "hard", 2))
         await asyncio.sleep(0.2)
         assert not computers.free, "one search ahead at a time"
         counted = await computers.play_turn(state, seat, "easy", 3)
         assert counted == [a.text for a in play_turn(state, seat, "easy", 3)]
+        assert not ahead.done(), "the move was searched while the search ahead went on"
+        computers.abandon()
         with pytest.raises(Abandoned):
-            await ahead  # it never ran to its end: the move did not wait for it
+            await ahead
         assert computers.abandoned == 1 and computers.free
     finally:
         computers.close()
