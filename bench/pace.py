@@ -118,6 +118,7 @@ class Measured:
             "turn": stats(self.to_turn),
             "board_samples": [round(x, 3) for x in self.to_board],
             "turn_samples": [round(x, 3) for x in self.to_turn],
+            "hit_samples": self.hits,
         }
 
 
