@@ -22,12 +22,17 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai import knowledge
 from engine import Action, Game, Outcome, State
 
 GIVE_UP = ("resign", "concede")
+
+
+class Abandoned(Exception):
+    """A search given up before its end: whoever asked for it no longer wants it (``stop``)."""
 
 
 @dataclass(frozen=True)
@@ -117,13 +122,18 @@ def choose(state: State, seat: int, level: str | Level = "normal", seed: int = 0
 
 
 def weigh(
-    state: State, seat: int, level: str | Level = "normal", seed: int = 0, tree: Node | None = None
+    state: State,
+    seat: int,
+    level: str | Level = "normal",
+    seed: int = 0,
+    tree: Node | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[Action, Node | None]:
     """``choose``, with the search tree behind the move (None when there was nothing to weigh).
 
     ``tree``: a tree already grown for this very decision (``play_turn`` hands on the subtree of
     the seat's previous move of the same turn); the search goes on from it up to the level's
-    budget instead of starting afresh."""
+    budget instead of starting afresh. ``stop``: see ``search``."""
     budget = LEVELS[level] if isinstance(level, str) else level
     if seat not in state.to_move():
         raise ValueError(f"seat {seat} is not to move")
@@ -138,7 +148,8 @@ def weigh(
     # The search may stop once its most visited move can no longer be overtaken (``settled``):
     # the move is then the one the whole budget would have chosen. With a default move, only
     # when the search agrees with it (else the confidence test below wants every iteration).
-    root = search(state, seat, budget, seed, tree, settle=set(legal) if default is None else {default.text})
+    settle = set(legal) if default is None else {default.text}
+    root = search(state, seat, budget, seed, tree, settle=settle, stop=stop)
     order = {text: index for index, text in enumerate(legal)}
     best = max(
         (t for t in root.children if t in legal),
@@ -152,7 +163,13 @@ def weigh(
 
 
 def search(
-    state: State, seat: int, budget: Level, seed: int, tree: Node | None = None, settle: set[str] | None = None
+    state: State,
+    seat: int,
+    budget: Level,
+    seed: int,
+    tree: Node | None = None,
+    settle: set[str] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Node:
     """The search tree of ``seat``'s decision in ``state``: its root, whose children are the
     seat's moves weighed. Where a game limits the tree's depth (``knowledge.tree_depth``: Fox
@@ -164,7 +181,11 @@ def search(
 
     ``settle``: stop before the budget is spent once the root's most visited move is one of
     these and no other move can catch up with it in the iterations left (``settled``): the move
-    chosen by visits is the same, the rest of the budget would only have confirmed it."""
+    chosen by visits is the same, the rest of the budget would only have confirmed it.
+
+    ``stop``: asked every few iterations; when it says so the search raises ``Abandoned`` (a
+    search ahead nobody wants any more, bot/computers.py). It can only end a search, never change
+    what a search that ends chooses."""
     rng = random.Random(seed)
     players = _players(state)
     root = tree if tree is not None else Node(seat=-1)
@@ -174,6 +195,8 @@ def search(
     iterations = root.visits
     least = cost + 1  # an iteration's fewest steps: its determinization and one move at the root
     while spent < budget.steps or iterations < budget.min_iterations:
+        if stop is not None and iterations % SETTLE_EVERY == 0 and stop():
+            raise Abandoned
         if settle is not None and iterations % SETTLE_EVERY == 0:
             left = max(-(-(budget.steps - spent) // least), budget.min_iterations - iterations)
             if settled(root, settle, left):

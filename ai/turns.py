@@ -20,6 +20,7 @@ view and determinizations of it: the turn is as honest as one decision.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from ai import knowledge
 from ai.ismcts import LEVELS, Level, Node, random_choice, weigh
@@ -51,9 +52,17 @@ def reveals(state: State, seat: int, action: Action, seed: int) -> bool:
     return False
 
 
-def play_turn(state: State, seat: int, level: str | Level, game_seed: int, limit: int = TURN_LIMIT) -> list[Action]:
+def play_turn(
+    state: State,
+    seat: int,
+    level: str | Level,
+    game_seed: int,
+    limit: int = TURN_LIMIT,
+    stop: Callable[[], bool] | None = None,
+) -> list[Action]:
     """The moves of ``seat``'s turn from ``state`` (``state`` is left alone): decided and applied
-    one after the other while the seat stays to move and the game goes on."""
+    one after the other while the seat stays to move and the game goes on. ``stop``: the
+    search's (``ismcts.search``): it may end the turn's search (``Abandoned``), never change it."""
     if seat not in state.to_move():
         raise ValueError(f"seat {seat} is not to move")
     world = state.game.load(state.to_dict())
@@ -64,7 +73,7 @@ def play_turn(state: State, seat: int, level: str | Level, game_seed: int, limit
         if level == "random":
             action, root = random_choice(world, seat, seed), None
         else:
-            action, root = weigh(world, seat, LEVELS[level] if isinstance(level, str) else level, seed, tree)
+            action, root = weigh(world, seat, LEVELS[level] if isinstance(level, str) else level, seed, tree, stop)
         child = root.children.get(action.text) if root is not None else None
         # Carried on only where its children are the seat's own next moves, with nothing revealed.
         carry = (

@@ -32,11 +32,20 @@ log = logging.getLogger("meeple.workers")
 OWNER_CHECK = 2.0  # seconds between a worker's looks at its owner, where it cannot wait on it
 
 
-def owned_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` forkserver processes that leave when this process dies."""
+def owned_pool(
+    workers: int, initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
+) -> ProcessPoolExecutor:
+    """A pool of ``workers`` forkserver processes that leave when this process dies.
+
+    ``initializer`` (``worker_started`` by default) runs in each new worker with this process's id
+    then ``initargs``; it must call ``worker_started`` with that id (``ai/pool.py`` hands its
+    workers a shared value so)."""
     context = multiprocessing.get_context("forkserver")
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=worker_started, initargs=(os.getpid(),)
+        max_workers=workers,
+        mp_context=context,
+        initializer=initializer or worker_started,
+        initargs=(os.getpid(), *initargs),
     )
 
 

@@ -17,6 +17,16 @@ the boards from ``Flow.post_board``), so they include the drawing of the boards 
 else the machine runs: read the load average printed with them.
 
     .venv/bin/python bench/pace.py [--game noctiluca] [--players 3] [--level hard] [--turns 5] [--json out.json]
+    .venv/bin/python bench/pace.py --game noctiluca --players 2 --level hard --think 8 --alice search
+
+Thinking while Alice thinks (bot/computers.py): with ``--think S`` Alice waits ``S`` seconds before
+each of her moves, as a person reading the board would (not counted in the times above, which
+start at her click), and the computers search their answers to her likely turns meanwhile. With
+``--alice search`` she plays what a normal-level search from her own seat chooses (her seed, not
+the bot's guess: a stand-in for a sensible player) instead of a random move. For each of her
+turns the bench says whether the first computer after her played a turn searched while she
+thought (a hit) or searched afresh (a miss): the hit rate, and the time to the computer's board
+on hits and on misses. ``--no-guess`` turns the guessing off, to compare at the same load.
 
 ``--cpu`` measures instead, without the bot and whatever the machine's load, the CPU seconds the
 computers' turns cost (this process's ``time.process_time``): seeded games, Alice's moves at
@@ -86,8 +96,13 @@ class Measured:
     # Computer turns played from a search ahead, and searches ahead discarded (None: a checkout
     # without thinking ahead, or --cpu).
     ahead: tuple[int | None, int | None] = (None, None)
+    # Per measured turn of Alice's with a computer's board: whether that computer's turn was
+    # searched while she thought (None: a checkout without it, or --cpu).
+    hits: list[bool | None] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
+        known = [h for h in self.hits if h is not None]
+        paired = list(zip(self.hits, self.to_board, strict=False))
         return {
             "game": self.game,
             "players": self.players,
@@ -96,10 +111,14 @@ class Measured:
             "ended": self.ended,
             "ahead_played": self.ahead[0],
             "ahead_discarded": self.ahead[1],
+            "hit_rate": sum(known) / len(known) if known else None,
+            "board_hit": stats([b for h, b in paired if h]),
+            "board_miss": stats([b for h, b in paired if h is False]),
             "board": stats(self.to_board),
             "turn": stats(self.to_turn),
             "board_samples": [round(x, 3) for x in self.to_board],
             "turn_samples": [round(x, 3) for x in self.to_turn],
+            "hit_samples": self.hits,
         }
 
 
@@ -151,12 +170,25 @@ def buttons_of(message: Message) -> dict[str, str]:
 class Human:
     """Alice at a table of computers: plays when the latest board says it is her turn."""
 
-    def __init__(self, emu: Emulator, bot: MeepleBot, channel: Channel, alice: User, seed: int, record: Record) -> None:
+    def __init__(
+        self,
+        emu: Emulator,
+        bot: MeepleBot,
+        channel: Channel,
+        alice: User,
+        seed: int,
+        record: Record,
+        think: float = 0.0,
+        style: str = "random",
+    ) -> None:
         self.emu, self.bot, self.channel, self.alice = emu, bot, channel, alice
         self.record = record
         self.rng = random.Random(seed)
         self.game_id = 0
         self.key = ""
+        self.think_seconds = think
+        self.style = style
+        self.wish: str | None = None  # the move her search chose (--alice search)
 
     def board(self) -> Message:
         return [m for m in self.emu.messages(self.channel) if is_board(m)][-1]
@@ -178,7 +210,24 @@ class Human:
         assert row is not None
         self.game_id = row.id
 
+    async def think(self) -> None:
+        """Before a move: read the board for ``think_seconds``; with ``--alice search``, choose
+        the move by a normal-level search from her seat (in a thread: the bot goes on meanwhile)."""
+        self.wish = None
+        if self.style == "search":
+            from ai.ismcts import choose
+
+            service = self.bot.flow.service
+            state = await service.state(await service.get(self.game_id))
+            if 0 in state.to_move():
+                seed = self.rng.getrandbits(32)
+                self.wish = (await asyncio.to_thread(choose, state, 0, "normal", seed)).text
+        if self.think_seconds:
+            await asyncio.sleep(self.think_seconds)
+
     def pick(self, offered: list[str]) -> str:
+        if self.wish is not None and self.wish in offered:
+            return self.wish
         game = GAMES[self.key]
         fair = [text for text in offered if game.action_kind(Action(text)) not in ("concede", "resign")]
         return self.rng.choice(fair or offered)
@@ -252,7 +301,9 @@ def waits(record: Record, alice: int, computers: set[int], clicked: float, versi
     return to_board, turn[0] - clicked
 
 
-async def measure(key: str, players: int, level: str, turns: int, seed: int, database: Path) -> Measured:
+async def measure(
+    key: str, players: int, level: str, turns: int, seed: int, database: Path, think: float = 0.0, style: str = "random"
+) -> Measured:
     result = Measured(key, players, level)
     dealer = SimpleNamespace(randbits=random.Random(f"{key}-{players}-{seed}").getrandbits)
     record = Record()
@@ -267,7 +318,8 @@ async def measure(key: str, players: int, level: str, turns: int, seed: int, dat
                 log_level="WARNING",
             )
             async with running(emu, MeepleBot(config)) as meeple:
-                human = Human(emu, meeple, world.channel, world.alice, seed, record)
+                human = Human(emu, meeple, world.channel, world.alice, seed, record, think, style)
+                foresight = getattr(meeple.flow, "computer_turns", None)
                 await human.open(key, players - 1, level)
                 computers = set(range(1, players))
                 while len(result.to_turn) < turns:
@@ -276,7 +328,9 @@ async def measure(key: str, players: int, level: str, turns: int, seed: int, dat
                         break
                     # Alice's turn: her sub-steps, each from its board, until she is no longer to move.
                     while True:
+                        await human.think()
                         seen = len(record.moves)
+                        played = getattr(foresight, "guess_played", None)
                         clicked = time.monotonic()
                         await human.move()
                         mine = next((m for m in record.moves[seen:] if m[1] == 0), None)
@@ -293,6 +347,8 @@ async def measure(key: str, players: int, level: str, turns: int, seed: int, dat
                     to_board, to_turn = waits(record, 0, computers, clicked, mine[2])
                     if to_board is not None:
                         result.to_board.append(to_board)
+                        now = getattr(foresight, "guess_played", None)
+                        result.hits.append(None if played is None or now is None else now > played)
                     result.to_turn.append(to_turn)
                     if result.ended:
                         break
@@ -355,8 +411,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--cpu", action="store_true", help="the computers' CPU seconds instead, without the bot")
+    parser.add_argument(
+        "--no-guess", action="store_true", help="the computers do not search while Alice thinks (to compare)"
+    )
+    parser.add_argument("--think", type=float, default=0.0, help="seconds Alice reads the board before each move")
+    parser.add_argument(
+        "--alice", choices=("random", "search"), default="random", help="how Alice chooses (default at random)"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if args.no_guess:
+        import bot.computers
+
+        bot.computers.GUESSES = 0  # nothing guessed: every turn after Alice's is searched when due
     print(f"load average before: {os.getloadavg()}", flush=True)
     results: list[Measured] = []
     with tempfile.TemporaryDirectory(prefix="meeple-pace-") as folder:
@@ -374,7 +441,16 @@ def main() -> None:
                         measured = cpu_measure(key, players, level, args.turns, args.seed)
                     else:
                         measured = asyncio.run(
-                            measure(key, players, level, args.turns, args.seed, Path(folder) / f"m{counter}.db")
+                            measure(
+                                key,
+                                players,
+                                level,
+                                args.turns,
+                                args.seed,
+                                Path(folder) / f"m{counter}.db",
+                                args.think,
+                                args.alice,
+                            )
                         )
                     results.append(measured)
                     s = measured.summary()
@@ -386,7 +462,8 @@ def main() -> None:
                             ""
                             if s["ahead_played"] is None
                             else f"; turns searched ahead: {s['ahead_played']} played, {s['ahead_discarded']} discarded"
-                        ),
+                        )
+                        + ("" if s["hit_rate"] is None else f"; answered from a guess: {s['hit_rate']:.0%}"),
                         flush=True,
                     )
     print(f"load average after: {os.getloadavg()}")
@@ -394,14 +471,19 @@ def main() -> None:
         print("\nCPU seconds of a computer's turn (board), and of the computers between two of Alice's turns\n")
     else:
         print("\nSeconds from Alice's move to the first computer's turn on the board, and to her next turn\n")
-    print(f"{'game':<10} {'pl':>2} {'level':<6} {'n':>3}  {'board p50/p95/max':>18}  {'next turn p50/p95/max':>22}")
+    print(
+        f"{'game':<10} {'pl':>2} {'level':<6} {'n':>3}  {'board p50/p95/max':>18}  {'next turn p50/p95/max':>22}"
+        f"  {'hits':>5}  {'board p50 hit/miss':>18}"
+    )
     for m in results:
         s = m.summary()
         b, t = s["board"], s["turn"]
+        rate = "-" if s["hit_rate"] is None else f"{s['hit_rate']:.0%}"
         print(
             f"{m.game:<10} {m.players:>2} {m.level:<6} {s['turns']:>3}  "
             f"{fmt(b['p50']):>6}/{fmt(b['p95']):>5}/{fmt(b['max']):>5}  "
             f"{fmt(t['p50']):>9}/{fmt(t['p95']):>5}/{fmt(t['max']):>6}"
+            f"  {rate:>5}  {fmt(s['board_hit']['p50']):>8}/{fmt(s['board_miss']['p50']):>9}"
         )
     if args.json:
         args.json.write_text(json.dumps([m.summary() for m in results], indent=1))

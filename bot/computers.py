@@ -24,6 +24,23 @@ cannot be stopped, so it would only delay the search that counts.
 The search is the one the computer would run then, from its own seat's view of that very
 position (ai/turns.py): thinking ahead changes when, never what. The search sees only what its
 seat sees (ai/ismcts.py); a table with a computer is never rated.
+
+Thinking while a person thinks (``Foresight``): when a person alone is to move, the position a
+computer will decide in depends on their move, so a quick search from the person's seat guesses
+their likely turns (ai/guess.py, ``GUESSES`` of them); each is applied to a copy of the table's
+state, and where a computer is to move after it, that computer's turn is searched in that exact
+position, one search after the other. These are searches ahead (ai/pool.py): one at a time in
+the process, only while no drawing is under way or waiting and a decision worker is idle, in a
+worker process of their own at the lowest CPU priority (a search that counts never waits for
+one). When the person's real move comes, a turn searched for exactly the position it led to
+(``Ahead.fits``, the whole state) is played, still no sooner than ``DELAY`` after that move (one
+still under way is hurried, ``Computers.hurry``, or else searched afresh); every other is
+discarded, gives up, and the turn is searched afresh. Any change to the table (a sub-step, an undo, a
+resignation, a time-out's move, the game's end) is a new position: guesses for positions it
+cannot reach any more are dropped. The guess may read anything the server knows, since it only
+chooses where to search: it is never logged, worded or stored, and never changes what a computer
+plays (the search ahead is the very search that position would get). Nothing of it is kept
+across a restart; at most ``GUESSES`` turns per table, for ``FORESEEN`` tables.
 """
 
 from __future__ import annotations
@@ -31,10 +48,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ai.ismcts import Abandoned
 from ai.turns import move_seed as move_seed  # the scheduler's time-out move uses it too
 from bot import metrics
 from bot.i18n import available_locales, listing, t
@@ -59,6 +78,9 @@ LEVELS = ("easy", "normal", "hard")
 # the first computer after a person: see the module's docstring).
 DELAY = 0.8
 CONCURRENCY = 8  # tables whose computers think at once, at least (ComputerTurns)
+GUESSES = 3  # a person's likely turns whose computer's answer is searched while they think
+FORESEEN = 16  # tables whose guesses are kept at once (the one least recently moved goes first)
+FREE_POLL = 0.25  # seconds between two looks at whether a search ahead may start
 
 
 def is_computer(user_id: int) -> bool:
@@ -204,6 +226,21 @@ class Ahead:
         return self.version == state.version and self.seat == seat and self.position == state.to_dict()
 
 
+@dataclass
+class Foresight:
+    """A table where a person alone is to move: the version of that position, and the computer's
+    turns searched for the positions their likely turns lead to (``ComputerTurns._foresee``)."""
+
+    version: int
+    guesses: list[Ahead] = field(default_factory=list)
+    wanted: bool = True  # a guess from this very position is still to be made
+
+    def discard(self) -> None:
+        for guess in self.guesses:
+            guess.turn.cancel()  # a search still under way gives up (ai/pool.py)
+        self.guesses.clear()
+
+
 class ComputerTurns:
     """Plays the computers' turns of every table, one task per table at a time, and at most
     ``concurrency`` tables at once (``CONCURRENCY``): after a restart every running table with a
@@ -221,6 +258,11 @@ class ComputerTurns:
         self._ahead: dict[int, Ahead] = {}  # game id -> the next computer's turn, searched ahead
         self.ahead_played = 0  # turns played from a search ahead (logs and tests)
         self.ahead_discarded = 0  # searches ahead thrown away: the position was not the one searched
+        # Game id -> the person's position and the turns searched while they think, least recently moved first.
+        self._foresight: OrderedDict[int, Foresight] = OrderedDict()
+        self._foreseeing: asyncio.Task | None = None  # the one task making those searches
+        self.guess_played = 0  # a person's move led to a position searched while they thought
+        self.guess_missed = 0  # it led elsewhere: those searches were discarded
         self.tasks = Tasks()  # every task above, held until it ends and cancelled at shutdown (bot/tasks.py)
 
     def poke(self, game_id: int) -> None:
@@ -242,9 +284,15 @@ class ComputerTurns:
         while any(not task.done() for task in list(self._running.values())):
             await asyncio.gather(*[t for t in list(self._running.values()) if not t.done()], return_exceptions=True)
 
+    async def foreseen(self) -> None:
+        """Wait until no search ahead of a person's move is under way or due (tests, benches)."""
+        while self._foreseeing is not None and not self._foreseeing.done():
+            await asyncio.wait([self._foreseeing])
+
     async def shutdown(self) -> None:
         await self.tasks.close()
         self._running.clear()
+        self._foresight.clear()
 
     async def _play(self, game_id: int) -> None:
         awaited_board = None
@@ -293,10 +341,12 @@ class ComputerTurns:
         row = await service.get(game_id)
         # Another process's guild: its own process plays its computers (bot/shards.py).
         if row.status != "running" or not self.flow.shards.owns_guild(row.guild_id):
+            self._drop(game_id)
             return False
         state = await service.state(row)
         due = [seat for seat in state.to_move() if seat in levels]
         if not due:
+            self._want(game_id, state)
             return False
         seat = due[0]
         loop = asyncio.get_running_loop()
@@ -329,6 +379,11 @@ class ComputerTurns:
     async def _decide(self, game_id: int, state: State, seat: int, level: str, game_seed: int) -> list[str]:
         """``seat``'s turn in ``state``: the one searched ahead for this very position if there is
         one, else searched now. A search ahead for another position is discarded."""
+        foresight = self._foresight.pop(game_id, None)
+        if foresight is not None:
+            texts = await self._guessed(foresight, state, seat)
+            if texts is not None:
+                return texts
         ahead = self._ahead.pop(game_id, None)
         if ahead is not None:
             if ahead.fits(state, seat):
@@ -369,3 +424,127 @@ class ComputerTurns:
             on_error=awaited,
         )
         self._ahead[game_id] = Ahead(world.version, nxt, world.to_dict(), turn)
+
+    # -- thinking while a person thinks ----------------------------------------------------------
+
+    async def _guessed(self, foresight: Foresight, state: State, seat: int) -> list[str] | None:
+        """The turn searched while the person thought for this very position, if one was; every
+        other is discarded."""
+        hit = next((guess for guess in foresight.guesses if guess.fits(state, seat)), None)
+        if foresight.guesses and hit is None:
+            self.guess_missed += 1
+        for guess in foresight.guesses:
+            if guess is not hit:
+                guess.turn.cancel()
+        if hit is None:
+            return None
+        if not hit.turn.done() and not getattr(self.computers, "hurry", lambda: True)():
+            hit.turn.cancel()  # it would go on at the lowest priority: searched afresh instead
+            return None
+        await asyncio.wait([hit.turn])
+        if hit.turn.cancelled() or hit.turn.exception() is not None:
+            return None
+        self.guess_played += 1
+        return list(hit.turn.result())
+
+    def _want(self, game_id: int, state: State) -> None:
+        """A person alone is to move at ``game_id`` in ``state``: have their likely turns guessed
+        and the computer's answers searched, when the workers are free."""
+        movers = state.to_move()
+        if len(movers) != 1 or state.outcome() is not None:
+            self._drop(game_id)
+            return
+        if not hasattr(self.computers, "speculate_turn"):  # a pool that cannot search ahead (tests' fakes)
+            return
+        foresight = self._foresight.get(game_id)
+        if foresight is None:
+            foresight = self._foresight[game_id] = Foresight(state.version)
+        elif foresight.version != state.version:
+            foresight.version, foresight.wanted = state.version, True
+            # Kept only while their position may still come (a person's next sub-step may lead there).
+            for guess in [g for g in foresight.guesses if g.version <= state.version]:
+                guess.turn.cancel()
+                foresight.guesses.remove(guess)
+        self._foresight.move_to_end(game_id)
+        while len(self._foresight) > FORESEEN:
+            self._foresight.popitem(last=False)[1].discard()
+        if self._foreseeing is None or self._foreseeing.done():
+            self._foreseeing = self.tasks.start(self._foresee_all(), name="meeple-computer-foresight")
+
+    def _drop(self, game_id: int) -> None:
+        foresight = self._foresight.pop(game_id, None)
+        if foresight is not None:
+            foresight.discard()
+
+    async def _foresee_all(self) -> None:
+        """Guess and search for the tables waiting for it, the latest moved first, one at a time."""
+        while True:
+            game_id = next((g for g, f in reversed(self._foresight.items()) if f.wanted), None)
+            if game_id is None:
+                return
+            foresight = self._foresight[game_id]
+            foresight.wanted = False
+            try:
+                await self._foresee(game_id, foresight, foresight.version)
+            except Abandoned:  # a search that counted needed the worker
+                pass
+            except Exception as error:  # nothing of the guess is said: only that it failed
+                log.warning("game %s: searching ahead failed (%s)", game_id, type(error).__name__)
+
+    async def _foresee(self, game_id: int, foresight: Foresight, version: int) -> None:
+        def current() -> bool:
+            return self._foresight.get(game_id) is foresight and foresight.version == version
+
+        if not await self._free(current):
+            return
+        service = self.flow.service
+        levels = await levels_of(service.db, game_id)
+        row = await service.get(game_id)
+        if not current() or not levels or row.status != "running" or row.version != version:
+            return
+        state = await service.state(row)
+        movers = state.to_move()
+        if len(movers) != 1 or movers[0] in levels or not await self._free(current):
+            return
+        person = movers[0]
+        likely = await self.computers.likely_turns(state, person, GUESSES, move_seed(row.seed, version, person))
+        if not current():
+            return
+        positions: list[tuple[State, int]] = []
+        for texts in likely:
+            world = state.game.load(state.to_dict())
+            try:
+                for text in texts:
+                    world.apply(person, text)
+            except IllegalAction:  # cannot happen with the search's own moves; then it is left out
+                continue
+            after = world.to_move()
+            due = [s for s in after if s in levels]
+            # A computer alone, or computers alone, to move right after the person.
+            if world.outcome() is None and due and len(due) == len(after):
+                positions.append((world, due[0]))
+        for guess in [g for g in foresight.guesses if not any(g.fits(w, s) for w, s in positions)]:
+            guess.turn.cancel()
+            foresight.guesses.remove(guess)
+        for world, seat in positions:
+            if any(guess.fits(world, seat) for guess in foresight.guesses):
+                continue  # searched already, from an earlier sub-step of the person's turn
+            if not await self._free(current):
+                return
+            turn = self.tasks.start(
+                self.computers.speculate_turn(world, seat, levels[seat], row.seed),
+                name=f"meeple-computer-foreseen-{game_id}",
+                on_error=awaited,  # read by ``_guessed``, or by nobody once discarded
+            )
+            foresight.guesses.append(Ahead(world.version, seat, world.to_dict(), turn))
+            await asyncio.wait([turn])  # one search ahead at a time
+
+    async def _free(self, current: Callable[[], bool]) -> bool:
+        """Wait until a search ahead may start: no drawing under way or waiting, a computer's
+        worker free and no other search ahead; False once the table has moved on."""
+        pictures = getattr(self.flow, "pictures", None)
+        while not (self.computers.free and getattr(pictures, "idle", True)):
+            if not current() or self.tasks.closing:
+                return False
+            await asyncio.sleep(FREE_POLL)
+        return current() and not self.tasks.closing

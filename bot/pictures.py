@@ -159,6 +159,11 @@ class Pictures:
         return len(self._boards) + len(self._hands) + len(self._asked)  # replays never make a click wait
 
     @property
+    def idle(self) -> bool:
+        """Whether nothing is being drawn or waits to be (a computer's search ahead starts only then)."""
+        return self._running == 0 and not self.waiting and not self._replays
+
+    @property
     def busy(self) -> bool:
         """Whether the queue is full: a click should be answered without waiting for its board."""
         return self.waiting >= self.queue_limit
