@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import replace
 
 from ai import knowledge
 from ai.ismcts import LEVELS, Level, Node, random_choice, weigh
@@ -31,6 +32,23 @@ from engine import Action, State
 TURN_LIMIT = 60
 # Determinizations a move is tried in before its subtree is reused (see the module's docstring).
 PROBES = 2
+# A whole turn's search, in its level's budgets, where a turn can hold many searched decisions
+# (a TM dice turn searches afresh after each roll): a decision searches at most what is left of
+# the turn's budgets, and never less than a fifth of one. Counted in engine steps, as the budget
+# is, so a turn stays the same for the same seed on any machine. Measured at four players, hard:
+# a decision is about 2 s of CPU, and turns of three or four such decisions kept a person waiting
+# 7-8 s for one computer.
+TURN_BUDGETS = {"tm-dice": 1.5}
+LEAST_SHARE = 0.2
+
+
+def budget_left(level: Level, game: str, spent: int) -> Level:
+    """The level a turn's next decision searches at, after ``spent`` steps of that turn."""
+    budgets = TURN_BUDGETS.get(game)
+    if budgets is None:
+        return level
+    steps = max(int(level.steps * LEAST_SHARE), min(level.steps, int(budgets * level.steps) - spent))
+    return level if steps == level.steps else replace(level, steps=steps)
 
 
 def move_seed(game_seed: int, version: int, seat: int) -> int:
@@ -68,12 +86,16 @@ def play_turn(
     world = state.game.load(state.to_dict())
     moves: list[Action] = []
     tree: Node | None = None
+    spent = 0  # engine steps this turn's searches spent
     while len(moves) < limit and world.outcome() is None and seat in world.to_move():
         seed = move_seed(game_seed, world.version, seat)
         if level == "random":
             action, root = random_choice(world, seat, seed), None
         else:
-            action, root = weigh(world, seat, LEVELS[level] if isinstance(level, str) else level, seed, tree, stop)
+            full = LEVELS[level] if isinstance(level, str) else level
+            carried = tree.steps if tree is not None else 0
+            action, root = weigh(world, seat, budget_left(full, world.game.id, spent), seed, tree, stop)
+            spent += root.steps - carried if root is not None else 0
         child = root.children.get(action.text) if root is not None else None
         # Carried on only where its children are the seat's own next moves, with nothing revealed.
         carry = (
