@@ -165,7 +165,8 @@ async def test_a_whole_game_at_a_chinese_table_with_a_chinese_and_a_brazilian_pl
                     for k in ("game.dm.start", "game.dm.update")
                 ]
                 assert any(header(dm).startswith(h.split("\0")[0]) for h in heads), (loc, dm.content)
-        # The locales were remembered from the clicks, for the DMs to come.
+        # The locales were remembered from the clicks, for the DMs to come (stored in the background).
+        await bot_.flow.tasks.idle()
         stored = {r["user_id"]: r["locale"] for r in await bot_.db.query("SELECT * FROM user_locales")}
         assert stored == {mei.id: ZH, joao.id: PT}
 
@@ -256,6 +257,7 @@ async def test_a_dm_follows_the_readers_latest_locale_and_a_stranger_reads_the_t
         mei.locale = PT
         hand = await emu.click(mei, board, custom_id=f"mp:hand:{row.id}")
         await hand.followups(1, timeout=30)
+        await bot_.flow.tasks.idle()  # the language is stored in the background, after the answer
         assert (await bot_.db.query("SELECT locale FROM user_locales WHERE user_id = ?", (mei.id,)))[0][0] == PT
         row = await bot_.db.get_game(row.id)
         seat = (await bot_.flow.service.seat_users(row.id)).index(mei.id)

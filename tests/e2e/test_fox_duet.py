@@ -104,17 +104,30 @@ async def test_a_third_user_is_refused_and_nothing_changes(emu, world, bot) -> N
 
 
 async def test_a_click_on_an_old_board_is_refused(emu, world, bot) -> None:
-    await open_and_start(emu, world)
-    table = Table(emu, world.channel, [world.alice, world.bob], random.Random(3))
-    while True:  # a board with public choices, then a move that starts a turn: a new board message
-        while not action_buttons(table.board()):
+    found = None
+    for attempt in range(5):  # the bot deals at random: a deal may end the game before such a board
+        boards = len([m for m in emu.messages(world.channel) if is_board(m)])
+        await open_and_start(emu, world)
+        await emu.wait_until(
+            lambda before=boards: len([m for m in emu.messages(world.channel) if is_board(m)]) > before,
+            what="the new game's board",
+        )
+        table = Table(emu, world.channel, [world.alice, world.bob], random.Random(3 + attempt))
+        while not table.finished():  # a board with public choices, then a move that starts a turn
+            while not table.finished() and not action_buttons(table.board()):
+                await table.play_one()
+            if table.finished():
+                break
+            old = table.board()
+            custom_id, mover = action_buttons(old)[0]["custom_id"], mentioned(old)[0]
             await table.play_one()
-        old = table.board()
-        custom_id, mover = action_buttons(old)[0]["custom_id"], mentioned(old)[0]
-        await table.play_one()
-        if table.board().id != old.id:
+            if table.board().id != old.id and not table.finished():
+                found = old
+                break
+        if found is not None:
             break
-        assert not table.finished(), "no turn began after a board with public choices"
+    assert found is not None, "five deals without a new turn after a board with public choices"
+    old = found
     version = game_row(bot)["version"]
     late = await emu.click(table.user(mover), old, custom_id=custom_id)
     answer = (await late.followups(1))[0]
