@@ -1,4 +1,4 @@
-"""The computer players (issue 14): legal, reproducible, honest, and better than chance."""
+"""The computer players: legal, reproducible, honest, and better than chance."""
 
 from __future__ import annotations
 

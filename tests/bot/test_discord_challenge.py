@@ -1,4 +1,4 @@
-"""The weekly challenge through the real bot and the loopback emulator (issue 16, part 4)."""
+"""The weekly challenge through the real bot and the loopback emulator."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Computer players at Discord tables (issue 14, part 4), through the real bot and the emulator."""
+"""Computer players at Discord tables, through the real bot and the emulator."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Who reads what language, through the real bot and the loopback emulator (issue 15).
+"""Who reads what language, through the real bot and the loopback emulator.
 
 Public posts (lobby, boards, announcements) speak the table's language; private answers the
 clicker's Discord locale; DMs the locale last seen from their recipient (a stranger: the

@@ -1,4 +1,4 @@
-"""Ratings through the real bot and the loopback emulator (issue 16, part 1).
+"""Ratings through the real bot and the loopback emulator.
 
 Games are ended quickly by a resignation, which the rules rank last (results.rank): the point
 here is the rating arithmetic and where it runs, not the games themselves.

@@ -1,4 +1,4 @@
-"""Start-up with a backlog (issue 18): boards a crash left unposted are caught up in the
+"""Start-up with a backlog: boards a crash left unposted are caught up in the
 background, a few games at a time, while clicks are answered at once; no state is loaded
 before it is used."""
 

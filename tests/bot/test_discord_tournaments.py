@@ -1,4 +1,4 @@
-"""Tournaments through the real bot and the loopback emulator (issue 13), sign-up to podium.
+"""Tournaments through the real bot and the loopback emulator, sign-up to podium.
 
 The organiser and the players use the slash commands and buttons; the games at the tables are
 finished quickly by test players who make random legal moves through the bot's own service (the

@@ -1,4 +1,4 @@
-"""What a newcomer hit (issue 17): options for every game, clear wording, names on buttons,
+"""What a newcomer hit: options for every game, clear wording, names on buttons,
 the replay labelled, the right command to give up, and "My hand" after the end."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Noctiluca's jars changed with rules version 2 (issue 14): a game stored by the bot under
+"""Noctiluca's jars changed with rules version 2: a game stored by the bot under
 version 1 keeps replaying and playing with the first jars after the update, through the service
 and a real SQLite file, while a game started after it gets the calibrated jars."""
 

@@ -1,4 +1,4 @@
-"""Issue 18: bounded memory (the state cache, the locks), the scheduler's due query and its cost
+"""Bounded memory (the state cache, the locks), the scheduler's due query and its cost
 in queries, rows read lazily, on a real SQLite file."""
 
 from __future__ import annotations

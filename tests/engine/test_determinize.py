@@ -1,4 +1,4 @@
-"""``State.determinize(seat, seed)`` for every game, player count and option (issue 14).
+"""``State.determinize(seat, seed)`` for every game, player count and option.
 
 A determinization is a copy in which everything ``seat`` cannot see is drawn again. The checks
 that hold for every game live here; each game's own test file checks that the hidden things

@@ -1,4 +1,4 @@
-"""Noctiluca: ``State.determinize(seat, seed)`` (issue 14).
+"""Noctiluca: ``State.determinize(seat, seed)``.
 
 A determinization draws again everything ``seat`` cannot see (docs/ENGINE-EXTENSIONS.md,
 engine/noctiluca/determinize.py): the others' favourite colours, their dealt and kept jars and

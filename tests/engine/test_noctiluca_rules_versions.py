@@ -1,4 +1,4 @@
-"""Noctiluca's rules versions (issue 14, part 6): version 2 plays the calibrated jars
+"""Noctiluca's rules versions: version 2 plays the calibrated jars
 (data/noctiluca/jars-v2.json); a game started under version 1 keeps the first jars in every code
 path: set-up, play, save and load, replay from the seed, views, determinize, standing."""
 

@@ -1,4 +1,4 @@
-"""Terraforming Mars: The Dice Game: ``State.determinize(seat, seed)`` (issue 14).
+"""Terraforming Mars: The Dice Game: ``State.determinize(seat, seed)``.
 
 A determinization draws again everything ``seat`` cannot see (docs/ENGINE-EXTENSIONS.md,
 engine/tm_dice/determinize.py): the other hands and the deck's order, the corporations offered

@@ -1,4 +1,4 @@
-"""Duplicate play (issue 13): teams, a round's ranking, match points and standings."""
+"""Duplicate play: teams, a round's ranking, match points and standings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Elimination brackets (issue 13): examples spelled out by hand, then properties with hypothesis."""
+"""Elimination brackets: examples spelled out by hand, then properties with hypothesis."""
 
 from __future__ import annotations
 

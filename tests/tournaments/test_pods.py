@@ -1,4 +1,4 @@
-"""Swiss with pods (issue 13): examples, then properties with hypothesis."""
+"""Swiss with pods: examples, then properties with hypothesis."""
 
 from __future__ import annotations
 

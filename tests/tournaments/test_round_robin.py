@@ -1,4 +1,4 @@
-"""Round robin (issue 13): everyone meets everyone exactly once; one bye a round when odd."""
+"""Round robin: everyone meets everyone exactly once; one bye a round when odd."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Swiss pairings and standings (issue 13): examples, then properties with hypothesis."""
+"""Swiss pairings and standings: examples, then properties with hypothesis."""
 
 from __future__ import annotations
 
