@@ -27,7 +27,7 @@ from bot.i18n import OptionRef, game_title, has, listing, series, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
 from bot.service import Refusal, check_timing
 from bot.storage import async_play
-from bot.tournaments import formats, store
+from bot.tournaments import formats, reports, store
 from bot.tournaments.store import Tournament
 from bot.ui import Answered
 from engine import GAMES
@@ -460,7 +460,7 @@ class TournamentCog(commands.Cog):
         loc = locale_of(interaction)
         chosen = await self.pick(interaction, tournament)
         # A private answer: all of it (text, picture, corrections) in the reader's language.
-        report = await formats.report(self.runner, chosen, None, loc)
+        report = await reports.make_report(self.runner, chosen, None, loc)
         lines = [t("tournament.standings-title", loc, name=chosen.name), self.describe(chosen, loc), report.text]
         corrections = await store.audit_log(self.db, chosen.id)
         shown = [c for c in corrections if c.action != "start"]

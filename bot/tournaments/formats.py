@@ -17,16 +17,13 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.i18n import decimal, t, title_term
 from bot.service import Refusal
 from bot.tournaments import duplicate, elimination, pods, round_robin, swiss
 from bot.tournaments.store import Entrant, Pairing, Tournament
 from engine import GAMES, Outcome, State
-
-if TYPE_CHECKING:
-    from bot.tournaments.runner import Runner
 
 CO_OPERATIVE = {"fox-duet"}
 DUPLICATE_SIZES = {"fox-duet": 2, "noctiluca": 1, "tm-dice": 1}
@@ -453,37 +450,3 @@ def standing_now(state: State) -> Outcome | None:
         return None
     result = standing()
     return result if isinstance(result, Outcome) else None
-
-
-# -- reports (pictures and text) ---------------------------------------------------------------
-@dataclass(frozen=True)
-class Report:
-    text: str
-    standings_png: bytes
-    alt: str
-    bracket_png: bytes | None = None
-    bracket_alt: str = ""
-
-
-@dataclass(frozen=True)
-class Podium:
-    text: str
-    png: bytes
-    alt: str
-
-
-async def report(
-    runner: Runner, tournament: Tournament, after_round: int | None = None, loc: str | None = None
-) -> Report:
-    """The standings (and bracket) in ``loc``, by default the tournament's language."""
-    from bot.tournaments import reports
-
-    worded = await reports.report(runner, tournament, after_round, loc or await runner.language(tournament))
-    return await reports.drawn_report(worded, runner.flow.pictures)
-
-
-async def podium(runner: Runner, tournament: Tournament) -> Podium:
-    from bot.tournaments import reports
-
-    worded = await reports.podium(runner, tournament, await runner.language(tournament))
-    return await reports.drawn_podium(worded, runner.flow.pictures)

@@ -16,7 +16,6 @@ from bot import alt_text
 from bot.i18n import aside, clauses, game_title, labelled, listing, series, t
 from bot.pictures import Drawing, Pictures, drawing
 from bot.tournaments import formats, store
-from bot.tournaments.formats import Podium, Report
 from bot.tournaments.store import Tournament
 from render.tournament import BracketMatch, BracketSlot, StandingRow, bracket_png, podium_png, standings_png
 
@@ -24,6 +23,22 @@ if TYPE_CHECKING:
     from bot.tournaments.runner import Runner
 
 TEXT_LINES = 24  # lines of the standings written out in a message (the picture has them all)
+
+
+@dataclass(frozen=True)
+class Report:
+    text: str
+    standings_png: bytes
+    alt: str
+    bracket_png: bytes | None = None
+    bracket_alt: str = ""
+
+
+@dataclass(frozen=True)
+class Podium:
+    text: str
+    png: bytes
+    alt: str
 
 
 @dataclass(frozen=True)
@@ -226,3 +241,17 @@ async def podium(runner: Runner, tournament: Tournament, loc: str) -> WordedPodi
     mentions = " ".join(f"<@{u}>" for line in table.lines if line.rank == "1" for u in line.names)
     alt = alt_text.fit([tournament.name, title, *(f"{rank}. {name} {detail}" for rank, name, detail in places)])
     return WordedPodium(f"{text} {mentions}".strip(), picture, alt)
+
+
+async def make_report(
+    runner: Runner, tournament: Tournament, after_round: int | None = None, loc: str | None = None
+) -> Report:
+    """The standings (and bracket) worded in ``loc`` (by default the tournament's language) and drawn."""
+    worded = await report(runner, tournament, after_round, loc or await runner.language(tournament))
+    return await drawn_report(worded, runner.flow.pictures)
+
+
+async def make_podium(runner: Runner, tournament: Tournament) -> Podium:
+    """The podium worded in the tournament's language and drawn."""
+    worded = await podium(runner, tournament, await runner.language(tournament))
+    return await drawn_podium(worded, runner.flow.pictures)

@@ -41,7 +41,7 @@ from bot.results import ranks as outcome_ranks
 from bot.service import Refusal, Timing
 from bot.storage.async_play import stamp
 from bot.tasks import Tasks
-from bot.tournaments import formats, store
+from bot.tournaments import formats, reports, store
 from bot.tournaments.store import Pairing, Tournament
 from engine import Outcome
 
@@ -527,7 +527,7 @@ class Runner:
         """Post a settled round's standings (and the bracket, and the podium at the end)."""
         tournament = await store.get(self.db, tournament.id) or tournament
         loc = await self.language(tournament)  # once, for the text and the pictures alike
-        report = await formats.report(self, tournament, after_round=number, loc=loc)
+        report = await reports.make_report(self, tournament, after_round=number, loc=loc)
         last = tournament.status == "finished" and number == tournament.round
         files = [discord.File(io.BytesIO(report.standings_png), "standings.png", description=report.alt)]
         if report.bracket_png is not None and not last:
@@ -545,7 +545,7 @@ class Runner:
         text = "\n".join([*lines, report.text])
         await self.post(tournament, text, files=files)
         if last:
-            podium = await formats.podium(self, tournament)
+            podium = await reports.make_podium(self, tournament)
             await self.post(
                 tournament,
                 podium.text,
