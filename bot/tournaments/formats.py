@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n import decimal, t, title_term
 from bot.service import Refusal
 from bot.tournaments import duplicate, elimination, pods, round_robin, swiss
-from bot.tournaments.store import Entrant, Pairing, Tournament
+from bot.tournaments.records import Entrant, Pairing, Tournament
 from engine import GAMES, Outcome, State
 
 if TYPE_CHECKING:
@@ -479,11 +479,11 @@ async def report(
     from bot.tournaments import reports
 
     worded = await reports.report(runner, tournament, after_round, loc or await runner.language(tournament))
-    return await reports.drawn_report(worded, runner.flow.pictures)
+    return await reports.drawn_report(worded, runner.pictures)
 
 
 async def podium(runner: Runner, tournament: Tournament) -> Podium:
     from bot.tournaments import reports
 
     worded = await reports.podium(runner, tournament, await runner.language(tournament))
-    return await reports.drawn_podium(worded, runner.flow.pictures)
+    return await reports.drawn_podium(worded, runner.pictures)
