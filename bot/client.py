@@ -34,6 +34,7 @@ from bot.service import GameService, Refusal
 from bot.storage import Database, stats
 from bot.storage.db import watch_commits
 from bot.tasks import Tasks, awaited
+from bot.tournament_posting import DiscordTournamentPosting
 from bot.tournaments.runner import Runner
 from bot.ui import DYNAMIC_ITEMS, answer_unclaimed
 from engine import GAMES
@@ -166,7 +167,13 @@ class MeepleBot(commands.Bot):
         self.computers = Computers()
         self.flow.computer_turns = ComputerTurns(self.flow, self.computers, self.computer_delay)
         self.scheduler = Scheduler(self.flow, self.clock, self.computers)
-        self.tournaments = Runner(self.flow, self.clock)
+        self.tournaments = Runner(
+            self.flow.service,
+            DiscordTournamentPosting(self, self.flow),
+            self.flow.pictures,
+            self.clock,
+            self.flow.shards,
+        )
         self.flow.table_over = self.tournaments.table_over
         self.retention = Retention(self.db, self.config.retention_days, self.clock, self.config.shards)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS)  # and each cog its own

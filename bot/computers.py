@@ -58,9 +58,11 @@ from ai.turns import move_seed as move_seed  # the scheduler's time-out move use
 from bot import metrics
 from bot.i18n import available_locales, listing, t
 from bot.service import Refusal
-from bot.shards import ALL as ALL_SHARDS
-from bot.shards import Shards
-from bot.storage.connection import Connection
+from bot.storage import computers as computer_store
+from bot.storage.computers import left_players as left_players  # delivery and the service read it here
+from bot.storage.computers import levels_of as levels_of
+from bot.storage.computers import recorder as recorder  # the table cog's link for a new table
+from bot.storage.computers import running_with_computers as running_with_computers
 from bot.tasks import Tasks, awaited
 from engine import IllegalAction, State
 
@@ -146,70 +148,22 @@ async def seat_labels(db: Database, game_id: int, user_ids: Sequence[int], local
     return [seat_label(user, levels, seat, locale) for seat, user in enumerate(user_ids)]
 
 
-def recorder(levels: dict[int, str], takeover: bool = False):
-    """What Database.create_game runs in its transaction: the computer seats and the takeover
-    option with the table."""
-
-    async def record(conn: Connection, game_id: int) -> None:
-        await conn.executemany(
-            "INSERT INTO computer_seats (game_id, seat, level) VALUES (?, ?, ?)",
-            [(game_id, seat, level) for seat, level in levels.items()],
-        )
-        if takeover:
-            await conn.execute("UPDATE games SET takeover = 1 WHERE id = ?", (game_id,))
-
-    return record
-
-
 async def takes_over(db: Database, game_id: int, leaving: int) -> bool:
     """Whether a computer should take ``leaving``'s seat: the table asked for it, and a person
     other than them is still playing (else the game simply ends)."""
-    rows = await db.query("SELECT takeover FROM games WHERE id = ?", (game_id,))
-    if not rows or not rows[0][0]:
+    if not await computer_store.takeover_asked(db, game_id):
         return False
-    people = [r[0] for r in await db.query("SELECT user_id FROM seats WHERE game_id = ?", (game_id,))]
-    return any(u != leaving and not is_computer(u) for u in people)
+    return any(u != leaving and not is_computer(u) for u in await computer_store.seated(db, game_id))
 
 
 async def take_over(db: Database, game_id: int, seat: int, leaving: int, locale: str | None) -> str:
     """A normal computer takes the seat of ``leaving`` (one transaction); its name."""
-    async with db.transaction() as conn:
-        async with conn.execute("SELECT user_id FROM seats WHERE game_id = ?", (game_id,)) as cursor:
-            taken = {r[0] for r in await cursor.fetchall()}
+
+    def choose(taken: set[int]) -> tuple[int, str]:
         index = next(k for k in range(1, COMPUTER_LIMIT) if computer_user(k) not in taken)
-        label = name(index, "normal", locale)
-        await conn.execute(
-            "UPDATE seats SET user_id = ?, display_name = ? WHERE game_id = ? AND seat = ? AND user_id = ?",
-            (computer_user(index), label, game_id, seat, leaving),
-        )
-        await conn.execute(
-            "INSERT INTO computer_seats (game_id, seat, level, left_user) VALUES (?, ?, 'normal', ?)",
-            (game_id, seat, leaving),
-        )
-    return label
+        return computer_user(index), name(index, "normal", locale)
 
-
-async def left_players(db: Database, game_id: int) -> dict[int, int]:
-    """Seats a computer took over: seat -> the player who left it (their result is a forfeit)."""
-    rows = await db.query(
-        "SELECT seat, left_user FROM computer_seats WHERE game_id = ? AND left_user IS NOT NULL", (game_id,)
-    )
-    return {r[0]: r[1] for r in rows}
-
-
-async def running_with_computers(db: Database, owned: Shards = ALL_SHARDS) -> list[int]:
-    """The running games with a computer seat of this process's guilds (start-up pokes them: one
-    may be due to move)."""
-    rows = await db.query(
-        "SELECT DISTINCT c.game_id FROM computer_seats c JOIN games g ON g.id = c.game_id"
-        f" WHERE g.status = 'running' AND {owned.sql('g.guild_id')} ORDER BY c.game_id"
-    )
-    return [r[0] for r in rows]
-
-
-async def levels_of(db: Database, game_id: int) -> dict[int, str]:
-    rows = await db.query("SELECT seat, level FROM computer_seats WHERE game_id = ?", (game_id,))
-    return {r[0]: r[1] for r in rows}
+    return await computer_store.take_seat(db, game_id, seat, leaving, choose)
 
 
 @dataclass

@@ -16,6 +16,8 @@ import render.ratings as cards
 from bot import computers, ratings
 from bot.computers import is_computer
 from bot.i18n import day, game_title, listing, percent, t
+from bot.storage import profiles as profile_store
+from bot.storage import ratings as rating_store
 from engine import GAMES
 
 if TYPE_CHECKING:
@@ -43,52 +45,33 @@ class Played:
 
 async def display_names(db: Database, user_ids: list[int]) -> dict[int, str]:
     """The name each player last sat down with (no Discord call: the seats remember it)."""
-    if not user_ids:
-        return {}
-    marks = ",".join("?" * len(user_ids))
-    rows = await db.query(
-        f"SELECT user_id, display_name FROM seats WHERE user_id IN ({marks}) AND display_name IS NOT NULL"
-        " ORDER BY joined_at",
-        tuple(user_ids),
-    )
     # The latest seat wins. Not a computer's: its number is reused at every table, each naming it
     # in that table's language and level ("Bot 1 (fácil)"); computers.seat_labels names those.
-    return {row[0]: row[1] for row in rows if not is_computer(row[0])}
+    return {user: name for user, name in await profile_store.seat_names(db, user_ids) if not is_computer(user)}
 
 
 async def played(db: Database, guild_id: int, user_id: int) -> list[Played]:
     """The player's finished games on this server, latest first."""
-    rows = await db.query(
-        "SELECT r.game_id, r.score, r.rank, r.won, r.finished_at,"
-        " (SELECT COUNT(*) FROM results AS o WHERE o.game_id = r.game_id) AS players,"
-        " g.game, g.channel_id, g.board_message_id"
-        " FROM results AS r JOIN games AS g ON g.id = r.game_id"
-        " WHERE r.user_id = ? AND g.guild_id = ? ORDER BY r.finished_at DESC, r.game_id DESC",
-        (user_id, guild_id),
-    )
-    # Only the columns a profile shows: never a whole state decoded per game.
     return [
         Played(
-            row[0],
-            row[6],
-            f"https://discord.com/channels/{guild_id}/{row[7]}/{row[8]}" if row[8] else "",
-            row[1],
-            row[2],
-            row[5],
-            bool(row[3]),
-            datetime.fromisoformat(row[4]),
+            row.game_id,
+            row.game,
+            f"https://discord.com/channels/{guild_id}/{row.channel_id}/{row.board_message_id}"
+            if row.board_message_id
+            else "",
+            row.score,
+            row.rank,
+            row.players,
+            bool(row.won),
+            datetime.fromisoformat(row.finished_at),
         )
-        for row in rows
+        for row in await profile_store.finished_games(db, guild_id, user_id)
     ]
 
 
 async def trend(db: Database, guild_id: int, game: str, user_id: int) -> int | None:
     """How the shown rating moved over the latest rated games (None before any)."""
-    rows = await db.query(
-        "SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history"
-        " WHERE guild_id = ? AND game = ? AND user_id = ? ORDER BY finished_at DESC, game_id DESC LIMIT ?",
-        (guild_id, game, user_id, TREND_GAMES),
-    )
+    rows = await profile_store.rating_moves(db, guild_id, game, user_id, TREND_GAMES)
     if not rows:
         return None
     return ratings.shown(rows[0][2], rows[0][3]) - ratings.shown(rows[-1][0], rows[-1][1])
@@ -120,7 +103,7 @@ async def profile(
     games = await played(db, guild_id, user_id)
     if not games:
         return None
-    rated = await ratings.player_ratings(db, guild_id, user_id)
+    rated = await rating_store.player_ratings(db, guild_id, user_id)
     count = Counter(p.game for p in games)
     won = Counter(p.game for p in games if p.won)
     lines = [t("record.title", loc, player=mention, count=len(games))]
@@ -211,8 +194,8 @@ SCORES_PER_MODE = 5
 
 async def scores_png(db: Database, pictures: Pictures, guild_id: int, game: str, loc: str) -> bytes:
     """The best games per Fox Duet level or solo mode as a picture: the top five of each mode."""
-    best = await ratings.score_records(db, guild_id, game)
-    counts = await ratings.score_counts(db, guild_id, game)
+    best = await rating_store.score_records(db, guild_id, game)
+    counts = await rating_store.score_counts(db, guild_id, game)
     names = await display_names(db, sorted({u for records in best.values() for r in records for u in r.user_ids}))
     rows: list[cards.BoardRow] = []
     for mode, records in best.items():

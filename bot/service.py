@@ -283,12 +283,7 @@ class GameService:
         """The channel's current game, else its most recently started one (for logs and history)."""
         row = await self.db.active_game_in_channel(channel_id)
         if row is None:
-            rows = await self.db.query(
-                "SELECT id FROM games WHERE channel_id = ? AND state IS NOT NULL ORDER BY id DESC LIMIT 1",
-                (channel_id,),
-            )
-            if rows:
-                row = await self.db.get_game(rows[0]["id"])
+            row = await self.db.last_started_in_channel(channel_id)
         if row is None:
             raise Refusal("error.no-game-here")
         return row

@@ -21,6 +21,8 @@ from bot.i18n import ago, game_title, iso_week, listing, percent, series, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale, language_name
 from bot.service import Refusal
 from bot.storage import async_play as store
+from bot.storage import challenge as challenge_store
+from bot.storage import ratings as rating_store
 from engine import GAMES
 
 if TYPE_CHECKING:
@@ -191,7 +193,7 @@ class MeepleCog(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
-        entries = profiles.ranked(await ratings.ratings_of(self.db, guild, game))
+        entries = profiles.ranked(await rating_store.ratings_of(self.db, guild, game))
         if not entries:
             await self.flow.private(interaction, t("leaderboard.none", loc, game=title))
             return
@@ -219,8 +221,8 @@ class MeepleCog(commands.Cog):
 
     async def score_lines(self, guild: int, game: str, loc: str) -> list[str]:
         """Per level or mode: its win rate, then the best games (a team is named together)."""
-        best = await ratings.score_records(self.db, guild, game)
-        counts = await ratings.score_counts(self.db, guild, game)
+        best = await rating_store.score_records(self.db, guild, game)
+        counts = await rating_store.score_counts(self.db, guild, game)
         lines: list[str] = []
         for mode, records in best.items():
             played, won = counts[mode]
@@ -260,10 +262,10 @@ class MeepleCog(commands.Cog):
             raise Refusal("challenge.partner-solo")
         week = challenge.week_of(challenge.now())
         for member in team:
-            if (game_id := await challenge.attempt_of(self.db, guild, week, mode, member.id)) is not None:
+            if (game_id := await challenge_store.attempt_of(self.db, guild, week, mode, member.id)) is not None:
                 row = await self.flow.service.get(game_id)
                 raise Refusal("challenge.already", player=member.mention, channel=row.channel_id)
-        seed = await challenge.week_seed(self.db, guild, week, mode)
+        seed = await challenge_store.week_seed(self.db, guild, week, mode)
         home = self.bot.get_channel(settings.challenge_channel_id or interaction.channel_id or 0)
         if not isinstance(home, discord.TextChannel):
             raise Refusal("challenge.no-channel")
@@ -300,7 +302,7 @@ class MeepleCog(commands.Cog):
                 others=[(m.id, m.display_name) for m in team[1:]],
                 rated=False,
                 seed=seed,
-                link=challenge.recorder(guild, week, mode, [m.id for m in team]),
+                link=challenge_store.recorder(guild, week, mode, [m.id for m in team]),
                 language=await self.flow.server_language(guild, guild_locale(interaction)),
             )
         except sqlite3.IntegrityError as exc:  # the same player's attempt, made a moment ago
@@ -329,7 +331,7 @@ class MeepleCog(commands.Cog):
         week = week or challenge.week_of(challenge.now())
         if not re.fullmatch(r"\d{4}-W\d{2}", week):
             raise Refusal("challenge.bad-week", week=week[:20])
-        entries, playing = await challenge.board(self.db, guild, week, mode)
+        entries, playing = await challenge_store.board(self.db, guild, week, mode)
         label = t(f"challenge.mode.{mode}", loc)
         lines = [t("challenge.board.title", loc, mode=label, week=iso_week(week, loc))]
         for entry in entries[:LIST_LIMIT]:
@@ -349,7 +351,7 @@ class MeepleCog(commands.Cog):
         if not await self.bot.is_owner(interaction.user):
             raise Refusal("ratings.owner-only")
         async with self.db.transaction() as conn:
-            games = await ratings.rebuild(conn)
+            games = await rating_store.rebuild(conn)
         await self.flow.private(interaction, t("ratings.rebuilt", locale_of(interaction), count=games))
 
     @meeple.command(name="my-data")

@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import challenge, concession, game_options
 from bot import computers as computer_seats
+from bot import concession, game_options
 from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
 from bot.flow import clip, jump_url
@@ -22,6 +22,7 @@ from bot.i18n import game_title, t, title_term
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
 from bot.service import NO_OPTIONS, GameService, Refusal, Timing
 from bot.storage import async_play
+from bot.storage import challenge as challenge_store
 from bot.ui import ActButton, GameButton
 from engine import GAMES
 
@@ -229,7 +230,7 @@ class TableCog(commands.Cog):
             row = await self.service.active(channel_of(interaction))
         # A weekly challenge deal stays unseen by anyone still to finish their own attempt at it.
         user = interaction.user.id
-        if user not in await self.service.seat_users(row.id) and await challenge.unfinished_challenge_week(
+        if user not in await self.service.seat_users(row.id) and await challenge_store.unfinished_challenge_week(
             self.service.db, row.id, user
         ):
             raise Refusal("challenge.hidden")

@@ -1,17 +1,15 @@
 """The ``/tournament`` command group: sign-up, rounds that run themselves, and organiser tools.
 
-Organisers are members with Manage Server or the table-creator role of ``/meeple settings``; a
-tournament's own tools (start, results, rounds, players, cancel) belong to its organiser and to
-anyone with Manage Server. docs/TOURNAMENTS.md has the formats and every choice.
+Each command turns its interaction into a call of the ``TournamentService``
+(bot/tournaments/service.py, which holds every check: who may do what, when) and its result into
+an answer; the sign-up message and its buttons are drawn here. docs/TOURNAMENTS.md has the
+formats and every choice.
 """
 
 from __future__ import annotations
 
 import io
-import json
-import re
-import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,19 +21,18 @@ from bot.answers import locale_of
 from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
-from bot.i18n import OptionRef, game_title, has, listing, series, t
+from bot.i18n import game_title, has, listing, series, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
-from bot.service import Refusal, check_timing
-from bot.storage import async_play
-from bot.tournaments import formats, reports, store
-from bot.tournaments.store import Tournament
+from bot.service import Refusal
+from bot.tournaments import formats, reports
+from bot.tournaments.records import AuditLine, Tournament
+from bot.tournaments.service import Member, Person, Settings, TournamentService
 from bot.ui import Answered
 from engine import GAMES
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
     from bot.flow import Flow
-    from bot.storage import Database
     from bot.tournaments.runner import Runner
 
 PREFIX = "mp"
@@ -52,13 +49,26 @@ SETTLE_CHOICES = [
 ]
 BEST_OF_CHOICES = [app_commands.Choice(name="Best of 1", value=1), app_commands.Choice(name="Best of 3", value=3)]
 LIST_LIMIT = 20
-RANKS = re.compile(r"^\s*\d+(\s*[ ,]\s*\d+)*\s*$")
 
 
 def runner_of(bot: Any) -> Runner:
     runner = getattr(bot, "tournaments", None)
     assert runner is not None, "the runner is made in setup_hook, before the cogs"
     return runner
+
+
+def member_of(interaction: discord.Interaction) -> Member:
+    """The command's user and their rights, as the tournament service reads them."""
+    return Member(
+        interaction.user.id,
+        interaction.user.display_name,
+        bool(interaction.permissions.manage_guild),
+        frozenset(r.id for r in getattr(interaction.user, "roles", [])),
+    )
+
+
+def person(user: discord.User | discord.Member) -> Person:
+    return Person(user.id, user.display_name, user.bot)
 
 
 class SignupButton(
@@ -104,6 +114,7 @@ class TournamentCog(commands.Cog):
 
     def __init__(self, bot: MeepleBot) -> None:
         self.bot = bot
+        self._service: TournamentService | None = None
 
     @property
     def flow(self) -> Flow:
@@ -111,81 +122,32 @@ class TournamentCog(commands.Cog):
         return self.bot.flow
 
     @property
-    def db(self) -> Database:
-        return self.flow.service.db
-
-    @property
     def runner(self) -> Runner:
         return runner_of(self.bot)
 
+    @property
+    def service(self) -> TournamentService:
+        if self._service is None:
+            self._service = TournamentService(self.flow.service, self.runner, self.bot.clock, LANGUAGES)
+        return self._service
+
     # -- finding a tournament -----------------------------------------------------------------
     async def get(self, tournament_id: int) -> Tournament:
-        found = await store.get(self.db, tournament_id)
-        if found is None:
-            raise Refusal("tournament.unknown")
-        return found
+        return await self.service.get(tournament_id)
 
     async def pick(self, interaction: discord.Interaction, tournament_id: int | None) -> Tournament:
         """The tournament named, else this channel's (or its parent's), else the server's only one."""
-        guild = guild_of(interaction)
-        if tournament_id is not None:
-            found = await self.get(tournament_id)
-            if found.guild_id != guild:
-                raise Refusal("tournament.unknown")
-            return found
-        current = await store.of_guild(self.db, guild)
-        channel = interaction.channel
-        here = {interaction.channel_id, getattr(channel, "parent_id", None)}
-        live = [x for x in current if x.status in ("signup", "running")]
-        for candidates in (
-            [x for x in live if x.channel_id in here],
-            [x for x in current if x.channel_id in here],
-            live,
-        ):
-            if len(candidates) == 1:
-                return candidates[0]
-            if candidates:
-                # Named as the command being used names its option (the buttons never get here).
-                command = interaction.command.qualified_name if interaction.command else "tournament join"
-                raise Refusal("tournament.which", option=OptionRef(command, "tournament"))
-        raise Refusal("tournament.none")
-
-    async def is_organiser(self, interaction: discord.Interaction, tournament: Tournament | None = None) -> bool:
-        if interaction.permissions.manage_guild:
-            return True
-        if tournament is not None:
-            return interaction.user.id == tournament.organiser_id
-        settings = await async_play.guild_settings(self.db, guild_of(interaction))
-        role = settings.creator_role_id
-        return role is not None and any(r.id == role for r in getattr(interaction.user, "roles", []))
-
-    async def require_organiser(self, interaction: discord.Interaction, tournament: Tournament) -> None:
-        if not await self.is_organiser(interaction, tournament):
-            raise Refusal("tournament.organiser-only")
+        here = {interaction.channel_id, getattr(interaction.channel, "parent_id", None)}
+        # Named as the command being used names its option (the buttons never get there).
+        command = interaction.command.qualified_name if interaction.command else "tournament join"
+        return await self.service.pick(guild_of(interaction), tournament_id, here, command)
 
     async def organised(self, interaction: discord.Interaction, tournament_id: int | None) -> Tournament:
         """An organiser tool's start: answer privately, find the tournament, check the rights."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         chosen = await self.pick(interaction, tournament_id)
-        await self.require_organiser(interaction, chosen)
+        await self.service.require_organiser(member_of(interaction), chosen)
         return chosen
-
-    async def set_deadline(
-        self,
-        interaction: discord.Interaction,
-        chosen: Tournament,
-        number: int,
-        deadline: datetime,
-        what: str,
-        detail: dict[str, Any],
-    ) -> None:
-        """Move the current round's deadline, in the audit log."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tournament_rounds SET deadline = ? WHERE tournament_id = ? AND number = ?",
-                (async_play.stamp(deadline), chosen.id, number),
-            )
-            await store.audit(conn, chosen.id, interaction.user.id, what, detail, "")
 
     @staticmethod
     def tournament_autocomplete_values(
@@ -210,7 +172,7 @@ class TournamentCog(commands.Cog):
     ) -> list[app_commands.Choice[int]]:
         if interaction.guild_id is None:
             return []
-        tournaments = await store.of_guild(self.db, interaction.guild_id)
+        tournaments = await self.service.of_guild(interaction.guild_id)
         return self.tournament_autocomplete_values(tournaments, current, locale_of(interaction))
 
     # -- create and sign-up -------------------------------------------------------------------
@@ -261,53 +223,35 @@ class TournamentCog(commands.Cog):
         """Create a tournament in this channel and open its sign-up."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        guild = guild_of(interaction)
-        if not await self.is_organiser(interaction):
-            raise Refusal("tournament.create-rights")
-        if game not in GAMES:
-            raise Refusal("error.option-invalid")
-        if format not in store.FORMATS:
-            raise Refusal("error.option-invalid")
-        if language is not None and language not in LANGUAGES:
-            raise Refusal("language.unknown")
-        size = formats.check_settings(game, format, players_per_table, rounds, best_of, advance)
-        parsed = self.flow.service.parse_options(game, options, loc, "tournament create")
-        try:
-            parsed = GAMES[game].resolve_options(parsed)
-        except ValueError as exc:
-            raise Refusal("error.bad-options", reason=str(exc)) from exc
-        if time_limit:
-            check_timing(None, time_limit, on_timeout or "auto", "tournament create")
         channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            raise Refusal("tournament.text-channel")
-        deadline = self.bot.clock() + timedelta(days=signup_days) if signup_days else None
-        # Fixed now, as a table's is: a later change of the server's setting leaves it alone.
-        language = language or await self.flow.server_language(guild, guild_locale(interaction))
-        created = await store.create(
-            self.db,
-            guild_id=guild,
-            channel_id=channel.id,
-            organiser_id=interaction.user.id,
-            name=name.strip() or GAMES[game].title,
+        settings = Settings(
+            name=name,
             game=game,
-            options=parsed,
             format=format,
-            table_size=size,
+            players_per_table=players_per_table,
             rounds=rounds,
+            days_per_round=days_per_round,
+            options=options,
+            time_limit=time_limit,
+            on_timeout=on_timeout,
+            unfinished=unfinished,
             best_of=best_of,
             advance=advance,
-            round_days=days_per_round,
-            time_limit_hours=time_limit or None,
-            timeout_action=(on_timeout or "auto") if time_limit else None,
-            settle=unfinished,
             cap=cap,
-            signup_deadline=deadline,
-            seed=secrets.randbits(63),
+            signup_days=signup_days,
             language=language,
         )
+        created = await self.service.create(
+            member_of(interaction),
+            guild_of(interaction),
+            channel.id if isinstance(channel, discord.TextChannel) else None,
+            settings,
+            loc,
+            guild_locale(interaction),
+        )
+        assert isinstance(channel, discord.TextChannel)  # the service refuses any other
         message = await channel.send(**await self.signup_payload(created))
-        await store.update(self.db, created.id, signup_message_id=message.id)
+        await self.service.signup_posted(created.id, message.id)
         await self.flow.private(interaction, t("tournament.created", loc, name=created.name, id=created.id))
 
     @create.autocomplete("options")
@@ -348,7 +292,7 @@ class TournamentCog(commands.Cog):
 
     async def signup_payload(self, tournament: Tournament) -> dict[str, Any]:
         loc = await self.runner.language(tournament)
-        entrants = [e for e in await store.entrants(self.db, tournament.id) if e.active]
+        entrants = [e for e in await self.service.entrants(tournament.id) if e.active]
         lines = [
             t("tournament.signup-title", loc, name=tournament.name, id=tournament.id),
             self.describe(tournament, loc),
@@ -388,43 +332,14 @@ class TournamentCog(commands.Cog):
         self, interaction: discord.Interaction, tournament: Tournament, partner: discord.User | None
     ) -> None:
         loc = locale_of(interaction)
-        if tournament.status != "signup":
-            raise Refusal("tournament.signup-closed", name=tournament.name)
-        partner_id = None
-        if partner is not None:
-            if not (tournament.format == "duplicate" and tournament.table_size == 2):
-                raise Refusal("tournament.partner-not-here")
-            if partner.id == interaction.user.id or partner.bot:
-                raise Refusal("challenge.partner-invalid")
-            partner_id = partner.id
-        outcome = await store.join(
-            self.db, tournament.id, interaction.user.id, interaction.user.display_name, partner_id, tournament.cap
-        )
-        if outcome == "already" and partner_id is not None:
-            async with self.db.transaction() as conn:
-                await conn.execute(
-                    "UPDATE entrants SET partner_id = ? WHERE tournament_id = ? AND user_id = ?",
-                    (partner_id, tournament.id, interaction.user.id),
-                )
-            outcome = "partner"
-        if outcome == "already":
-            raise Refusal("tournament.already-in", name=tournament.name)
-        if outcome == "removed":
-            raise Refusal("tournament.removed-you", name=tournament.name)
-        if outcome == "full":
-            raise Refusal("tournament.full", cap=tournament.cap or 0)
-        if outcome == "closed":
-            raise Refusal("tournament.signup-closed", name=tournament.name)
-        await self.refresh_signup(tournament.id)
+        chosen = person(partner) if partner is not None else None
+        outcome = await self.service.join(tournament, member_of(interaction), chosen)
         key = "tournament.partner-set" if outcome == "partner" else "tournament.joined"
-        await self.flow.private(interaction, t(key, loc, name=tournament.name, partner=partner_id or 0))
+        partner_id = chosen.user_id if chosen is not None else 0
+        await self.flow.private(interaction, t(key, loc, name=tournament.name, partner=partner_id))
 
     async def do_leave(self, interaction: discord.Interaction, tournament: Tournament) -> None:
-        if tournament.status != "signup":
-            raise Refusal("tournament.leave-started")
-        if not await store.leave_signup(self.db, tournament.id, interaction.user.id):
-            raise Refusal("tournament.not-in", name=tournament.name)
-        await self.refresh_signup(tournament.id)
+        await self.service.leave(tournament, interaction.user.id)
         await self.flow.private(interaction, t("tournament.left", locale_of(interaction), name=tournament.name))
 
     @tournament.command(name="join")
@@ -443,10 +358,7 @@ class TournamentCog(commands.Cog):
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """(Organiser) Close sign-up and start round 1."""
         chosen = await self.organised(interaction, tournament)
-        if chosen.status != "signup":
-            raise Refusal("tournament.not-in-signup")
-        await self.runner.begin(chosen, interaction.user.id)  # round 1's tables open in the background
-        await self.refresh_signup(chosen.id)
+        await self.service.start(chosen, member_of(interaction))  # round 1's tables open in the background
         await self.flow.private(interaction, t("tournament.started", locale_of(interaction), name=chosen.name))
 
     start.autocomplete("tournament")(tournament_choices)
@@ -462,7 +374,7 @@ class TournamentCog(commands.Cog):
         # A private answer: all of it (text, picture, corrections) in the reader's language.
         report = await reports.make_report(self.runner, chosen, None, loc)
         lines = [t("tournament.standings-title", loc, name=chosen.name), self.describe(chosen, loc), report.text]
-        corrections = await store.audit_log(self.db, chosen.id)
+        corrections = await self.service.audit_log(chosen.id)
         shown = [c for c in corrections if c.action != "start"]
         if shown:
             lines.append(t("tournament.audit-title", loc))
@@ -489,10 +401,10 @@ class TournamentCog(commands.Cog):
         loc = locale_of(interaction)
         chosen = await self.pick(interaction, tournament)
         number = round or chosen.round
-        tables = await store.pairings(self.db, chosen.id, number) if number else []
+        tables = await self.service.pairings(chosen.id, number) if number else []
         if not tables:
             raise Refusal("tournament.no-round", round=number)
-        names = await self.runner.names(chosen.id)
+        names = await self.service.names(chosen.id)
         lines = [t("tournament.pairings-title", loc, name=chosen.name, round=number)]
         for pairing in tables:
             line = formats.pairing_line(chosen, pairing, names, loc, mention=False)
@@ -513,8 +425,8 @@ class TournamentCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         lines: list[str] = []
-        for chosen in await store.of_guild(self.db, guild_of(interaction), ("running",)):
-            for pairing in await store.pairings(self.db, chosen.id, chosen.round):
+        for chosen in await self.service.of_guild(guild_of(interaction), ("running",)):
+            for pairing in await self.service.pairings(chosen.id, chosen.round):
                 if interaction.user.id not in pairing.players:
                     continue
                 if pairing.game_id is not None:
@@ -533,7 +445,7 @@ class TournamentCog(commands.Cog):
         """This server's tournaments."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        found = await store.of_guild(self.db, guild_of(interaction))
+        found = await self.service.of_guild(guild_of(interaction))
         if not found:
             await self.flow.private(interaction, t("tournament.list-none", loc))
             return
@@ -558,15 +470,9 @@ class TournamentCog(commands.Cog):
         """Leave a tournament for good (your finished games still count)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         chosen = await self.pick(interaction, tournament)
-        if chosen.status == "signup":
-            await self.do_leave(interaction, chosen)
+        if await self.service.drop(chosen, interaction.user.id) == "left":
+            await self.flow.private(interaction, t("tournament.left", locale_of(interaction), name=chosen.name))
             return
-        if chosen.status != "running":
-            raise Refusal("tournament.over", name=chosen.name)
-        if not await store.set_status(self.db, chosen.id, interaction.user.id, "dropped"):
-            raise Refusal("tournament.not-in", name=chosen.name)
-        public = await self.runner.language(chosen)
-        await self.runner.post(chosen, t("tournament.dropped-public", public, user=interaction.user.id))
         await self.flow.private(interaction, t("tournament.dropped", locale_of(interaction), name=chosen.name))
 
     drop.autocomplete("tournament")(tournament_choices)
@@ -585,17 +491,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         """(Organiser) Remove a player: their future tables are not paired."""
         chosen = await self.organised(interaction, tournament)
-        if chosen.status not in ("signup", "running"):
-            raise Refusal("tournament.over", name=chosen.name)
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE entrants SET status = 'removed' WHERE tournament_id = ? AND user_id = ? AND status = 'active'",
-                (chosen.id, player.id),
-            )
-            if cursor.rowcount != 1:
-                raise Refusal("tournament.not-entrant", user=player.id)
-            await store.audit(conn, chosen.id, interaction.user.id, "remove", {"user": player.id}, reason)
-        await self.refresh_signup(chosen.id)
+        await self.service.remove(chosen, member_of(interaction), person(player), reason)
         await self.flow.private(interaction, t("tournament.removed", locale_of(interaction), user=player.id))
 
     remove.autocomplete("tournament")(tournament_choices)
@@ -616,63 +512,7 @@ class TournamentCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         chosen = await self.pick(interaction, tournament)
-        await self.require_organiser(interaction, chosen)
-        if chosen.status not in ("signup", "running"):
-            raise Refusal("tournament.over", name=chosen.name)
-        if substitute.bot or substitute.id == player.id:
-            raise Refusal("tournament.bad-substitute")
-        entrants = {e.user_id: e for e in await store.entrants(self.db, chosen.id)}
-        if player.id not in entrants or not entrants[player.id].active:
-            raise Refusal("tournament.not-entrant", user=player.id)
-        if substitute.id in entrants:
-            raise Refusal("tournament.already-entrant", user=substitute.id)
-        current = await store.pairings(self.db, chosen.id, chosen.round) if chosen.round else []
-        # The seat at a running table first: it refuses (changing nothing) if impossible.
-        for pairing in current:
-            if player.id in pairing.players and pairing.game_id is not None and pairing.result is None:
-                row = await self.flow.service.get(pairing.game_id)
-                if row.status == "running":
-                    row, seat = await self.flow.service.hand_over(
-                        row.id, player.id, substitute.id, substitute.display_name
-                    )
-                    await self.flow.seat_changed(
-                        row,
-                        seat,
-                        substitute.id,
-                        "seat.replaced",
-                        old=f"<@{player.id}>",
-                        mod=f"<@{interaction.user.id}>",
-                    )
-        async with self.db.transaction() as conn:
-            old = entrants[player.id]
-            await conn.execute(
-                "INSERT INTO entrants (tournament_id, user_id, display_name, partner_id, seed_order, status)"
-                " VALUES (?, ?, ?, ?, ?, 'active')",
-                (chosen.id, substitute.id, substitute.display_name[:100], old.partner_id, old.seed_order),
-            )
-            await conn.execute(
-                "UPDATE entrants SET status = 'removed', seed_order = NULL WHERE tournament_id = ? AND user_id = ?",
-                (chosen.id, player.id),
-            )
-            if old.partner_id is not None:
-                await conn.execute(
-                    "UPDATE entrants SET partner_id = ? WHERE tournament_id = ? AND user_id = ?",
-                    (substitute.id, chosen.id, old.partner_id),
-                )
-            # The substitute takes over the player's record: every table of theirs in this tournament.
-            async with conn.execute(
-                "SELECT round, slot, players FROM pairings WHERE tournament_id = ?", (chosen.id,)
-            ) as cursor:
-                for round_, slot, players in await cursor.fetchall():
-                    users = [substitute.id if u == player.id else u for u in json.loads(players)]
-                    await conn.execute(
-                        "UPDATE pairings SET players = ? WHERE tournament_id = ? AND round = ? AND slot = ?",
-                        (store.dumps(users), chosen.id, round_, slot),
-                    )
-            await store.audit(
-                conn, chosen.id, interaction.user.id, "replace", {"old": player.id, "new": substitute.id}, reason
-            )
-        await self.refresh_signup(chosen.id)
+        await self.service.replace(chosen, member_of(interaction), person(player), person(substitute), reason)
         await self.flow.private(interaction, t("tournament.replaced", loc, old=player.id, new=substitute.id))
 
     replace.autocomplete("tournament")(tournament_choices)
@@ -698,52 +538,7 @@ class TournamentCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
         chosen = await self.pick(interaction, tournament)
-        await self.require_organiser(interaction, chosen)
-        if chosen.status != "running":
-            raise Refusal("tournament.over", name=chosen.name)
-        number = round or chosen.round
-        tables = await store.pairings(self.db, chosen.id, number)
-        if not 1 <= table <= len(tables):
-            raise Refusal("tournament.no-table", table=table, round=number)
-        pairing = tables[table - 1]
-        if not RANKS.match(ranks):
-            raise Refusal("tournament.bad-ranks", size=len(pairing.players))
-        given = [int(x) for x in re.split(r"[ ,]+", ranks.strip())]
-        if (
-            len(given) != len(pairing.players)
-            or len(pairing.players) < 2
-            or not all(1 <= r <= len(given) for r in given)
-        ):
-            raise Refusal("tournament.bad-ranks", size=len(pairing.players))
-        # Elsewhere a past round's correction changes the standings, not the pairings made since.
-        if number != chosen.round and chosen.elimination:
-            raise Refusal("tournament.elimination-past")
-        rounds = {r.number: r for r in await store.rounds(self.db, chosen.id)}
-        if chosen.elimination and number == chosen.round and rounds[number].status == "settled":
-            raise Refusal("tournament.elimination-past")
-        scores = pairing.result["scores"] if pairing.result else [0] * len(given)
-        entry = {
-            "how": "organiser",
-            "game_id": pairing.game_id,
-            "scores": scores,
-            "ranks": given,
-            "won": [r == 1 for r in given],
-            "forfeited": [False] * len(given),
-        }
-        detail = {"round": number, "table": table, "ranks": [list(p) for p in zip(pairing.players, given, strict=True)]}
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE pairings SET result = ? WHERE tournament_id = ? AND round = ? AND slot = ?",
-                (store.dumps(entry), chosen.id, number, pairing.slot),
-            )
-            await store.audit(conn, chosen.id, interaction.user.id, "result", detail, reason)
-        if pairing.game_id is not None:
-            row = await self.flow.service.get(pairing.game_id)
-            if row.status in ("lobby", "running"):
-                row = await self.flow.service.abandon(row.id)
-                closed = t("tournament.closed-by-organiser", self.flow.table_locale(row), reason=reason)
-                await self.flow.announce(row, closed)
-        await self.runner.advance(chosen.id)
+        number = await self.service.set_result(chosen, member_of(interaction), table, ranks, reason, round)
         await self.flow.private(interaction, t("tournament.result-set", loc, table=table, round=number))
 
     result.autocomplete("tournament")(tournament_choices)
@@ -755,14 +550,8 @@ class TournamentCog(commands.Cog):
     ) -> None:
         """(Organiser) Give the current round more time."""
         chosen = await self.organised(interaction, tournament)
-        current = await self.current_round(chosen)
-        deadline = current.deadline + timedelta(days=days)
-        await self.set_deadline(
-            interaction, chosen, current.number, deadline, "extend", {"round": current.number, "days": days}
-        )
+        deadline = await self.service.extend(chosen, member_of(interaction), days)
         when = int(deadline.timestamp())
-        public = await self.runner.language(chosen)
-        await self.runner.post(chosen, t("tournament.extended-public", public, round=current.number, deadline=when))
         await self.flow.private(interaction, t("tournament.extended", locale_of(interaction), deadline=when))
 
     extend.autocomplete("tournament")(tournament_choices)
@@ -772,21 +561,10 @@ class TournamentCog(commands.Cog):
     async def end_round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         """(Organiser) End the current round now: unfinished tables are settled as for its deadline."""
         chosen = await self.organised(interaction, tournament)
-        current = await self.current_round(chosen)
-        now = self.bot.clock()
-        await self.set_deadline(interaction, chosen, current.number, now, "end-round", {"round": current.number})
-        await self.runner.advance(chosen.id)
-        await self.flow.private(interaction, t("tournament.round-ended", locale_of(interaction), round=current.number))
+        number = await self.service.end_round(chosen, member_of(interaction))
+        await self.flow.private(interaction, t("tournament.round-ended", locale_of(interaction), round=number))
 
     end_round.autocomplete("tournament")(tournament_choices)
-
-    async def current_round(self, chosen: Tournament) -> store.Round:
-        if chosen.status != "running":
-            raise Refusal("tournament.over", name=chosen.name)
-        rounds = await store.rounds(self.db, chosen.id)
-        if not rounds or rounds[-1].status == "settled":
-            raise Refusal("tournament.no-round", round=chosen.round)
-        return rounds[-1]
 
     @tournament.command(name="cancel")
     @app_commands.describe(reason="Why (told to the players)", tournament="Which tournament")
@@ -795,24 +573,13 @@ class TournamentCog(commands.Cog):
     ) -> None:
         """(Organiser) Cancel the tournament; its open tables become friendly games."""
         chosen = await self.organised(interaction, tournament)
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                f"UPDATE tournaments SET status = 'cancelled', finished_at = {store.NOW}"
-                " WHERE id = ? AND status IN ('signup', 'running')",
-                (chosen.id,),
-            )
-            if cursor.rowcount != 1:
-                raise Refusal("tournament.over", name=chosen.name)
-            await store.audit(conn, chosen.id, interaction.user.id, "cancel", {}, reason)
-        await self.refresh_signup(chosen.id)
-        public = await self.runner.language(chosen)
-        await self.runner.post(chosen, t("tournament.cancelled-public", public, name=chosen.name, reason=reason))
+        await self.service.cancel(chosen, member_of(interaction), reason)
         await self.flow.private(interaction, t("tournament.cancelled", locale_of(interaction), name=chosen.name))
 
     cancel.autocomplete("tournament")(tournament_choices)
 
 
-def audit_line(line: store.AuditLine, loc: str) -> str:
+def audit_line(line: AuditLine, loc: str) -> str:
     """One organiser correction, worded in ``loc`` from what was stored (its action and values)."""
     when = format_date(line.created_at, loc)
     values = line.values

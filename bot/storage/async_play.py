@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot import ratings
 from bot.results import ResultLine
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
+from bot.storage import ratings
 from bot.storage.connection import Connection
 from bot.storage.db import Database, GameRow
 
@@ -373,7 +373,7 @@ async def store_results(conn: Connection, row: GameRow, results: Sequence[Result
 async def record_results(db: Database, row: GameRow, results: Sequence[ResultLine]) -> None:
     """Store each seat's (seat, user_id, score, rank, won, forfeited) for a finished game, once.
 
-    A rated table on a server moves its players' ratings in the same transaction (bot/ratings.py);
+    A rated table on a server moves its players' ratings in the same transaction (bot/storage/ratings.py);
     a second call changes nothing, neither the results nor the ratings.
     """
     finished = stamp(row.finished_at or datetime.now(UTC))

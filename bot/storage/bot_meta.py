@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.storage.db import Database
+from bot.storage.dialect import SQLITE_NOW
 
 
 async def get(db: Database, key: str) -> str | None:
@@ -16,6 +17,6 @@ async def put(db: Database, key: str, value: str) -> None:
     async with db.transaction() as conn:
         await conn.execute(
             "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
-            "updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            f"updated_at = {SQLITE_NOW}",
             (key, value),
         )

@@ -26,6 +26,7 @@ from bot import metrics
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage.connection import Connection, Row
+from bot.storage.dialect import SQLITE_NOW
 from bot.storage.jobs import JobSpec, insert_jobs
 from bot.storage.migrate import migrate
 from bot.storage.pg import PgBackend, is_postgres_url
@@ -40,7 +41,7 @@ SNAPSHOT_EVERY = 25
 BUSY_TIMEOUT_MS = 5000
 
 # SQLite writes every timestamp, so all rows share one clock and one format (see 0001_initial).
-_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+_NOW = SQLITE_NOW
 _MESSAGE_COLUMNS: dict[str, str] = {"lobby": "lobby_message_id", "board": "board_message_id"}
 _SQLITE_INT = range(-(2**63), 2**63)
 _ACTIVE_IN_CHANNEL = "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
@@ -495,6 +496,13 @@ class Database:
     async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's game in lobby or running, if any."""
         rows = await self._fetchall(_ACTIVE_IN_CHANNEL, (channel_id,))
+        return GameRow.from_row(rows[0]) if rows else None
+
+    async def last_started_in_channel(self, channel_id: int) -> GameRow | None:
+        """Return the channel's most recently started game (any status), if any."""
+        rows = await self._fetchall(
+            "SELECT * FROM games WHERE channel_id = ? AND state IS NOT NULL ORDER BY id DESC LIMIT 1", (channel_id,)
+        )
         return GameRow.from_row(rows[0]) if rows else None
 
     async def running_games(self, owned: Shards = ALL_SHARDS) -> list[GameRow]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage.connection import Connection, Row
+from bot.storage.dialect import SQLITE_NOW
 
 if TYPE_CHECKING:
     from bot.storage.db import Database
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 JobKind = Literal["board", "hand", "notice"]
 JobStatus = Literal["pending", "done", "failed", "skipped"]
 
-_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+_NOW = SQLITE_NOW
 _ERROR_LIMIT = 500
 # Ids marked by one statement (a backlog after a long outage can be thousands; the backends
 # take at most 32,766 parameters in a statement).

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.db import Database
+from bot.storage.dialect import SQLITE_NOW
 from bot.storage.jobs import JobSpec, insert_jobs
 
 
@@ -20,7 +21,7 @@ async def undo_last(
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "UPDATE games SET state = ?, version = ?, board_version = NULL, reminded_version = NULL,"
-            " due_version = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            f" due_version = NULL, updated_at = {SQLITE_NOW}"
             " WHERE id = ? AND version = ? AND status = 'running'",
             (_json(state), version - 1, game_id, version),
         )
@@ -76,8 +77,8 @@ async def vote_abandon(db: Database, game_id: int, user_id: int, players: int | 
         votes = list(rows)[0][0]
         if players is not None and votes >= players:
             await conn.execute(
-                "UPDATE games SET status = 'abandoned', finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
-                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status IN ('lobby', 'running')",
+                f"UPDATE games SET status = 'abandoned', finished_at = {SQLITE_NOW},"
+                f" updated_at = {SQLITE_NOW} WHERE id = ? AND status IN ('lobby', 'running')",
                 (game_id,),
             )
         return votes

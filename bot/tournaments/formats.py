@@ -22,7 +22,7 @@ from typing import Any
 from bot.i18n import decimal, t, title_term
 from bot.service import Refusal
 from bot.tournaments import duplicate, elimination, pods, round_robin, swiss
-from bot.tournaments.store import Entrant, Pairing, Tournament
+from bot.tournaments.records import Entrant, Pairing, Tournament
 from engine import GAMES, Outcome, State
 
 CO_OPERATIVE = {"fox-duet"}

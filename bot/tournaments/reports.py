@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from bot import alt_text
 from bot.i18n import aside, clauses, game_title, labelled, listing, series, t
 from bot.pictures import Drawing, Pictures, drawing
-from bot.tournaments import formats, store
-from bot.tournaments.store import Tournament
+from bot.storage import tournaments as store
+from bot.tournaments import formats
+from bot.tournaments.records import Entrant, Pairing, Tournament
 from render.tournament import BracketMatch, BracketSlot, StandingRow, bracket_png, podium_png, standings_png
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def _name(names: dict[int, str], team: tuple[int, ...], loc: str) -> str:
 
 async def _standings(
     runner: Runner, tournament: Tournament, loc: str
-) -> tuple[formats.Table, dict[int, str], list[store.Pairing], list[store.Entrant]]:
+) -> tuple[formats.Table, dict[int, str], list[Pairing], list[Entrant]]:
     entrants = await store.entrants(runner.db, tournament.id)
     history = await store.pairings(runner.db, tournament.id)
     names = {e.user_id: e.name for e in entrants}
@@ -153,7 +154,7 @@ async def report(runner: Runner, tournament: Tournament, after_round: int | None
 
 
 def _bracket(
-    tournament: Tournament, names: dict[int, str], history: list[store.Pairing], seeds: list[int], loc: str
+    tournament: Tournament, names: dict[int, str], history: list[Pairing], seeds: list[int], loc: str
 ) -> tuple[Drawing, str]:
     done = [p for p in history if p.result is not None]
     bracket: Any = formats.bracket_of(tournament, seeds, done)
@@ -248,10 +249,10 @@ async def make_report(
 ) -> Report:
     """The standings (and bracket) worded in ``loc`` (by default the tournament's language) and drawn."""
     worded = await report(runner, tournament, after_round, loc or await runner.language(tournament))
-    return await drawn_report(worded, runner.flow.pictures)
+    return await drawn_report(worded, runner.pictures)
 
 
 async def make_podium(runner: Runner, tournament: Tournament) -> Podium:
     """The podium worded in the tournament's language and drawn."""
     worded = await podium(runner, tournament, await runner.language(tournament))
-    return await drawn_podium(worded, runner.flow.pictures)
+    return await drawn_podium(worded, runner.pictures)

@@ -18,36 +18,42 @@ round and does the next step, again and again, until it has to wait for players:
 
 The bot calls ``advance`` when a tournament table finishes, and ``tick`` every minute, which
 also catches sign-up deadlines and round deadlines.
+
+The runner knows no Discord: it plays tables through the ``GameService`` and says what it has to
+say through a ``TournamentPosting`` (bot/tournaments/posting_port.py), which the Discord layer
+implements (bot/tournament_posting.py). Its rows are ``bot.storage.tournaments``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import discord
-
-from bot import ratings
-from bot.flow import MENTIONS, clip, jump_url
 from bot.i18n import t
 from bot.results import ranks as outcome_ranks
 from bot.service import Refusal, Timing
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
+from bot.storage import tournaments as store
 from bot.storage.async_play import stamp
+from bot.storage.connection import Connection
+from bot.storage.ratings import seeding_ratings
 from bot.tasks import Tasks
-from bot.tournaments import formats, reports, store
-from bot.tournaments.store import Pairing, Tournament
+from bot.tournaments import formats, reports
+from bot.tournaments.posting_port import Attachment, TournamentPosting
+from bot.tournaments.records import Pairing, Round, Tournament
 from engine import Outcome
 
 if TYPE_CHECKING:
-    from bot.flow import Flow
-    from bot.scheduler import Clock
+    from bot.pictures import Pictures
+    from bot.service import GameService
+    from bot.storage import Database
 
 log = logging.getLogger(__name__)
 
@@ -57,20 +63,30 @@ MAX_STEPS = 200  # steps of one advance call: far more than one round ever takes
 class Runner:
     """Runs every tournament of the bot; all of its state is in the database."""
 
-    def __init__(self, flow: Flow, clock: Clock) -> None:
-        self.flow = flow
+    def __init__(
+        self,
+        service: GameService,
+        posting: TournamentPosting,
+        pictures: Pictures,
+        clock: Callable[[], datetime],
+        shards: Shards = ALL_SHARDS,
+    ) -> None:
+        self.service = service
+        self.posting = posting
+        self.pictures = pictures  # the standings, brackets and podiums are drawn there
         self.clock = clock
+        self.shards = shards
         self._locks: dict[int, asyncio.Lock] = {}
         self.tasks = Tasks()  # advances started by finished tables and by ``begin`` (bot/tasks.py)
 
     @property
-    def db(self):  # noqa: ANN201 - the bot's Database
-        return self.flow.service.db
+    def db(self) -> Database:
+        return self.service.db
 
     async def language(self, tournament: Tournament) -> str:
         """The language of a tournament's posts, tables and pictures: the one it was created in;
-        for a tournament from before languages were kept, its server's (Flow.server_language)."""
-        return tournament.language or await self.flow.server_language(tournament.guild_id)
+        for a tournament from before languages were kept, its server's (``server_language``)."""
+        return tournament.language or await self.posting.server_language(tournament.guild_id)
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -78,7 +94,7 @@ class Runner:
     # -- entry points --------------------------------------------------------------------------
     async def tick(self) -> None:
         """Advance every tournament in sign-up or running; one's trouble never stops the others."""
-        for tournament in await store.active(self.db, self.flow.shards):
+        for tournament in await store.active(self.db, self.shards):
             try:
                 await self.advance(tournament.id)
             except Exception:
@@ -172,25 +188,12 @@ class Runner:
             order = list(users)
             rng.shuffle(order)  # a random draw first; ratings, where known, decide
             order.sort(key=lambda u: -ratings.get(u, float("-inf")))
-            await conn.executemany(
-                "UPDATE entrants SET seed_order = ? WHERE tournament_id = ? AND user_id = ?",
-                [(n, tournament.id, u) for n, u in enumerate(order)],
-            )
+            await store.set_seed_order(conn, tournament.id, order)
             if tournament.format == "duplicate" and tournament.table_size == 2:
-                teams = formats.teams_for(tournament, order, partners, rng)
-                for a, b in teams:
-                    await conn.executemany(
-                        "UPDATE entrants SET partner_id = ? WHERE tournament_id = ? AND user_id = ?",
-                        [(b, tournament.id, a), (a, tournament.id, b)],
-                    )
+                await store.set_partners(conn, tournament.id, formats.teams_for(tournament, order, partners, rng))
             entrants_now = await store.entrants_in(conn, tournament.id)
             rounds = formats.default_rounds(tournament, len(order))
-            cursor = await conn.execute(
-                "UPDATE tournaments SET status = 'running', rounds = COALESCE(rounds, ?),"
-                f" started_at = {store.NOW} WHERE id = ? AND status = 'signup'",
-                (rounds, tournament.id),
-            )
-            if cursor.rowcount != 1:
+            if not await store.mark_running(conn, tournament.id, rounds):
                 raise Refusal("tournament.not-in-signup")
             started = await store.tournament_in(conn, tournament.id)
             tables = formats.next_tables(started, entrants_now, [], 1)
@@ -210,11 +213,8 @@ class Runner:
         await self.refresh_signup(tournament.id)
 
     async def refresh_signup(self, tournament_id: int) -> None:
-        """The sign-up message shows the closed sign-up (the command cog draws it)."""
-        cog = self.flow.bot.get_cog("TournamentCog")
-        refresh = getattr(cog, "refresh_signup", None)
-        if refresh is not None:
-            await refresh(tournament_id)
+        """The sign-up message shows the closed sign-up (the Discord layer draws it)."""
+        await self.posting.signup_changed(tournament_id)
 
     def round_seed(self) -> int:
         return secrets.randbits(63)
@@ -223,7 +223,7 @@ class Runner:
         return self.clock() + timedelta(days=tournament.round_days)
 
     # -- opening -------------------------------------------------------------------------------
-    async def open_tables(self, tournament: Tournament, current: store.Round) -> None:
+    async def open_tables(self, tournament: Tournament, current: Round) -> None:
         """Open every table of the round at once, post the pairings, then greet each table.
 
         The pairings (with a link to every table's thread) are posted as soon as the tables are
@@ -251,7 +251,7 @@ class Runner:
                     )
 
     async def open_table(
-        self, tournament: Tournament, current: store.Round, pairing: Pairing, names: dict[int, str] | None = None
+        self, tournament: Tournament, current: Round, pairing: Pairing, names: dict[int, str] | None = None
     ) -> int | None:
         """Open (or finish opening) one pairing's table: thread, game, start; each step once.
 
@@ -259,12 +259,12 @@ class Runner:
         names = names if names is not None else await self.names(tournament.id)
         thread_id = pairing.thread_id
         if pairing.game_id is None:
-            if thread_id is None or await self.find_channel(thread_id) is None:
+            if thread_id is None or not await self.posting.channel_exists(thread_id):
                 thread_id = await self.make_thread(tournament, current.number, pairing, names)
                 await store.set_thread(self.db, tournament.id, current.number, pairing.slot, thread_id)
             first, *others = pairing.players
             try:
-                row = await self.flow.service.create(
+                row = await self.service.create(
                     tournament.game,
                     tournament.guild_id,
                     thread_id,
@@ -283,11 +283,11 @@ class Runner:
             game_id = row.id
         else:
             game_id = pairing.game_id
-        row = await self.flow.service.get(game_id)
+        row = await self.service.get(game_id)
         if row.status != "lobby":
             return None
         try:
-            await self.flow.service.start(game_id, pairing.players[0])
+            await self.service.start(game_id, pairing.players[0])
         except Refusal as refusal:
             log.error("tournament %s table %s cannot start: %s", tournament.id, game_id, refusal.key)
             return None
@@ -297,16 +297,13 @@ class Runner:
         """Have the table's first board and hands delivered; once the board is posted (or after a
         short wait), mention its players."""
         try:
-            await self.flow.deliver(game_id)
-            row = await self.flow.service.get(game_id)
+            await self.posting.deliver(game_id)
+            row = await self.service.get(game_id)
             await self.greet(tournament, number, pairing, row)
         except Exception:
             log.exception("tournament %s: could not greet table %s", tournament.id, game_id)
 
     async def make_thread(self, tournament: Tournament, number: int, pairing: Pairing, names: dict[int, str]) -> int:
-        channel = await self.find_channel(tournament.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            raise RuntimeError(f"tournament {tournament.id}: its channel {tournament.channel_id} is gone")
         loc = await self.language(tournament)
         label = formats.table_label(tournament, pairing, loc, len(names))
         name = t(
@@ -317,39 +314,23 @@ class Runner:
             table=label,
             players=" – ".join(names.get(u, "?") for u in pairing.players),
         )
+        # Duplicate: a private thread, so that nobody sees another team's game of the same deal.
         private = tournament.format == "duplicate"
-        if private:  # duplicate: nobody sees another team's game of the same deal
-            thread = await channel.create_thread(
-                name=clip(name, 100),
-                type=discord.ChannelType.private_thread,
-                auto_archive_duration=10080,
-                invitable=False,
-            )
-        else:
-            thread = await channel.create_thread(
-                name=clip(name, 100), type=discord.ChannelType.public_thread, auto_archive_duration=10080
-            )
-        if private:
-            for user in pairing.players:
-                await thread.add_user(discord.Object(user))
-        return thread.id
+        return await self.posting.make_thread(tournament.channel_id, name, private, pairing.players)
 
     async def greet(self, tournament: Tournament, number: int, pairing: Pairing, row: Any) -> None:
         """Mention the table's players in its thread, with the round's deadline."""
         current = next(r for r in await store.rounds(self.db, tournament.id) if r.number == number)
         text = t(
             "tournament.table-open",
-            self.flow.table_locale(row),
+            self.posting.table_locale(row),
             players=" ".join(f"<@{u}>" for u in pairing.players),
             name=tournament.name,
             round=number,
             deadline=int(current.deadline.timestamp()),
-            url=jump_url(row, row.board_message_id) or "",
+            url=self.posting.board_url(row),
         )
-        try:
-            await self.flow.channel(row).send(clip(text), allowed_mentions=MENTIONS)
-        except discord.HTTPException as exc:
-            log.warning("tournament %s: could not greet table %s: %s", tournament.id, row.id, exc.status)
+        await self.posting.greet(row, text)
 
     async def post_pairings(self, tournament: Tournament, number: int, names: dict[int, str] | None = None) -> None:
         names = names if names is not None else await self.names(tournament.id)
@@ -359,16 +340,16 @@ class Runner:
             lines.append(formats.pairing_line(tournament, pairing, names, loc, mention=True))
         current = next(r for r in await store.rounds(self.db, tournament.id) if r.number == number)
         lines.append(t("tournament.round-deadline", loc, deadline=int(current.deadline.timestamp())))
-        message = await self.post(tournament, "\n".join(lines), mentions=True)
-        if message is not None:
-            await store.set_round(self.db, tournament.id, number, pairings_message_id=message.id)
+        message_id = await self.post(tournament, "\n".join(lines), mentions=True)
+        if message_id is not None:
+            await store.set_round(self.db, tournament.id, number, pairings_message_id=message_id)
 
     # -- results -------------------------------------------------------------------------------
     async def table_result(self, tournament: Tournament, pairing: Pairing) -> dict[str, Any] | None:
         """The result of a pairing's table if it is over, from the stored results."""
         if pairing.game_id is None:
             return None
-        row = await self.flow.service.get(pairing.game_id)
+        row = await self.service.get(pairing.game_id)
         if row.status == "finished":
             stored = await store.game_results(self.db, row.id)
             if stored is not None:
@@ -408,13 +389,13 @@ class Runner:
     async def settle_late_table(self, tournament: Tournament, pairing: Pairing) -> dict[str, Any]:
         """Settle a table still being played at the round's deadline, as the tournament says."""
         assert pairing.game_id is not None
-        row = await self.flow.service.get(pairing.game_id)
+        row = await self.service.get(pairing.game_id)
         size = len(pairing.players)
         if row.status == "lobby" or row.state is None:
             late = list(range(size))
             scores = [0] * size
         else:
-            state = await self.flow.service.state(row)
+            state = await self.service.state(row)
             late = sorted(state.to_move())
             scores = [0] * size
             if tournament.settle == "score":
@@ -441,7 +422,7 @@ class Runner:
             "forfeited": [seat in late for seat in range(size)],
         }
 
-    async def settle(self, tournament: Tournament, current: store.Round) -> bool:
+    async def settle(self, tournament: Tournament, current: Round) -> bool:
         """Copy finished results; at the deadline settle the rest; then close the round."""
         pairings = await store.pairings(self.db, tournament.id, current.number)
         waiting = []
@@ -462,11 +443,11 @@ class Runner:
             # the result and does not settle the table a second time.
             await self.store_result(tournament, pairing, result)
             if pairing.game_id is not None:
-                row = await self.flow.service.abandon(pairing.game_id)
+                row = await self.service.abandon(pairing.game_id)
                 key = f"tournament.settled.{result['how']}"
                 late = [u for u, lost in zip(pairing.players, result["forfeited"], strict=True) if lost]
                 players = " ".join(f"<@{u}>" for u in late)
-                await self.flow.announce(row, t(key, self.flow.table_locale(row), players=players))
+                await self.posting.announce(row, t(key, self.posting.table_locale(row), players=players))
                 await self.explain_draw(tournament, replace(pairing, result=result))
         await self.close_round(tournament, current.number)
         return True
@@ -479,44 +460,29 @@ class Runner:
         if len(ranks) != 2 or ranks[0] != ranks[1]:
             return
         entrants = await store.entrants(self.db, tournament.id)
-        row = await self.flow.service.get(pairing.game_id)
+        row = await self.service.get(pairing.game_id)
         names = {e.user_id: e.name for e in entrants}
         note = formats.draw_note(
-            tournament, pairing, formats.seeds_of(entrants), names, self.flow.table_locale(row), mention=True
+            tournament, pairing, formats.seeds_of(entrants), names, self.posting.table_locale(row), mention=True
         )
         if note is not None:
-            await self.flow.announce(row, note)
+            await self.posting.announce(row, note)
 
     async def store_result(self, tournament: Tournament, pairing: Pairing, result: dict[str, Any]) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE pairings SET result = ? WHERE tournament_id = ? AND round = ? AND slot = ? AND result IS NULL",
-                (store.dumps(result), tournament.id, pairing.round, pairing.slot),
-            )
+        await store.store_result(self.db, tournament.id, pairing.round, pairing.slot, result)
 
     async def close_round(self, tournament: Tournament, number: int) -> None:
         """The round settled and the next one paired (or the tournament over): one transaction."""
         async with self.db.transaction() as conn:
-            async with conn.execute(
-                "SELECT status FROM tournament_rounds WHERE tournament_id = ? AND number = ?", (tournament.id, number)
-            ) as cursor:
-                row = await cursor.fetchone()
-            if row is None or row[0] != "playing":
+            if await store.round_status_in(conn, tournament.id, number) != "playing":
                 return
-            await conn.execute(
-                f"UPDATE tournament_rounds SET status = 'settled', settled_at = {store.NOW}"
-                " WHERE tournament_id = ? AND number = ?",
-                (tournament.id, number),
-            )
+            await store.mark_settled(conn, tournament.id, number)
             fresh = await store.tournament_in(conn, tournament.id)
             entrants = await store.entrants_in(conn, tournament.id)
             history = await store.pairings_in(conn, tournament.id)
             tables = formats.next_tables(fresh, entrants, history, number + 1)
             if tables is None:
-                await conn.execute(
-                    f"UPDATE tournaments SET status = 'finished', finished_at = {store.NOW} WHERE id = ?",
-                    (tournament.id,),
-                )
+                await store.mark_finished(conn, tournament.id)
             else:
                 await store.insert_round(
                     conn, tournament.id, number + 1, self.round_seed(), self.deadline(fresh), tables
@@ -529,11 +495,11 @@ class Runner:
         loc = await self.language(tournament)  # once, for the text and the pictures alike
         report = await reports.make_report(self, tournament, after_round=number, loc=loc)
         last = tournament.status == "finished" and number == tournament.round
-        files = [discord.File(io.BytesIO(report.standings_png), "standings.png", description=report.alt)]
+        files = [Attachment(report.standings_png, "standings.png", report.alt)]
         if report.bracket_png is not None and not last:
             files = []  # an elimination's wave: its bracket tells it; the places come with the end
         if report.bracket_png is not None:
-            files.append(discord.File(io.BytesIO(report.bracket_png), "bracket.png", description=report.bracket_alt))
+            files.append(Attachment(report.bracket_png, "bracket.png", report.bracket_alt))
         lines = [t("tournament.round-over", loc, name=tournament.name, round=number)]
         if tournament.elimination:  # a drawn duel says who went on, and why
             entrants = await store.entrants(self.db, tournament.id)
@@ -549,7 +515,7 @@ class Runner:
             await self.post(
                 tournament,
                 podium.text,
-                files=[discord.File(io.BytesIO(podium.png), "podium.png", description=podium.alt)],
+                files=[Attachment(podium.png, "podium.png", podium.alt)],
                 mentions=True,
             )
         await store.set_round(self.db, tournament.id, number, announced=1)
@@ -558,41 +524,17 @@ class Runner:
         self,
         tournament: Tournament,
         text: str,
-        files: Sequence[discord.File] = (),
+        files: Sequence[Attachment] = (),
         mentions: bool = False,
-    ) -> discord.Message | None:
-        channel = await self.find_channel(tournament.channel_id)
-        if not isinstance(channel, discord.abc.Messageable):
-            log.warning("tournament %s: channel %s is gone", tournament.id, tournament.channel_id)
-            return None
-        try:
-            return await channel.send(
-                clip(text),
-                files=list(files),
-                allowed_mentions=MENTIONS if mentions else discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException as exc:
-            log.warning("tournament %s: could not post: %s", tournament.id, exc.status)
-            return None
-
-    async def find_channel(self, channel_id: int) -> Any:
-        """A channel or thread from the cache, else from Discord (at start-up, before the gateway
-        has filled the cache); None if it is gone."""
-        known = self.flow.bot.get_channel(channel_id)
-        if known is not None:
-            return known
-        try:
-            return await self.flow.bot.fetch_channel(channel_id)
-        except discord.NotFound:
-            return None
-        except discord.HTTPException as exc:
-            raise RuntimeError(f"channel {channel_id} could not be fetched: {exc.status}") from exc
+    ) -> int | None:
+        """Post in the tournament's channel; the message's id, or None if it could not be posted."""
+        return await self.posting.post(tournament.channel_id, text, files, mentions)
 
     async def names(self, tournament_id: int) -> dict[int, str]:
         return {e.user_id: e.name for e in await store.entrants(self.db, tournament_id)}
 
 
-async def _seeding(conn: Any, tournament: Tournament, users: Sequence[int]) -> dict[int, float]:
+async def _seeding(conn: Connection, tournament: Tournament, users: Sequence[int]) -> dict[int, float]:
     if tournament.format == "duplicate":
         return {}
-    return await ratings.seeding_ratings(conn, tournament.guild_id, tournament.game, users)
+    return await seeding_ratings(conn, tournament.guild_id, tournament.game, users)

@@ -410,7 +410,7 @@ async def test_a_duplicate_noctiluca_solo_with_4_players_survives_a_restart_whil
 
 
 async def _tournament(bot: MeepleBot, tournament_id: int):
-    from bot.tournaments import store
+    from bot.storage import tournaments as store
 
     found = await store.get(bot.flow.service.db, tournament_id)
     assert found is not None

@@ -24,7 +24,7 @@ from bot.client import MeepleBot
 from bot.i18n import t
 from bot.languages import LANGUAGES
 from bot.scheduler import GIVE_UP_KINDS
-from bot.tournaments import store
+from bot.storage import tournaments as store
 from emulator.testing import running
 from l10n import entries
 from tests.support.driver import is_board

@@ -18,7 +18,7 @@ from bot.profiles import display_names
 from bot.storage import Database
 from bot.storage.db import SeatRow
 from bot.tournaments import formats
-from bot.tournaments.store import Entrant, Pairing, Tournament
+from bot.tournaments.records import Entrant, Pairing, Tournament
 
 ALICE = 1_500_000_000_000_000_001
 WHEN = datetime(2026, 11, 1, tzinfo=UTC)
@@ -105,7 +105,7 @@ class StubRunner:
 
 @pytest.fixture
 def pod_field(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.tournaments import store
+    from bot.storage import tournaments as store
 
     names = {1: "小安", 2: "小布", 3: "Carol", 4: "Dave", 5: "Eve", 6: "João"}
     field = [Entrant(user, name, None, user, "active") for user, name in names.items()]

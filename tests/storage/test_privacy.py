@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import ratings
-from bot.storage import Database
+from bot.storage import Database, ratings
 from bot.storage import privacy as store
 
 STAMP = "2026-11-24T10:00:00.000Z"

@@ -1,4 +1,4 @@
-"""bot/ratings.py against a real migrated database: ties, idempotency, what never counts."""
+"""bot/storage/ratings.py against a real migrated database: ties, idempotency, what never counts."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 from openskill.models import PlackettLuce
 
-from bot import ratings
-from bot.storage import Database
+from bot import ratings as rules
+from bot.storage import Database, ratings
 
 STAMP = "2026-11-24T10:00:00.000Z"
 
@@ -59,7 +59,7 @@ async def test_cooperative_solo_and_five_seat_games_never_move_a_rating(db_targe
                 assert game_id.lastrowid is not None
                 assert not await ratings.rate_game(conn, game_id.lastrowid, 7, game, STAMP, placed)
         assert not await db.query("SELECT 1 FROM ratings")
-        assert not ratings.counts("vivarium", 5) and ratings.counts("vivarium", 4)
+        assert not rules.counts("vivarium", 5) and rules.counts("vivarium", 4)
     finally:
         await db.close()
 
@@ -115,11 +115,14 @@ def test_the_rebuild_script_works_on_a_database_file(db_target: str | Path, tmp_
 
     asyncio.run(prepare())
     done = subprocess.run(
-        [sys.executable, "-m", "bot.ratings", "rebuild", "--db", str(path)], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "bot.storage.ratings", "rebuild", "--db", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert "1 rated game(s)" in done.stdout
     missing = subprocess.run(  # a missing SQLite file is reported, never created
-        [sys.executable, "-m", "bot.ratings", "rebuild", "--db", str(tmp_path / "none.db")], capture_output=True
+        [sys.executable, "-m", "bot.storage.ratings", "rebuild", "--db", str(tmp_path / "none.db")], capture_output=True
     )
     assert missing.returncode == 1 and not (tmp_path / "none.db").exists()
 

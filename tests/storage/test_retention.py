@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import profiles, ratings
-from bot.storage import Database, GameRow, retention
+from bot import profiles
+from bot.storage import Database, GameRow, ratings, retention
 from bot.storage import async_play as store
 from bot.storage import jobs as job_store
 from bot.storage.jobs import JobSpec

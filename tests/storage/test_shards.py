@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.shards import Shards
-from bot.storage import Database, jobs
+from bot.storage import Database, jobs, tournaments
 from bot.storage.jobs import JobSpec
-from bot.tournaments import store as tournaments
 
 COUNT = 2
 ZERO, ONE = Shards(frozenset({0}), COUNT), Shards(frozenset({1}), COUNT)

@@ -10,7 +10,7 @@ import pytest
 from bot.cogs.tournament import audit_line
 from bot.i18n import t
 from bot.languages import LANGUAGES
-from bot.tournaments.store import AuditLine
+from bot.tournaments.records import AuditLine
 from tests.support.languages import other_languages
 
 WHEN = "2026-11-26T18:02:03.000Z"

@@ -9,7 +9,7 @@ import pytest
 from bot.i18n import t
 from bot.tournaments import formats
 from bot.tournaments.elimination import Bracket, MatchName, PodBracket, bracket_rounds, match_name
-from bot.tournaments.store import Pairing, Tournament
+from bot.tournaments.records import Pairing, Tournament
 
 CUP = Tournament(
     id=1, guild_id=1, channel_id=1, organiser_id=1, name="Cup", game="vivarium", options={}, format="single",

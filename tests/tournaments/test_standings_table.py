@@ -13,7 +13,7 @@ import pytest
 
 from bot.tournaments import formats
 from bot.tournaments.ranking import shared_ranks
-from bot.tournaments.store import Entrant, Pairing, Tournament
+from bot.tournaments.records import Entrant, Pairing, Tournament
 
 
 def tournament(format_: str, table_size: int, game: str = "vivarium") -> Tournament:

@@ -1,15 +1,16 @@
-"""Tournament rows in SQLite (migrations 0010 and 0015): plain reads and the few guarded writes.
+"""Tournament rows (migrations 0010 and 0015): every statement of the tournaments, the runner's
+and the organisers' tools alike.
 
-Every write that the runner's restart safety depends on is one transaction here: a round and its
-pairings together, a table and the pairing it belongs to together (``link``), a round's results
-together with the next round.
+Every write that the runner's restart safety depends on is one transaction here, or a function
+taking the caller's connection (``conn``) so that the runner makes one transaction of several: a
+round and its pairings together, a table and the pairing it belongs to together (``link``), a
+round's results together with the next round. The values are ``bot.tournaments.records``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -17,12 +18,12 @@ from bot.shards import ALL as ALL_SHARDS
 from bot.shards import Shards
 from bot.storage.async_play import parse_stamp, stamp
 from bot.storage.connection import Connection
+from bot.storage.dialect import SQLITE_NOW
+from bot.tournaments.records import AuditLine, Entrant, Pairing, Round, Tournament
 
 if TYPE_CHECKING:
     from bot.storage import Database
 
-FORMATS = ("swiss", "round-robin", "single", "double", "duplicate")
-NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"  # SQLite's clock, as every timestamp is written
 _ENTRANTS = (
     "SELECT user_id, display_name, partner_id, seed_order, status FROM entrants WHERE tournament_id = ?"
     " ORDER BY seed_order IS NULL, seed_order, joined_at, user_id"
@@ -30,126 +31,32 @@ _ENTRANTS = (
 _PAIRINGS = "SELECT * FROM pairings WHERE tournament_id = ? ORDER BY round, slot"
 
 
-@dataclass(frozen=True)
-class Tournament:
-    id: int
-    guild_id: int
-    channel_id: int
-    organiser_id: int
-    name: str
-    game: str
-    options: dict[str, Any]
-    format: str
-    table_size: int
-    rounds: int | None
-    best_of: int
-    advance: int
-    round_days: int
-    time_limit_hours: int | None
-    timeout_action: str | None
-    settle: str
-    cap: int | None
-    signup_deadline: datetime | None
-    seed: int
-    status: str
-    round: int
-    signup_message_id: int | None
-    # The language of its posts, tables and pictures, fixed at creation (migration 0015); None
-    # for a tournament from before, which speaks its server's current language.
-    language: str | None = None
-
-    @property
-    def pods(self) -> bool:
-        """Tables of 3 or 4 in a competitive format (Swiss with pods, pod elimination)."""
-        return self.format != "duplicate" and self.table_size > 2
-
-    @property
-    def elimination(self) -> bool:
-        return self.format in ("single", "double")
-
-    @classmethod
-    def from_row(cls, row: Any) -> Tournament:
-        return cls(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            organiser_id=row["organiser_id"],
-            name=row["name"],
-            game=row["game"],
-            options=json.loads(row["options"]),
-            format=row["format"],
-            table_size=row["table_size"],
-            rounds=row["rounds"],
-            best_of=row["best_of"],
-            advance=row["advance"],
-            round_days=row["round_days"],
-            time_limit_hours=row["time_limit_hours"],
-            timeout_action=row["timeout_action"],
-            settle=row["settle"],
-            cap=row["cap"],
-            signup_deadline=parse_stamp(row["signup_deadline"]) if row["signup_deadline"] else None,
-            seed=row["seed"],
-            status=row["status"],
-            round=row["round"],
-            signup_message_id=row["signup_message_id"],
-            language=row["language"],
-        )
-
-
-@dataclass(frozen=True)
-class Entrant:
-    user_id: int
-    name: str
-    partner_id: int | None
-    seed_order: int | None
-    status: str
-
-    @property
-    def active(self) -> bool:
-        return self.status == "active"
-
-
-@dataclass(frozen=True)
-class Round:
-    number: int
-    status: str
-    seed: int
-    deadline: datetime
-    announced: bool
-    pairings_message_id: int | None
-
-
-@dataclass(frozen=True)
-class Pairing:
-    round: int
-    slot: int
-    players: tuple[int, ...]
-    match_id: str | None = None
-    game_number: int = 1
-    thread_id: int | None = None
-    game_id: int | None = None
-    result: dict[str, Any] | None = field(default=None)
-
-
-@dataclass(frozen=True)
-class AuditLine:
-    actor_id: int
-    action: str
-    detail: str
-    reason: str
-    created_at: str
-
-    @property
-    def values(self) -> dict[str, Any] | None:
-        """What the correction changed, as stored for wording in any language (a JSON object);
-        None for a line written before, whose detail is English text."""
-        if not self.detail.startswith("{"):
-            return None
-        try:
-            found = json.loads(self.detail)
-        except ValueError:
-            return None
-        return found if isinstance(found, dict) else None
+def _tournament(row: Any) -> Tournament:
+    return Tournament(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        organiser_id=row["organiser_id"],
+        name=row["name"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        format=row["format"],
+        table_size=row["table_size"],
+        rounds=row["rounds"],
+        best_of=row["best_of"],
+        advance=row["advance"],
+        round_days=row["round_days"],
+        time_limit_hours=row["time_limit_hours"],
+        timeout_action=row["timeout_action"],
+        settle=row["settle"],
+        cap=row["cap"],
+        signup_deadline=parse_stamp(row["signup_deadline"]) if row["signup_deadline"] else None,
+        seed=row["seed"],
+        status=row["status"],
+        round=row["round"],
+        signup_message_id=row["signup_message_id"],
+        language=row["language"],
+    )
 
 
 async def create(db: Database, **values: Any) -> Tournament:
@@ -171,17 +78,17 @@ async def tournament_in(conn: Connection, tournament_id: int) -> Tournament:
         row = await cursor.fetchone()
     if row is None:
         raise LookupError(tournament_id)
-    return Tournament.from_row(row)
+    return _tournament(row)
 
 
 async def get(db: Database, tournament_id: int) -> Tournament | None:
     rows = await db.query("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
-    return Tournament.from_row(rows[0]) if rows else None
+    return _tournament(rows[0]) if rows else None
 
 
 async def of_guild(db: Database, guild_id: int, statuses: Sequence[str] | None = None) -> list[Tournament]:
     rows = await db.query("SELECT * FROM tournaments WHERE guild_id = ? ORDER BY id DESC", (guild_id,))
-    found = [Tournament.from_row(r) for r in rows]
+    found = [_tournament(r) for r in rows]
     return [t for t in found if statuses is None or t.status in statuses]
 
 
@@ -190,7 +97,7 @@ async def active(db: Database, owned: Shards = ALL_SHARDS) -> list[Tournament]:
     rows = await db.query(
         f"SELECT * FROM tournaments WHERE status IN ('signup', 'running') AND {owned.sql()} ORDER BY id"
     )
-    return [Tournament.from_row(r) for r in rows]
+    return [_tournament(r) for r in rows]
 
 
 async def update(db: Database, tournament_id: int, **values: Any) -> None:
@@ -412,3 +319,136 @@ async def game_results(db: Database, game_id: int) -> list[tuple[int, int, int, 
 
 def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+# -- the runner's steps (in the runner's transaction) -------------------------------------------
+async def set_seed_order(conn: Connection, tournament_id: int, order: Sequence[int]) -> None:
+    """The entrants' seeds: ``order[0]`` is seed 0."""
+    await conn.executemany(
+        "UPDATE entrants SET seed_order = ? WHERE tournament_id = ? AND user_id = ?",
+        [(n, tournament_id, u) for n, u in enumerate(order)],
+    )
+
+
+async def set_partners(conn: Connection, tournament_id: int, teams: Sequence[tuple[int, ...]]) -> None:
+    """Each of the two of a team is the other's partner."""
+    for a, b in teams:
+        await conn.executemany(
+            "UPDATE entrants SET partner_id = ? WHERE tournament_id = ? AND user_id = ?",
+            [(b, tournament_id, a), (a, tournament_id, b)],
+        )
+
+
+async def mark_running(conn: Connection, tournament_id: int, rounds: int | None) -> bool:
+    """Sign-up closed: running, with ``rounds`` unless the organiser set them; False (changing
+    nothing) when it was not in sign-up any more."""
+    cursor = await conn.execute(
+        "UPDATE tournaments SET status = 'running', rounds = COALESCE(rounds, ?),"
+        f" started_at = {SQLITE_NOW} WHERE id = ? AND status = 'signup'",
+        (rounds, tournament_id),
+    )
+    return cursor.rowcount == 1
+
+
+async def store_result(db: Database, tournament_id: int, round_number: int, slot: int, result: dict[str, Any]) -> None:
+    """A table's result, unless it has one already (a settlement is never stored twice)."""
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE pairings SET result = ? WHERE tournament_id = ? AND round = ? AND slot = ? AND result IS NULL",
+            (dumps(result), tournament_id, round_number, slot),
+        )
+
+
+async def round_status_in(conn: Connection, tournament_id: int, number: int) -> str | None:
+    async with conn.execute(
+        "SELECT status FROM tournament_rounds WHERE tournament_id = ? AND number = ?", (tournament_id, number)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else str(row[0])
+
+
+async def mark_settled(conn: Connection, tournament_id: int, number: int) -> None:
+    await conn.execute(
+        f"UPDATE tournament_rounds SET status = 'settled', settled_at = {SQLITE_NOW}"
+        " WHERE tournament_id = ? AND number = ?",
+        (tournament_id, number),
+    )
+
+
+async def mark_finished(conn: Connection, tournament_id: int) -> None:
+    await conn.execute(
+        f"UPDATE tournaments SET status = 'finished', finished_at = {SQLITE_NOW} WHERE id = ?", (tournament_id,)
+    )
+
+
+# -- the organisers' tools ----------------------------------------------------------------------
+async def set_partner(db: Database, tournament_id: int, user_id: int, partner_id: int) -> None:
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE entrants SET partner_id = ? WHERE tournament_id = ? AND user_id = ?",
+            (partner_id, tournament_id, user_id),
+        )
+
+
+async def move_deadline(conn: Connection, tournament_id: int, number: int, deadline: datetime) -> None:
+    await conn.execute(
+        "UPDATE tournament_rounds SET deadline = ? WHERE tournament_id = ? AND number = ?",
+        (stamp(deadline), tournament_id, number),
+    )
+
+
+async def remove_entrant(conn: Connection, tournament_id: int, user_id: int) -> bool:
+    """An active entrant removed by an organiser; False when they were not one."""
+    cursor = await conn.execute(
+        "UPDATE entrants SET status = 'removed' WHERE tournament_id = ? AND user_id = ? AND status = 'active'",
+        (tournament_id, user_id),
+    )
+    return cursor.rowcount == 1
+
+
+async def substitute(conn: Connection, tournament_id: int, old: Entrant, user_id: int, name: str) -> None:
+    """``user_id`` takes ``old``'s place: their seed, their partner, and their record (every table
+    of theirs in this tournament); ``old`` is removed."""
+    await conn.execute(
+        "INSERT INTO entrants (tournament_id, user_id, display_name, partner_id, seed_order, status)"
+        " VALUES (?, ?, ?, ?, ?, 'active')",
+        (tournament_id, user_id, name[:100], old.partner_id, old.seed_order),
+    )
+    await conn.execute(
+        "UPDATE entrants SET status = 'removed', seed_order = NULL WHERE tournament_id = ? AND user_id = ?",
+        (tournament_id, old.user_id),
+    )
+    if old.partner_id is not None:
+        await conn.execute(
+            "UPDATE entrants SET partner_id = ? WHERE tournament_id = ? AND user_id = ?",
+            (user_id, tournament_id, old.partner_id),
+        )
+    async with conn.execute(
+        "SELECT round, slot, players FROM pairings WHERE tournament_id = ?", (tournament_id,)
+    ) as cursor:
+        for round_, slot, players in await cursor.fetchall():
+            users = [user_id if u == old.user_id else u for u in json.loads(players)]
+            await conn.execute(
+                "UPDATE pairings SET players = ? WHERE tournament_id = ? AND round = ? AND slot = ?",
+                (dumps(users), tournament_id, round_, slot),
+            )
+
+
+async def set_result(
+    conn: Connection, tournament_id: int, round_number: int, slot: int, result: dict[str, Any]
+) -> None:
+    """A table's result set or corrected by an organiser (whatever it was)."""
+    await conn.execute(
+        "UPDATE pairings SET result = ? WHERE tournament_id = ? AND round = ? AND slot = ?",
+        (dumps(result), tournament_id, round_number, slot),
+    )
+
+
+async def cancel(conn: Connection, tournament_id: int) -> bool:
+    """Cancelled while in sign-up or running; False (changing nothing) once it is over."""
+    cursor = await conn.execute(
+        f"UPDATE tournaments SET status = 'cancelled', finished_at = {SQLITE_NOW}"
+        " WHERE id = ? AND status IN ('signup', 'running')",
+        (tournament_id,),
+    )
+    return cursor.rowcount == 1
