@@ -5,6 +5,8 @@ limit, a server error or the network is ``RetryLater`` (with Discord's wait), a 
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any, cast
@@ -20,6 +22,7 @@ from bot.service import GameService
 from bot.shards import ALL
 from bot.storage import Database, jobs
 from engine import GAMES
+from tests.bot.test_finishing_move import results, to_last_move
 
 
 def http_error(status: int, code: int = 0) -> discord.HTTPException:
@@ -147,3 +150,31 @@ async def test_a_dm_refused_for_good_becomes_a_notice_naming_the_player(db: Data
     failed = await db.query("SELECT kind, last_error FROM delivery_jobs WHERE status = 'failed' ORDER BY id")
     assert [(r["kind"], r["last_error"]) for r in failed] == [("hand", "HTTP 403 (code 50007)")] * players
     assert not await jobs.pending(db, game_id)
+
+
+async def test_a_final_board_from_before_moves_stored_their_results_stores_them(db: Database) -> None:
+    """The one fallback left: a final board enqueued by a version of the bot that stored results
+    after the move (its payload without ``recorded``), whose results a crash then lost."""
+    service = GameService(db)
+    row = await service.create("vivarium", None, 500, 11, "Alice", {}, seed=7)
+    await service.join(row.id, 22, "Bob")
+    await service.start(row.id, 11)
+    version, user, action = await to_last_move(service, row.id, random.Random(5))
+    await service.act(row.id, user, version, action)
+    stored = await results(db, row.id)
+    assert len(stored) == 2
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM results WHERE game_id = ?", (row.id,))
+        final = await conn.execute_fetchall(
+            "SELECT id, payload FROM delivery_jobs WHERE game_id = ? AND kind = 'board' ORDER BY version DESC LIMIT 1",
+            (row.id,),
+        )
+        payload = {k: v for k, v in json.loads(final[0]["payload"]).items() if k != "recorded"}
+        await conn.execute("UPDATE delivery_jobs SET payload = ? WHERE id = ?", (json.dumps(payload), final[0]["id"]))
+    poster = FailingPoster()
+    delivery = Delivery(service, cast(Any, poster), Backoff(first=0.01, cap=0.02), shards=ALL)
+    task = delivery.kick(row.id)
+    assert task is not None
+    await asyncio.wait_for(task, 120)
+    assert not await jobs.pending(db, row.id)
+    assert await results(db, row.id) == stored
