@@ -13,7 +13,7 @@ from her click that ends it (she is no longer to move):
 - **her next turn**: until a board is posted on which she is to move again (or the game ended).
 
 Times are wall times measured in this process (the moves are read from ``GameService.act``,
-the boards from ``Flow.post_board``), so they include the drawing of the boards and everything
+the boards from ``Poster.post_board``), so they include the drawing of the boards and everything
 else the machine runs: read the load average printed with them.
 
     .venv/bin/python bench/pace.py [--game noctiluca] [--players 3] [--level hard] [--turns 5] [--json out.json]
@@ -60,7 +60,7 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import bot.flow  # noqa: E402
+import bot.posting  # noqa: E402
 import bot.service  # noqa: E402
 from bot.client import MeepleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
@@ -132,8 +132,8 @@ def stats(values: list[float]) -> dict[str, float | None]:
 
 @contextlib.contextmanager
 def recording(record: Record) -> Any:
-    """Time every move the service applies and every board the flow posts."""
-    act, post = bot.service.GameService.act, bot.flow.Flow.post_board
+    """Time every move the service applies and every board the poster posts."""
+    act, post = bot.service.GameService.act, bot.posting.Poster.post_board
 
     async def timed_act(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = await act(self, *args, **kwargs)
@@ -150,7 +150,7 @@ def recording(record: Record) -> Any:
 
     with (
         mock.patch.object(bot.service.GameService, "act", timed_act),
-        mock.patch.object(bot.flow.Flow, "post_board", timed_post),
+        mock.patch.object(bot.posting.Poster, "post_board", timed_post),
     ):
         yield
 

@@ -281,7 +281,7 @@ async def case_tick(path: Path) -> dict:
     db._conn = counting  # type: ignore[assignment]
     now = datetime.now(UTC)
     clock = now
-    scheduler = Scheduler(flow, lambda: clock)  # type: ignore[arg-type]
+    scheduler = Scheduler(service, flow, lambda: clock)  # type: ignore[arg-type]
     result: dict = {}
     for name, at in (("first", now), ("steady", now + timedelta(minutes=1)), ("steady2", now + timedelta(minutes=2))):
         clock = at

@@ -6,7 +6,7 @@ the garbage collector's pauses, the posts' pace, the statements it ran.
    table its own channel and players, 40 servers), made through the storage API
    (``Database.create_game``, ``start_game``); ``--normal`` of them remind every hour, the rest
    every 24 hours (the default). The file is kept in ``--cache`` and copied for each run.
-2. The bot's real ``Scheduler`` over the real ``GameService`` and ``Flow`` (its ``remind``
+2. The bot's real ``Scheduler`` over the real ``GameService`` and ``Poster`` (its ``remind``
    words and builds each reminder, Snooze button included); only Discord is fake: a channel's
    ``send`` takes ``--latency`` seconds, as a request to Discord does. The garbage collector is
    set up as the bot's start-up sets it (``bot.collector.settle``), unless ``--no-gc-setup``,
@@ -52,8 +52,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot import collector  # noqa: E402
-from bot.flow import Flow  # noqa: E402
 from bot.i18n import available_locales, catalogue  # noqa: E402
+from bot.posting import Poster  # noqa: E402
 from bot.scheduler import BATCH_SIZE, PAGE_SIZE, POSTS_PER_SECOND, Pacer, Scheduler  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.storage import Database  # noqa: E402
@@ -332,11 +332,12 @@ async def main() -> None:
             backend._conn = counting
             posts = Posts()
             service = GameService(db)
-            flow = Flow(cast(Any, FakeBot(posts, args.latency)), service, pictures=cast(Any, object()))
+            poster = Poster(cast(Any, FakeBot(posts, args.latency)), service, pictures=cast(Any, object()))
             started = parse_stamp((await db.query("SELECT MAX(updated_at) FROM games"))[0][0])
             clock = started
             scheduler = Scheduler(
-                flow,
+                service,
+                poster,
                 lambda: clock,
                 pacer=Pacer(rate=args.rate),
                 page_size=args.page_size,

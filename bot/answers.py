@@ -31,6 +31,12 @@ UNKNOWN_INTERACTION = 10062  # answered too late: Discord forgot the interaction
 ALREADY_ACKNOWLEDGED = 40060  # answered twice (another process, or a retry, got there first)
 UNKNOWN_WEBHOOK = 10015  # a follow-up after the interaction's token ran out (15 minutes)
 EXPIRED = (UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED, UNKNOWN_WEBHOOK)
+MESSAGE_LIMIT = 2000  # characters of a Discord message
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to fit a message, an ellipsis saying so."""
+    return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
 def locale_of(interaction: discord.Interaction) -> str:

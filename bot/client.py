@@ -20,14 +20,16 @@ from bot.command_options import check_options, leaf_options
 from bot.command_sync import learn_ids, sync_if_changed
 from bot.computers import DELAY, LEVELS, ComputerTurns
 from bot.config import Config
-from bot.delivery import Backoff
+from bot.delivery import Backoff, Delivery
 from bot.flow import Flow
+from bot.follow_up import FollowUp
 from bot.gateway_guard import guard_parsers
 from bot.history_ui import HISTORY_ITEMS
 from bot.howto import HOWTO_ITEMS
 from bot.i18n import t
 from bot.observe import Check, Observer, Watchdog, sd_notify
 from bot.pictures import Pictures
+from bot.posting import Poster
 from bot.retention import Retention
 from bot.scheduler import Clock, Scheduler, system_clock
 from bot.service import GameService, Refusal
@@ -132,6 +134,7 @@ class MeepleBot(commands.Bot):
         self.tick_wait = tick_wait or next_minute  # between two ticks; tests give each tick themselves
         self.db: Database | None = None
         self.flow: Flow | None = None
+        self.poster: Poster | None = None  # boards, hands, lobbies, reminders on Discord (bot/posting.py)
         self.scheduler: Scheduler | None = None
         self.tournaments: Runner | None = None
         self.computers: Computers | None = None
@@ -152,29 +155,28 @@ class MeepleBot(commands.Bot):
         # command its sentences name as a clickable mention, once the ids are known (below).
         use_command_mentions(self.command_mentions.mention)
         self.db = await Database.open(self.config.database)
-        self.flow = Flow(
-            self,
-            GameService(self.db, cache_size=self.config.state_cache),
-            backoff=self.backoff,
-            pictures=Pictures(self.config.render_workers),
-        )
-        if self.config.edit_pace is not None:
-            self.flow.delivery.edit_pace = self.config.edit_pace
+        service = GameService(self.db, cache_size=self.config.state_cache)
+        # Boards and hands are drawn in worker processes (closed by Flow.shutdown).
+        pictures = Pictures(self.config.render_workers)
         # Sharded, the work nobody clicks for keeps to this process's guilds (bot/shards.py).
-        self.flow.shards = self.config.shards
+        shards = self.config.shards
+        # The services post through the poster (bot/posting_port.py), never through discord.py.
+        self.poster = Poster(self, service, pictures=pictures)
+        delivery = Delivery(service, self.poster, self.backoff, shards=shards)
+        if self.config.edit_pace is not None:
+            delivery.edit_pace = self.config.edit_pace
+        follow_up = FollowUp(service, delivery, self.poster, pictures)
+        self.flow = Flow(self, service, self.poster, follow_up)
+        self.flow.shards = shards
         if self.config.sharded:
-            log.info("this process serves %s", self.config.shards.describe())
+            log.info("this process serves %s", shards.describe())
         self.computers = Computers()
-        self.flow.computer_turns = ComputerTurns(self.flow, self.computers, self.computer_delay)
-        self.scheduler = Scheduler(self.flow, self.clock, self.computers)
-        self.tournaments = Runner(
-            self.flow.service,
-            DiscordTournamentPosting(self, self.flow),
-            self.flow.pictures,
-            self.clock,
-            self.flow.shards,
+        follow_up.computer_turns = ComputerTurns(
+            service, self.computers, follow_up.after_move, pictures, shards, self.computer_delay
         )
-        self.flow.table_over = self.tournaments.table_over
+        self.scheduler = Scheduler(service, self.poster, self.clock, self.computers, follow_up=follow_up, shards=shards)
+        self.tournaments = Runner(service, DiscordTournamentPosting(self, self.flow), pictures, self.clock, shards)
+        follow_up.table_over = self.tournaments.table_over
         self.retention = Retention(self.db, self.config.retention_days, self.clock, self.config.shards)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *HOWTO_ITEMS)  # and each cog its own
         await self.load_extension("bot.cogs.table")

@@ -49,15 +49,17 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ai.ismcts import Abandoned
 from ai.turns import move_seed as move_seed  # the scheduler's time-out move uses it too
 from bot import metrics
 from bot.i18n import available_locales, listing, t
-from bot.service import Refusal
+from bot.refusal import Refusal
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
 from bot.storage import computers as computer_store
 from bot.storage.computers import left_players as left_players  # delivery and the service read it here
 from bot.storage.computers import levels_of as levels_of
@@ -68,8 +70,9 @@ from engine import IllegalAction, State
 
 if TYPE_CHECKING:
     from ai.pool import Computers
-    from bot.flow import Flow
     from bot.games import GameAdapter
+    from bot.pictures import Pictures
+    from bot.service import GameService, MoveResult
     from bot.storage import Database
 
 log = logging.getLogger("meeple.computers")
@@ -201,9 +204,23 @@ class ComputerTurns:
     computer is poked together, and each one loads its state and queues a search; the rest
     wait their turn instead of all loading at once."""
 
-    def __init__(self, flow: Flow, computers: Computers, delay: float = DELAY, concurrency: int = 0) -> None:
-        self.flow = flow
+    def __init__(
+        self,
+        service: GameService,
+        computers: Computers,
+        after_move: Callable[[MoveResult], Coroutine[Any, Any, object]],
+        pictures: Pictures | None = None,
+        shards: Shards = ALL_SHARDS,
+        delay: float = DELAY,
+        concurrency: int = 0,
+    ) -> None:
+        self.service = service
         self.computers = computers
+        # What follows a computer's turn: its board and DMs delivered (bot.follow_up.FollowUp.after_move).
+        self.after_move = after_move
+        self.pictures = pictures  # searches ahead wait while drawings are under way
+        # The guilds whose games this process carries on without a click (bot/shards.py).
+        self.shards = shards
         self.delay = delay
         self.concurrency = concurrency or max(CONCURRENCY, 2 * getattr(computers, "workers", 1))
         self._slots = asyncio.Semaphore(self.concurrency)
@@ -282,19 +299,19 @@ class ComputerTurns:
 
     async def _one_turn(self, game_id: int, pause: bool = True) -> bool:
         """Play one computer's whole turn if one is due: its moves back to back, then one request
-        for the board (``Flow.after_move`` of the last move: the delivery posts the turn's boards
+        for the board (``after_move`` of the last move: the delivery posts the turn's boards
         as one, every move's lines on it). False when no computer is to move.
 
         That board is delivered in the background (``_boards``) while the table's next computer
         thinks; its moves are made once it is (the boards keep the moves' order). ``pause``: the
         turn lands no sooner than the delay after it came (the first computer after a person)."""
-        service = self.flow.service
+        service = self.service
         levels = await levels_of(service.db, game_id)
         if not levels:
             return False
         row = await service.get(game_id)
         # Another process's guild: its own process plays its computers (bot/shards.py).
-        if row.status != "running" or not self.flow.shards.owns_guild(row.guild_id):
+        if row.status != "running" or not self.shards.owns_guild(row.guild_id):
             self._drop(game_id)
             return False
         state = await service.state(row)
@@ -326,7 +343,7 @@ class ComputerTurns:
         if result is not None:
             # Awaited by ``_play``, which says its error.
             self._boards[game_id] = self.tasks.start(
-                self.flow.after_move(result), name=f"meeple-computer-board-{game_id}", on_error=awaited
+                self.after_move(result), name=f"meeple-computer-board-{game_id}", on_error=awaited
             )
         return True
 
@@ -451,7 +468,7 @@ class ComputerTurns:
 
         if not await self._free(current):
             return
-        service = self.flow.service
+        service = self.service
         levels = await levels_of(service.db, game_id)
         row = await service.get(game_id)
         if not current() or not levels or row.status != "running" or row.version != version:
@@ -496,8 +513,7 @@ class ComputerTurns:
     async def _free(self, current: Callable[[], bool]) -> bool:
         """Wait until a search ahead may start: no drawing under way or waiting, a computer's
         worker free and no other search ahead; False once the table has moved on."""
-        pictures = getattr(self.flow, "pictures", None)
-        while not (self.computers.free and getattr(pictures, "idle", True)):
+        while not (self.computers.free and (self.pictures is None or self.pictures.idle)):
             if not current() or self.tasks.closing:
                 return False
             await asyncio.sleep(FREE_POLL)

@@ -9,6 +9,9 @@ the player (never the content), a board that cannot be posted is logged (/table 
 shows it). A board that a newer board replaced before it could be posted is skipped, and its
 lines (what happened) are carried into the newer one.
 
+The posting itself is the ``Poster``'s (``bot.posting_port``): its failures come here already
+sorted into ``RetryLater`` and ``Refused``, and this module never imports discord.
+
 The worker goes in passes: one statement claims every pending job of the game, the game and its
 seats are read once for all of them, and what was delivered is marked done in one statement at
 the end of the pass (or before a retry's wait). A crash in between sends those again at the next
@@ -28,25 +31,23 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-import aiohttp
-import discord
-
 from bot import history, metrics, turns
-from bot.computers import is_computer, left_players
+from bot.computers import is_computer
 from bot.games import adapter_for
 from bot.i18n import game_title, listing, t
 from bot.logs import LogContext, set_log_context
 from bot.pictures import Superseded
-from bot.results import final_results
-from bot.shards import shard_of
+from bot.posting_port import Poster, PostFailed, Refused, RetryLater, message_time
+from bot.service import GameService
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards, shard_of
 from bot.storage import GameRow, SeatRow, async_play, jobs
 from bot.storage.async_play import parse_stamp
 from bot.storage.jobs import Job, JobSpec
 from bot.tasks import Tasks
-from engine import Action, State
+from engine import Action, Event, State
 
 if TYPE_CHECKING:
-    from bot.flow import Flow
     from bot.storage import Database
 
 log = logging.getLogger("meeple.delivery")
@@ -66,11 +67,10 @@ EDIT_PACE = 1.5
 EDIT_AGE = timedelta(minutes=45)
 # The games whose current board message is remembered (what it shows): bounded.
 SHOWN_LIMIT = 10_000
-# An edit Discord refuses for good (the message was deleted; too old to edit): a new message instead.
-UNEDITABLE = (10008, 30046)
 
-# Errors of the network or of Discord's side: the same request may well succeed later.
-NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+# Failures of this process's own side of the network (the database's): the same step may well
+# succeed later. Discord's come from the Poster, already sorted (``RetryLater``).
+NETWORK_ERRORS = (OSError, asyncio.TimeoutError)
 
 
 class _Paced(Exception):
@@ -118,17 +118,21 @@ def observe_board_posted(job: Job) -> None:
     metrics.ANSWER_SECONDS.labels(stage="board_posted").observe(max(0.0, waited))
 
 
-def is_transient(exc: BaseException) -> bool:
-    """Whether a failed request is worth trying again (rate limits, server errors, the network)."""
-    if isinstance(exc, discord.HTTPException):
-        return exc.status == 429 or exc.status >= 500
-    return isinstance(exc, (discord.RateLimited, *NETWORK_ERRORS))
+def retryable(exc: BaseException) -> bool:
+    """Whether a failed step is worth trying again (rate limits, server errors, the network)."""
+    return isinstance(exc, (RetryLater, *NETWORK_ERRORS))
 
 
 def describe(exc: BaseException) -> str:
-    if isinstance(exc, discord.HTTPException):
-        return f"HTTP {exc.status} (code {exc.code})"
+    if isinstance(exc, PostFailed):
+        return str(exc)
     return type(exc).__name__
+
+
+def public_lines(game: str, events: list[Event], names: Sequence[str], loc: str) -> list[str]:
+    """What everyone saw happen, in ``loc`` (the table's language)."""
+    public = [event for event in events if event.get("visible_to") is None]
+    return adapter_for(game).describe_events(public, list(names), loc)
 
 
 class Delivery:
@@ -136,11 +140,16 @@ class Delivery:
 
     def __init__(
         self,
-        flow: Flow,
+        service: GameService,
+        poster: Poster,
         backoff: Backoff | None = None,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        shards: Shards = ALL_SHARDS,
     ) -> None:
-        self.flow = flow
+        self.service = service
+        self.poster = poster
+        # The guilds whose games this process carries on without a click (bot/shards.py).
+        self.shards = shards
         self.backoff = backoff or Backoff()
         self._sleep = sleep
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -164,7 +173,7 @@ class Delivery:
 
     @property
     def db(self) -> Database:
-        return self.flow.service.db
+        return self.service.db
 
     # -- running --------------------------------------------------------------------------
     def kick(self, game_id: int) -> asyncio.Task[None] | None:
@@ -200,7 +209,7 @@ class Delivery:
         """Deliver, in the background, everything left pending for each game (oldest first, at
         most ``catch_up_limit`` games at a time); how many games. A game someone plays meanwhile
         is delivered at once by its own ``kick``, not in the queue's order."""
-        games = await jobs.games_with_pending(self.db, self.flow.shards)
+        games = await jobs.games_with_pending(self.db, self.shards)
         if games:
             self._catch_up = self.tasks.start(self._catch_up_all(games), name="meeple-delivery-catch-up")
         return len(games)
@@ -369,7 +378,7 @@ class Delivery:
                 current.seats = await self.db.seats(job.game_id) if current.row is not None else []
             row = current.row
             # This worker's lines name its game, table and shard (never the click that kicked it).
-            shard = shard_of(row.guild_id, self.flow.shards.count) if row is not None else None
+            shard = shard_of(row.guild_id, self.shards.count) if row is not None else None
             set_log_context(LogContext(job.game_id, row.channel_id if row is not None else None, shard))
             if row is None or (job.kind == "board" and row.status == "abandoned"):
                 await jobs.fail(self.db, job.id, "the game is gone or was abandoned")
@@ -404,11 +413,11 @@ class Delivery:
                 paced = True
                 continue
             except Exception as exc:  # every failure is classified below; none may stop the worker
-                if is_transient(exc):
+                if retryable(exc):
                     metrics.DELIVERY_RETRIES.labels(kind=job.kind).inc()
-                    if isinstance(exc, discord.RateLimited) or getattr(exc, "status", None) == 429:
+                    if isinstance(exc, RetryLater) and exc.rate_limited:
                         metrics.RATE_LIMITS.inc()
-                    delay = self.backoff.delay(attempt, getattr(exc, "retry_after", None))
+                    delay = self.backoff.delay(attempt, exc.retry_after if isinstance(exc, RetryLater) else None)
                     log.warning(
                         "delivery of %s (game %s, version %s) failed: %s; retry %d in %.1fs",
                         job.kind,
@@ -462,7 +471,7 @@ class Delivery:
             await self.post_notice(row, job)
 
     async def _give_up(self, row: GameRow, job: Job, exc: Exception) -> None:
-        if not isinstance(exc, discord.HTTPException):
+        if not isinstance(exc, Refused):
             log.exception("delivery of %s for game %s failed", job.kind, job.game_id, exc_info=exc)
             await jobs.fail(self.db, job.id, describe(exc))
             return
@@ -480,7 +489,7 @@ class Delivery:
     async def state_at(self, row: GameRow, version: int) -> State:
         """The position a job shows: the current state, or the one rebuilt from the log."""
         if version == row.version:
-            return await self.flow.service.state(row)
+            return await self.service.state(row)
         return await history.state_at(self.db, row, version)
 
     async def _seats(self, row: GameRow) -> list[SeatRow]:
@@ -491,11 +500,10 @@ class Delivery:
     async def board_lines(self, row: GameRow, job: Job) -> list[str]:
         """What happened, in words (the table's language): lines carried from skipped boards, then
         this change's own."""
-        flow = self.flow
-        loc = flow.table_locale(row)
+        loc = self.poster.table_locale(row)
         payload = job.payload
         seats = await self._seats(row)
-        names = flow.seat_names(seats, loc)
+        names = self.poster.seat_names(seats, loc)
         lines = list(payload.get("carried", []))
         if payload.get("started"):
             lines.append(t("game.started", loc, game=game_title(row.game, loc)))
@@ -509,7 +517,7 @@ class Delivery:
             state = await self.state_at(row, job.version)
             label = adapter_for(row.game).action_label(Action(undo["action"]), state.view(undo["seat"]), loc, names)
             lines.append(t("undo.public", loc, player=f"<@{users[undo['seat']]}>", action=label))
-        lines.extend(flow.public_lines(row.game, payload.get("events", []), names, loc))
+        lines.extend(public_lines(row.game, payload.get("events", []), names, loc))
         return lines
 
     async def shown(self, row: GameRow, job: Job) -> turns.Shown | None:
@@ -532,7 +540,7 @@ class Delivery:
         """Whether the shown message may still be edited (not too old: Discord's error 30046)."""
         if shown is None:
             return False
-        return datetime.now(UTC) - discord.utils.snowflake_time(shown.message) < self.edit_age
+        return datetime.now(UTC) - message_time(shown.message) < self.edit_age
 
     async def post_board(self, row: GameRow, job: Job, pace: bool = True) -> None:
         """Deliver a board: a new message when a turn began (mentioning the people whose turn it
@@ -541,11 +549,14 @@ class Delivery:
         state = await self.state_at(row, job.version)
         outcome = state.outcome()
         seats = await self._seats(row)
-        recorded = job.payload.get("recorded") or row.id in self.flow.results_recorded
-        if outcome is not None and row.status == "finished" and not recorded:
-            # Normally stored by the move itself (its board says so); for a game that ended
-            # otherwise, after a crash, this is the only chance.
-            await record_results(self.flow, row, state, set(job.payload.get("forfeited", [])), seats)
+        if outcome is not None and row.status == "finished" and not job.payload.get("recorded"):
+            # Stored by the move that ended the game, in its own transaction, and its final board
+            # says so. A final board without that word was enqueued by a version of the bot that
+            # stored results after the move: a crash in between left them to this board.
+            forfeited = set(job.payload.get("forfeited", []))
+            await async_play.record_results(
+                self.db, row, await self.service.final_results(row.id, outcome, seats, forfeited)
+            )
         shown = await self.shown(row, job)
         people = [seat.seat for seat in seats if not is_computer(seat.user_id)]
         plan = turns.plan(job.payload, shown, state.to_move(), people, outcome is not None)
@@ -558,61 +569,42 @@ class Delivery:
         if edit is not None:
             lines = [*edit.lines, *lines]
         nonce = f"mp{row.id:x}.{job.payload.get(turns.FIRST, job.id):x}"
-        message, kept = await self.flow.post_board(
+        message_id, kept = await self.poster.post_board(
             row, state, lines, seats, edit=edit.message if edit else None, mention=plan.mention, nonce=nonce
         )
         if len(self._written) >= SHOWN_LIMIT:
             self._written.clear()  # a channel forgotten here is only not paced for one edit
         self._written[row.channel_id] = time.monotonic()
-        now = turns.Shown(message.id, state.version, plan.notified, tuple(kept))
+        now = turns.Shown(message_id, state.version, plan.notified, tuple(kept))
         self._remember_shown(row.id, now)
         if len(self._posted) >= POSTED_LIMIT:
             self._posted.clear()
-        self._posted[row.id] = (state.version, message.id)
+        self._posted[row.id] = (state.version, message_id)
         current = self._passes.get(row.id)
         if current is not None:
             current.shown[job.id] = {**job.payload, "shown": now.to_dict()}
             if current.row is not None:
                 # The DMs after it link to this board (as a row read again would say).
-                current.row = replace(current.row, board_message_id=message.id, board_version=state.version)
+                current.row = replace(current.row, board_message_id=message_id, board_version=state.version)
 
     async def send_hand(self, row: GameRow, job: Job) -> None:
         assert job.seat is not None
-        flow = self.flow
+        poster = self.poster
         seats = await self._seats(row)
         user = seats[job.seat].user_id
         if is_computer(user):
             return  # a computer seat reads its own view; nobody to DM
         # Worded when it goes out, in the language last seen from its recipient.
-        loc = await flow.user_locale(user, flow.table_locale(row))
-        names = flow.seat_names(seats, loc)
+        loc = await poster.user_locale(user, poster.table_locale(row))
+        names = poster.seat_names(seats, loc)
         adapter = adapter_for(row.game)
         lines = [adapter.describe_event(event, names, loc) for event in job.payload.get("events", [])]
         # The hand as it is now: what the seat can act on (only ever this seat's own view).
-        state = await flow.service.state(row)
+        state = await self.service.state(row)
         reason = job.payload.get("reason", "game.dm.update")
-        await flow.send_hand(row, state, job.seat, reason, [x for x in lines if x], seats=seats, loc=loc)
+        await poster.send_hand(row, state, job.seat, reason, [x for x in lines if x], seats=seats, loc=loc)
 
     async def post_notice(self, row: GameRow, job: Job) -> None:
-        loc = self.flow.table_locale(row)
+        loc = self.poster.table_locale(row)
         mentions = listing((f"<@{user}>" for user in job.payload.get("users", [])), loc)
-        text = t(job.payload["key"], loc, players=mentions)
-        channel = self.flow.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
-
-
-async def record_results(
-    flow: Flow, row: GameRow, state: State, forfeited: set[int], seats: Sequence[SeatRow] | None = None
-) -> None:
-    """Store each seat's result of a finished game (once: a second call changes nothing).
-
-    ``seats`` are the game's, when the caller has read them. A move the service made stores its
-    results itself (GameService.act, resign); this is for a game that ended otherwise, and for
-    a final board delivered after a crash or by another process."""
-    outcome = state.outcome()
-    assert outcome is not None
-    users = [seat.user_id for seat in seats] if seats is not None else await flow.service.seat_users(row.id)
-    # A seat a computer took over is the result of the player who left it (bot.results.final_results).
-    left = await left_players(flow.service.db, row.id) if any(is_computer(user) for user in users) else {}
-    await async_play.record_results(flow.service.db, row, final_results(outcome, users, forfeited, left))
-    flow.note_results_recorded(row.id)
+        await self.poster.post_notice(row, t(job.payload["key"], loc, players=mentions))

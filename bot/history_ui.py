@@ -6,22 +6,36 @@ import io
 import logging
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot import alt_text, history
-from bot.answers import locale_of
-from bot.flow import Flow, clip
+from bot.answers import clip, locale_of
 from bot.games import adapter_for
 from bot.i18n import game_title, listing, t
+from bot.pictures import Pictures
 from bot.replays import ReplayOrder
-from bot.service import Refusal
+from bot.service import GameService, Refusal
 from bot.storage import GameRow, SeatRow, seats_and_undo
 from bot.ui import ELSEWHERE, Answered, custom_ids_on, flow_of
 from render.replay import extension_of
 
 log = logging.getLogger("meeple.history")
+
+
+class Reader(Protocol):
+    """What the history reads a game and its names through (the bot's ``Flow``, its ``Poster``)."""
+
+    service: GameService
+    pictures: Pictures
+
+    def table_locale(self, row: GameRow) -> str: ...
+
+    async def names(self, game_id: int, loc: str | None = None) -> list[str]: ...
+
+    def seat_names(self, seats: Sequence[SeatRow], loc: str | None = None) -> list[str]: ...
+
 
 OPEN = "z"
 
@@ -123,11 +137,11 @@ def pager(make: type, game_id: int, current: int, last: int, first: int, loc: st
     return view
 
 
-async def viewer_seat(flow: Flow, row: GameRow, user_id: int) -> int | None:
+async def viewer_seat(flow: Reader, row: GameRow, user_id: int) -> int | None:
     return await flow.service.seat_of(row, user_id)
 
 
-async def started_game(flow: Flow, game_id: int) -> GameRow:
+async def started_game(flow: Reader, game_id: int) -> GameRow:
     """The game, once started and with its move-by-move record; else a refusal saying why."""
     row = await flow.service.get(game_id)
     if row.state is None:
@@ -143,7 +157,7 @@ def unix(moment: datetime) -> int:
     return int(moment.timestamp())
 
 
-async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, page: int | None, edit: bool) -> None:
+async def show_log(flow: Reader, interaction: discord.Interaction, game_id: int, page: int | None, edit: bool) -> None:
     """The log for the clicker: public events, plus the clicker's own private ones."""
     loc = locale_of(interaction)
     row = await started_game(flow, game_id)
@@ -161,7 +175,7 @@ async def show_log(flow: Flow, interaction: discord.Interaction, game_id: int, p
 
 
 async def show_past_board(
-    flow: Flow, interaction: discord.Interaction, game_id: int, version: int | None, edit: bool
+    flow: Reader, interaction: discord.Interaction, game_id: int, version: int | None, edit: bool
 ) -> None:
     loc = locale_of(interaction)
     row = await started_game(flow, game_id)
@@ -193,7 +207,7 @@ async def show_past_board(
 
 
 async def attach_replay(
-    flow: Flow, row: GameRow, message: discord.Message, seats: Sequence[SeatRow] | None = None
+    flow: Reader, row: GameRow, message: discord.Message, seats: Sequence[SeatRow] | None = None
 ) -> None:
     """Add an animated replay of the whole game to its final board message.
 
@@ -223,7 +237,7 @@ async def attach_replay(
         log.warning("could not attach the replay of game %s: %s %s", row.id, exc.status, exc.code)
 
 
-async def replay_order(flow: Flow, row: GameRow, loc: str, seats: Sequence[SeatRow] | None = None) -> ReplayOrder:
+async def replay_order(flow: Reader, row: GameRow, loc: str, seats: Sequence[SeatRow] | None = None) -> ReplayOrder:
     """What a worker needs to rebuild and draw the game's replay: its set-up, log, names, language
     (the seats read once, unless the caller gives them)."""
     if seats is None:

@@ -12,8 +12,7 @@ from typing import Any
 import discord
 
 from bot import alt_text
-from bot.answers import locale_of
-from bot.flow import clip
+from bot.answers import clip, locale_of
 from bot.howto_page import labels, page_png
 from bot.i18n import game_title, t
 from bot.service import Refusal

@@ -79,7 +79,7 @@ async def forget(flow: Flow, interaction: discord.Interaction) -> None:
     # The boards being delivered for her tables (what they show names her) wait meanwhile.
     async with flow.delivery.forgetting(tables):
         await store.forget(db, user_id, number=number, names=names)
-    flow._seen.pop(user_id, None)  # the language last seen from them, kept in memory too
+    flow.poster.forget_locale(user_id)  # the language last seen from them, kept in memory too
     await flow.private(interaction, t("privacy.forgotten", loc, count=len(left)))
 
 

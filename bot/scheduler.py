@@ -25,8 +25,12 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.computers import is_computer, move_seed
+from bot.follow_up import FollowUp
 from bot.i18n import t
-from bot.service import Refusal
+from bot.posting_port import Poster
+from bot.service import GameService, Refusal
+from bot.shards import ALL as ALL_SHARDS
+from bot.shards import Shards
 from bot.storage import GameRow
 from bot.storage import async_play as store
 from bot.tasks import Tasks
@@ -34,7 +38,7 @@ from engine import Action, State
 
 if TYPE_CHECKING:
     from ai.pool import Computers
-    from bot.flow import Flow
+    from bot.storage import Database
 
 log = logging.getLogger("meeple.scheduler")
 
@@ -227,14 +231,22 @@ class Scheduler:
 
     def __init__(
         self,
-        flow: Flow,
+        service: GameService,
+        poster: Poster,
         clock: Clock = system_clock,
         computers: Computers | None = None,
         pacer: Pacer | None = None,
         page_size: int = PAGE_SIZE,
         batch_size: int = BATCH_SIZE,
+        follow_up: FollowUp | None = None,
+        shards: Shards = ALL_SHARDS,
     ) -> None:
-        self.flow = flow
+        self.service = service
+        self.poster = poster  # reminders, warnings and notices in the tables' channels
+        # Plays for a late player (the board, a computer taking the seat); the bot's always has one.
+        self.follow_up = follow_up
+        # The guilds whose games this process carries on without a click (bot/shards.py).
+        self.shards = shards
         self.clock = clock
         self.computers = computers  # the ``auto`` consequence plays the normal computer's move
         self.pacer = pacer or Pacer()
@@ -243,8 +255,8 @@ class Scheduler:
         self._lock = asyncio.Lock()
 
     @property
-    def db(self):  # noqa: ANN201 - the bot's Database
-        return self.flow.service.db
+    def db(self) -> Database:
+        return self.service.db
 
     async def tick(self) -> None:
         """Look at the games that may be due, and at no other; never let one game's trouble stop
@@ -266,7 +278,7 @@ class Scheduler:
             settings: dict[int, store.GuildSettings] = {}
             after: int | None = 0
             while after is not None:
-                page = await store.due_page(self.db, now, after, self.page_size, self.flow.shards)
+                page = await store.due_page(self.db, now, after, self.page_size, self.shards)
                 if not page:
                     break
                 # A short page is the last one: no query to find nothing after it.
@@ -325,11 +337,11 @@ class Scheduler:
             else:
                 if plan.warning is not None and row.id in warned:
                     users, left, action = plan.warning
-                    send = partial(self.flow.remind, row, users, "reminder.warning", hours=left, action=action)
+                    send = partial(self.poster.remind, row, users, "reminder.warning", hours=left, action=action)
                     await self.pacer.post(row.channel_id, send, "warn")
                 if plan.reminder is not None and row.id in reminded:
                     nth, users, hours = plan.reminder
-                    send = partial(self.flow.remind, row, users, f"reminder.{nth}", snooze=True, hours=hours)
+                    send = partial(self.poster.remind, row, users, f"reminder.{nth}", snooze=True, hours=hours)
                     await self.pacer.post(row.channel_id, send, "remind")
                 if (plan.warning is None or row.id in warned) and (plan.reminder is None or row.id in reminded):
                     dues.append((row.id, row.version, plan.due))
@@ -360,7 +372,7 @@ class Scheduler:
         if idle is not None and now >= idle:
             plan.close_days = settings.idle_days if settings else 0
             return plan
-        state = await self.flow.service.state(row)
+        state = await self.service.state(row)
         # Computers are never waited for (they move by themselves): no reminder, no time limit.
         seats = [s for s in state.to_move() if not is_computer(users[s])]
         waiting = self.waited(row, [users[s] for s in seats], now, away)
@@ -379,7 +391,7 @@ class Scheduler:
             due = [users[s] for s in seats if waiting[users[s]] >= warn_at]
             if due and row.warned_version != row.version:
                 left = limit - max(waiting[u] for u in due)
-                action = t(f"timeout.{row.timeout_action or 'auto'}", self.flow.table_locale(row))
+                action = t(f"timeout.{row.timeout_action or 'auto'}", self.poster.table_locale(row))
                 plan.warning = (due, max(1, round(left.total_seconds() / 3600)), action)
         plan.reminder = self.reminder(row, seats, users, waiting, settings)
         # Waiting grows no faster than the clock, so each threshold is at least this far away;
@@ -414,28 +426,25 @@ class Scheduler:
         return sent + 1, due, round(max(waiting[u] for u in due).total_seconds() / 3600)
 
     async def time_out(self, row: GameRow, state: State, seat: int, mode: str) -> None:
-        users = await self.flow.service.seat_users(row.id)
+        follow_up = self.follow_up
+        assert follow_up is not None, "a scheduler that plays for late players follows up their moves"
+        users = await self.service.seat_users(row.id)
         action, how = automatic_action(row, state, seat, mode)
-        if how == "forfeit" and await self.flow.take_over(row.id, users[seat], "forfeit"):
+        if how == "forfeit" and await follow_up.take_over(row.id, users[seat], "forfeit"):
             return
         if how == "auto" and self.computers is not None:
             action = await self.computer_move(row, state, seat, action)
         try:
-            result = await self.flow.service.act(
+            result = await self.service.act(
                 row.id, users[seat], row.version, action.text, forfeited={seat} if how == "forfeit" else frozenset()
             )
         except Refusal as refusal:
             log.info("time-out move on game %s was refused: %s", row.id, refusal.key)
             return
-        line = t(
-            f"timeout.applied.{how}",
-            self.flow.table_locale(row),
-            player=f"<@{users[seat]}>",
-            action=self.flow.action_words(
-                row, result, action, names=await self.flow.names(row.id, self.flow.table_locale(row))
-            ),
-        )
-        await self.flow.after_move(result, before=[line], forfeited={seat} if how == "forfeit" else set())
+        loc = self.poster.table_locale(row)
+        names = self.poster.seat_names(await self.service.db.seats(row.id), loc)
+        line = t(f"timeout.applied.{how}", loc, player=f"<@{users[seat]}>", action=result.worded(action, loc, names))
+        await follow_up.after_move(result, before=[line], forfeited={seat} if how == "forfeit" else set())
 
     async def computer_move(self, row: GameRow, state: State, seat: int, fallback: Action) -> Action:
         """The normal computer's move for a player out of time (it sees only what their seat
@@ -449,5 +458,5 @@ class Scheduler:
         return Action(text)
 
     async def close_idle(self, row: GameRow, days: int) -> None:
-        await self.flow.service.abandon(row.id)
-        await self.flow.announce(row, t("game.idle-closed", self.flow.table_locale(row), days=days))
+        await self.service.abandon(row.id)
+        await self.poster.announce(row, t("game.idle-closed", self.poster.table_locale(row), days=days))

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from bot import game_options, history, metrics, results
+from bot.computers import is_computer, left_players
 from bot.games import adapter_for
 from bot.i18n import Listed, OptionRef, Phrase, available_locales, title_term
+from bot.refusal import Refusal as Refusal  # where the platform's callers have always found it
 from bot.results import ResultLine
 from bot.storage import (
     AlreadySeated,
@@ -35,7 +37,7 @@ from bot.storage import (
 from bot.storage.connection import Connection
 from bot.storage.jobs import JobSpec, plain
 from bot.turns import turn_change
-from engine import GAMES, Event, Game, IllegalAction, Outcome, State
+from engine import GAMES, Action, Event, Game, IllegalAction, Outcome, State
 
 # The value of the ``options`` autocomplete's only choice for a game that has no options.
 NO_OPTIONS = "none"
@@ -49,15 +51,6 @@ STATE_CACHE_SIZE = 1000
 # collector never walks (a state is 30 to 90 containers: a thousand made every full collection
 # pause 70 ms). A pickled state is back in 0.1-0.2 ms, a tenth of a load from its row.
 HOT_STATES = 64
-
-
-class Refusal(Exception):
-    """A request the platform turns down; ``key`` and ``values`` are worded by the i18n layer."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.values = values
 
 
 def illegal_refusal(exc: IllegalAction) -> Refusal:
@@ -112,6 +105,12 @@ class MoveResult:
     seats: list[SeatRow] = field(default_factory=list)
     # Whether the move finished the game and stored its results (and ratings) with it.
     results_recorded: bool = False
+
+    def worded(self, action: Action, loc: str, names: Sequence[str] = ()) -> str:
+        """An action as players read it, from the acting seat's point of view when it chose it
+        (before the move: a card taken is named, not the one that refilled its space)."""
+        view = self.view_before if self.view_before is not None else self.state.view(self.seat)
+        return adapter_for(self.row.game).action_label(action, view, loc, names)
 
 
 @dataclass
@@ -434,8 +433,6 @@ class GameService:
     ) -> list[ResultLine]:
         """The results a move that ends the game stores with it (none while it goes on). The
         players who left a seat to a computer are looked up only when a computer is seated."""
-        from bot.computers import is_computer, left_players  # it builds on this module
-
         if outcome is None:
             return []
         users = [s.user_id for s in seats]
@@ -516,8 +513,6 @@ class GameService:
     async def vote_abandon(self, game_id: int, user_id: int) -> tuple[GameRow, int, int]:
         """Count a player's vote to abandon; all seated players agreeing ends the game (the
         people: a computer seat has no vote and does not hold the others back)."""
-        from bot.computers import is_computer  # it builds on this module
-
         async with self.lock(game_id):
             await self.running_seat(game_id, user_id)
             players = sum(not is_computer(user) for user in await self.seat_users(game_id))

@@ -25,10 +25,8 @@ STATEMENT = re.compile(
     r"|DROP\s+(TABLE|INDEX|VIEW|TRIGGER)\s|ALTER\s+TABLE\s|REPLACE\s+INTO\s|PRAGMA\s+\w)",
     re.DOTALL,
 )
-# Modules still holding SQL and how many statements, each with the reason it waits. bot/flow.py
-# counts the running games at start-up; it is being cut apart by the hub cut (issue 28), which
-# moves that count to storage with the rest of it.
-WAITING = {"bot/flow.py": 1}
+# Modules still holding SQL and how many statements, each with the reason it waits: none.
+WAITING: dict[str, int] = {}
 # The tournament code that runs without Discord (the runner, the service, their interface, and
 # the pure values and rules they read).
 DISCORD_FREE = (

@@ -510,6 +510,11 @@ class Database:
         rows = await self._fetchall(f"SELECT * FROM games WHERE status = 'running' AND {owned.sql()} ORDER BY id")
         return [GameRow.from_row(row) for row in rows]
 
+    async def running_count(self, owned: Shards = ALL_SHARDS) -> int:
+        """How many games of the guilds this process owns are running (start-up's log line)."""
+        rows = await self._fetchall(f"SELECT COUNT(*) FROM games WHERE status = 'running' AND {owned.sql()}")
+        return int(rows[0][0])
+
     async def start_game(
         self,
         game_id: int,

@@ -12,7 +12,7 @@ from engine import GAMES, State
 
 
 async def test_at_most_the_limit_of_tables_think_at_once_and_every_poked_table_plays_on() -> None:
-    turns = ComputerTurns(flow=None, computers=None, delay=0, concurrency=3)  # type: ignore[arg-type]
+    turns = ComputerTurns(service=None, after_move=None, computers=None, delay=0, concurrency=3)  # type: ignore[arg-type]
     thinking, peak, moves = 0, 0, dict.fromkeys(range(20), 0)
 
     async def one_move(game_id: int, pause: bool = True) -> bool:
@@ -37,12 +37,12 @@ def test_the_default_limit_grows_with_the_decision_workers() -> None:
     class Pool:
         workers = 7
 
-    assert ComputerTurns(flow=None, computers=Pool(), delay=0).concurrency == 14  # type: ignore[arg-type]
-    assert ComputerTurns(flow=None, computers=None, delay=0).concurrency == CONCURRENCY  # type: ignore[arg-type]
+    assert ComputerTurns(service=None, after_move=None, computers=Pool(), delay=0).concurrency == 14  # type: ignore[arg-type]
+    assert ComputerTurns(service=None, after_move=None, computers=None, delay=0).concurrency == CONCURRENCY  # type: ignore[arg-type]
 
 
 async def test_only_the_first_computer_after_a_person_pauses() -> None:
-    turns = ComputerTurns(flow=None, computers=None, delay=0)  # type: ignore[arg-type]
+    turns = ComputerTurns(service=None, after_move=None, computers=None, delay=0)  # type: ignore[arg-type]
     pauses: list[bool] = []
 
     async def one_move(game_id: int, pause: bool = True) -> bool:
@@ -83,7 +83,7 @@ def keeping() -> tuple[State, str, str]:
 
 async def test_a_turn_searched_ahead_is_played_in_the_position_it_was_searched_for() -> None:
     pool = Recorded()
-    turns = ComputerTurns(flow=None, computers=pool, delay=0)  # type: ignore[arg-type]
+    turns = ComputerTurns(service=None, after_move=None, computers=pool, delay=0)  # type: ignore[arg-type]
     state, first_keeps, _ = keeping()
     turns._think_ahead(7, state, 0, [first_keeps], LEVELS, 4)  # seat 1 is next
     after = GAMES["noctiluca"].load(state.to_dict())
@@ -95,7 +95,7 @@ async def test_a_turn_searched_ahead_is_played_in_the_position_it_was_searched_f
 
 async def test_a_turn_searched_for_another_position_is_never_played() -> None:
     pool = Recorded()
-    turns = ComputerTurns(flow=None, computers=pool, delay=0)  # type: ignore[arg-type]
+    turns = ComputerTurns(service=None, after_move=None, computers=pool, delay=0)  # type: ignore[arg-type]
     # Seat 2 kept instead of seat 0: the same version as the position searched, and the same seat
     # to decide, but not the same position.
     state, first_keeps, last_keeps = keeping()
@@ -116,7 +116,7 @@ async def test_a_turn_searched_for_another_position_is_never_played() -> None:
 
 async def test_nothing_is_searched_ahead_where_a_person_is_to_move_too() -> None:
     pool = Recorded()
-    turns = ComputerTurns(flow=None, computers=pool, delay=0)  # type: ignore[arg-type]
+    turns = ComputerTurns(service=None, after_move=None, computers=pool, delay=0)  # type: ignore[arg-type]
     state, first_keeps, _ = keeping()
     turns._think_ahead(7, state, 0, [first_keeps], {0: "easy", 2: "easy"}, 4)  # seat 1: a person
     await asyncio.sleep(0.01)

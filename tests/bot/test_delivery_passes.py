@@ -25,7 +25,7 @@ async def test_a_worker_stopped_by_an_error_logs_it_and_its_jobs_stay_pending(
         raise RuntimeError("the disk is gone")
 
     monkeypatch.setattr(db, "get_game", broken)
-    delivery = Delivery(cast(Any, SimpleNamespace(service=SimpleNamespace(db=db), shards=ALL)))
+    delivery = Delivery(cast(Any, SimpleNamespace(db=db)), cast(Any, None), shards=ALL)
     with caplog.at_level(logging.ERROR, logger="meeple.delivery"):
         task = delivery.kick(row.id)
         assert task is not None
@@ -47,7 +47,7 @@ async def test_forgetting_a_player_waits_for_the_step_under_way_and_drops_the_bo
 
     row = await db.create_game("fox-duet", 1, 2, 3, {}, 5, others=[(4, None)])
     await db.start_game(row.id, {"step": 0}, jobs=[JobSpec("board", 0)])
-    delivery = Delivery(cast(Any, SimpleNamespace(service=SimpleNamespace(db=db), shards=ALL)))
+    delivery = Delivery(cast(Any, SimpleNamespace(db=db)), cast(Any, None), shards=ALL)
     delivery._shown[row.id] = turns.Shown(1, 0, frozenset(), ("Zephyrine Quill leads the 5 of bells.",))
     stepping, step_done = asyncio.Event(), asyncio.Event()
     order: list[str] = []
@@ -79,7 +79,7 @@ async def test_forgetting_a_player_waits_for_the_step_under_way_and_drops_the_bo
 
 async def test_a_wait_between_two_steps_lets_the_forgetting_through(db: Database) -> None:
     """A worker waiting (a retry's backoff, an edit's pace) holds nothing: a player is forgotten meanwhile."""
-    delivery = Delivery(cast(Any, SimpleNamespace(service=SimpleNamespace(db=db), shards=ALL)))
+    delivery = Delivery(cast(Any, SimpleNamespace(db=db)), cast(Any, None), shards=ALL)
     gate = delivery._gate(7)
     await gate.acquire()
     delivery._holding.add(7)

@@ -180,17 +180,17 @@ async def test_a_computers_whole_turn_is_one_board_worded_with_every_move(emu, w
     """A computer's sub-steps are played back to back and the delivery posts one board
     for the turn: no board is posted between two moves of one computer turn, and the turn's board
     names its moves (Noctiluca: a dive is a shore, a path and a number, then stores)."""
-    from bot.flow import Flow
+    from bot.posting import Poster
 
     posted: list[tuple[int, list[int]]] = []  # each board: its version, the seats to move on it
-    post = Flow.post_board
+    post = Poster.post_board
 
     async def recorded(self, row, state, lines, seats=None, **how):  # how: edit, mention, nonce
         message = await post(self, row, state, lines, seats, **how)
         posted.append((state.version, list(state.to_move())))
         return message
 
-    monkeypatch.setattr(Flow, "post_board", recorded)
+    monkeypatch.setattr(Poster, "post_board", recorded)
     config = config_for(emu, world.guild.id)
     async with running(emu, MeepleBot(config, computer_delay=FAST)) as bot:
         await open_with_computers(emu, world, "noctiluca", 1, "easy")

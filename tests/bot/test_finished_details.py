@@ -84,11 +84,11 @@ def test_a_refusal_to_start_names_the_computers_option_as_discord_shows_it(local
 async def test_a_computers_public_decision_offers_people_no_buttons(computer_seat: int) -> None:
     """Vivarium's first swap (seed 1, seat 1 to move) is public: its buttons are on the board when
     a person is to choose, and none when the computer is."""
-    from bot.flow import Flow
     from bot.pictures import Pictures
+    from bot.posting import Poster
     from bot.storage.db import SeatRow
 
-    flow = Flow.__new__(Flow)
+    flow = Poster.__new__(Poster)
     flow.locale = "en"
     flow.pictures = Pictures(workers=0)
     try:

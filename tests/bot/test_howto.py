@@ -11,11 +11,12 @@ import pytest
 from PIL import Image
 
 from bot.client import MeepleBot
-from bot.flow import MESSAGE_LIMIT, Flow
+from bot.flow import MESSAGE_LIMIT
 from bot.games import adapter_for
 from bot.howto import guide_exists, labels, page_png, page_text
 from bot.i18n import catalogue, t
 from bot.pictures import Pictures
+from bot.posting import Poster
 from bot.storage.db import SeatRow
 from bot.ui import ActButton
 from emulator.testing import running
@@ -183,7 +184,7 @@ async def test_lobby_and_board_carry_a_how_to_play_button(emu, world, config_for
 
 async def test_a_board_with_twenty_public_choices_keeps_the_guide_within_discord_limits(monkeypatch) -> None:
     """20 choice buttons + My hand + Log + How to play: 23 buttons, at most 5 rows of 5."""
-    flow = Flow.__new__(Flow)
+    flow = Poster.__new__(Poster)
     flow.locale = "en"
     flow.pictures = Pictures(workers=0)  # drawn in a thread: this test counts buttons, not processes
 

@@ -12,9 +12,9 @@ from PIL import Image
 
 from bot.client import MeepleBot
 from bot.cogs.table import option_choices
-from bot.flow import Flow
 from bot.games import adapter_for
 from bot.i18n import t
+from bot.posting import Poster
 from bot.service import GameService, Refusal
 from bot.storage.db import GameRow
 from emulator.testing import running
@@ -141,7 +141,7 @@ def test_fox_direction_buttons_name_the_players() -> None:
 
 def test_the_fox_board_buttons_carry_the_names() -> None:
     """Play random Duet games until a public direction choice comes up; the board's buttons name the players."""
-    flow = Flow(bot=None, service=None)  # type: ignore[arg-type]  # public_choices uses neither
+    flow = Poster(bot=None, service=None)  # type: ignore[arg-type]  # public_choices uses neither
     now = datetime.now(UTC)
     row = GameRow(1, "fox-duet", None, 1, "running", {}, 0, 1, 0, None, None, None, None, None, now, now, None)
     rng = random.Random(3)

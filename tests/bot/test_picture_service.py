@@ -283,7 +283,7 @@ async def test_a_board_discord_finds_too_big_is_shrunk_by_the_picture_service(em
         row = await bot.db.active_game_in_channel(world.channel.id)
         emu.upload_limit = len(png) // 2  # refused as too big: shrunk to a quarter, then sent
         payload = {"content": "The board again", "png": png, "view": None, "alt": "The board"}
-        sent = await bot.flow.send_to_channel(row, payload)
+        sent = await bot.flow.poster.send_to_channel(row, payload)
         (picture,) = emu.state.messages[sent.id].attachments
         assert len(picture.content) <= emu.upload_limit
         assert Image.open(io.BytesIO(picture.content)).format == "PNG"

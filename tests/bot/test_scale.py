@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.flow import Flow
+from bot.posting_port import Poster
 from bot.scheduler import Scheduler
 from bot.service import GameService, Timing
 from bot.shards import ALL as ALL_SHARDS
@@ -169,7 +169,7 @@ async def test_the_due_query_picks_exactly_the_due_games_with_a_few_queries_per_
     counting = CountingConnection(backend._conn)
     backend._conn = counting
     clock = start
-    scheduler = Scheduler(cast(Flow, flow), lambda: clock)
+    scheduler = Scheduler(service, cast(Poster, flow), lambda: clock)
     service._cache.clear()
 
     async def tick_at(hours: float, minutes: float = 0) -> tuple[dict[str, set[str]], int]:
@@ -223,7 +223,7 @@ async def test_a_vacation_cut_short_brings_the_due_time_closer(db: Database) -> 
     for user in (ALICE, BOB):
         await store.add_vacation(db, user, start - timedelta(hours=1), start + timedelta(days=5))
     clock = start
-    scheduler = Scheduler(cast(Flow, flow), lambda: clock)
+    scheduler = Scheduler(service, cast(Poster, flow), lambda: clock)
     clock = start + timedelta(hours=3)
     await scheduler.tick()  # away: the next look is worked out for when the wait could reach 2 h
     assert flow.said == []

@@ -195,9 +195,8 @@ class Pool:
 async def test_no_search_ahead_starts_while_a_drawing_is_under_way_or_waiting(monkeypatch) -> None:
     monkeypatch.setattr("bot.computers.FREE_POLL", 0.01)
     pictures = Busy()
-    flow = type("Flow", (), {"pictures": pictures})()
     pool = Pool()
-    turns = ComputerTurns(flow=flow, computers=pool, delay=0)  # type: ignore[arg-type]
+    turns = ComputerTurns(service=None, after_move=None, computers=pool, pictures=pictures, delay=0)  # type: ignore[arg-type]
     foresight = Foresight(version=5)
     turns._foresight[7] = foresight
     waiting = asyncio.ensure_future(turns._free(lambda: turns._foresight.get(7) is foresight))
@@ -215,7 +214,7 @@ async def test_no_search_ahead_starts_while_a_drawing_is_under_way_or_waiting(mo
 
 
 async def test_the_turns_kept_per_table_and_the_tables_are_bounded() -> None:
-    turns = ComputerTurns(flow=None, computers=Pool(), delay=0)  # type: ignore[arg-type]
+    turns = ComputerTurns(service=None, after_move=None, computers=Pool(), delay=0)  # type: ignore[arg-type]
     state = GAMES["vivarium"].new(2, 3, {})
     turns._foreseeing = asyncio.Future()  # a search ahead under way: none started here
     try:
@@ -231,7 +230,7 @@ async def test_the_turns_kept_per_table_and_the_tables_are_bounded() -> None:
 
 @pytest.mark.parametrize("moved", [+2, -1])
 async def test_a_new_position_drops_the_turns_it_cannot_lead_to(moved: int) -> None:
-    turns = ComputerTurns(flow=None, computers=Pool(), delay=0)  # type: ignore[arg-type]
+    turns = ComputerTurns(service=None, after_move=None, computers=Pool(), delay=0)  # type: ignore[arg-type]
     state = GAMES["vivarium"].new(2, 3, {})
     turns._foreseeing = asyncio.Future()
     future = asyncio.ensure_future(asyncio.sleep(10))

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from bot import collector
 from bot.client import MeepleBot
-from bot.flow import Flow
+from bot.posting_port import Poster
 from bot.scheduler import Pacer, Scheduler
 from bot.service import HOT_STATES, GameService
 from bot.storage import Database
@@ -57,7 +57,7 @@ async def test_a_flood_is_read_a_page_at_a_time_and_every_game_is_reminded_once(
     games = await many_games(service, 23)
     start = datetime.now(UTC)
     clock = start + timedelta(hours=24, minutes=1)
-    scheduler = Scheduler(cast(Flow, flow), lambda: clock, pacer=fast(), page_size=5, batch_size=2)
+    scheduler = Scheduler(service, cast(Poster, flow), lambda: clock, pacer=fast(), page_size=5, batch_size=2)
     read = RowsRead(db)
     conn = counting(db)
     await scheduler.tick()
@@ -90,7 +90,7 @@ async def test_a_game_that_moves_before_its_note_is_not_reminded(db: Database) -
     flow = RecordingFlow(service)
     games = await many_games(service, 4)
     clock = datetime.now(UTC) + timedelta(hours=24, minutes=1)
-    scheduler = Scheduler(cast(Flow, flow), lambda: clock, pacer=fast(), batch_size=4)
+    scheduler = Scheduler(service, cast(Poster, flow), lambda: clock, pacer=fast(), batch_size=4)
     plan = scheduler.plan
     moved = games[2]
 
@@ -149,7 +149,7 @@ async def test_a_failed_post_is_logged_and_the_others_go_out(db: Database, caplo
 
     flow = Failing(service)
     clock = datetime.now(UTC) + timedelta(hours=24, minutes=1)
-    await Scheduler(cast(Flow, flow), lambda: clock, pacer=fast()).tick()
+    await Scheduler(service, cast(Poster, flow), lambda: clock, pacer=fast()).tick()
     assert sorted(flow.said) == [(games[0], "reminder.1"), (games[2], "reminder.1")]
     assert any("could not remind" in r.getMessage() for r in caplog.records)
 

@@ -46,9 +46,9 @@ def test_a_computer_is_named_in_the_readers_language_with_its_own_level() -> Non
 
 
 def test_a_past_board_names_the_computer_in_its_readers_language() -> None:
-    from bot.flow import Flow
+    from bot.posting import Poster
 
-    flow = Flow.__new__(Flow)
+    flow = Poster.__new__(Poster)
     flow.locale = "en"
     seats = [SeatRow(7, 0, ALICE, WHEN, "Alice"), SeatRow(7, 1, computer_user(1), WHEN, "Bot 1 (fácil)")]
     assert flow.seat_names(seats, "zh-TW") == ["Alice", "電腦 1（簡單）"]
