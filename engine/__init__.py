@@ -14,6 +14,23 @@ def register(game: Game) -> Game:
     return game
 
 
+def unregister(game_id: str) -> None:
+    """Forget a game (a test's game, after the test)."""
+    GAMES.pop(game_id, None)
+
+
+def shipped() -> dict[str, str]:
+    """Game id -> the name of its package under ``engine`` (``fox_duet``), for the games shipped
+    here: the other layers find the game's parts by that name (``render.fox_duet``,
+    ``ai.fox_duet``, ``bot.games.fox_duet``), so a shipped game is registered once, below."""
+    found = {}
+    for game_id, game in GAMES.items():
+        package, _, rest = type(game).__module__.partition(".")
+        if package == __name__ and rest:
+            found[game_id] = rest.split(".")[0]
+    return found
+
+
 def _register_all() -> None:
     from engine.fox_duet import FoxDuet
     from engine.noctiluca import Noctiluca
@@ -41,4 +58,6 @@ __all__ = [
     "Term",
     "illegal",
     "register",
+    "shipped",
+    "unregister",
 ]

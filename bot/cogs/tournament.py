@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import locale_of
-from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
+from bot.cogs import GAME_CHOICES, TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
 from bot.i18n import OptionRef, game_title, has, listing, series, t
@@ -232,7 +232,7 @@ class TournamentCog(commands.Cog):
         signup_days="Sign-up closes and the tournament starts by itself after this many days",
         language="The language of its posts, tables and pictures (default: the server's)",
     )
-    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(format=FORMAT_CHOICES)
     @app_commands.choices(unfinished=SETTLE_CHOICES)
     @app_commands.choices(best_of=BEST_OF_CHOICES)
