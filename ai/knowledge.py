@@ -25,6 +25,7 @@ search, a determinization):
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 import random
 
@@ -110,13 +111,15 @@ def unregister(game_id: str) -> None:
 
 
 def knowledge_of(game_id: str) -> Knowledge:
-    """The game's knowledge: registered, else ``KNOWLEDGE`` of ai/<its engine package>.py."""
+    """The game's knowledge: registered, else ``KNOWLEDGE`` of ai/<its engine package>.py, else
+    the contract's alone (``Knowledge()``)."""
     found = KNOWLEDGE.get(game_id)
     if found is None:
         package = engine.shipped().get(game_id)
-        if package is None:
-            return _NOTHING_MORE
-        found = register(importlib.import_module(f"{__package__}.{package}").KNOWLEDGE)
+        module = f"{__package__}.{package}"
+        if package is None or importlib.util.find_spec(module) is None:
+            return _NOTHING_MORE  # a game without knowledge of its own: the contract alone
+        found = register(importlib.import_module(module).KNOWLEDGE)
     return found
 
 
