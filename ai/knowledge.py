@@ -72,6 +72,9 @@ class Knowledge:
     margin_scale: float | None = None
     # How deep the search's tree grows (None: as deep as it grows).
     depth: int | None = None
+    # A whole turn's search, in its level's budgets, where a turn holds many searched decisions
+    # (None: each decision searches a whole budget; ai/turns.py).
+    turn_budgets: float | None = None
 
     def evaluate(self, state: State) -> list[float] | None:
         """Each seat's reward for an unfinished position; None if the game says nothing. By

@@ -319,6 +319,11 @@ class TMDiceKnowledge(Knowledge):
     game_id = "tm-dice"
     determinize_cost = 4
     margin_scale = 4.0
+    # A turn searches afresh after each roll: counted in engine steps, as the budget is, so a turn
+    # stays the same for the same seed on any machine. Measured at four players, hard: a decision
+    # is about 2 s of CPU, and turns of three or four such decisions kept a person waiting 7-8 s
+    # for one computer.
+    turn_budgets = 1.5
 
     def policy(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
         if rng.random() >= EXPLORE:
