@@ -31,7 +31,7 @@ log = logging.getLogger("meeple.workers")
 
 OWNER_CHECK = 2.0  # seconds between a worker's looks at its owner, where it cannot wait on it
 # Calls every new worker makes before its work, (function, arguments), pickled to it: a game
-# registered at run time (a test's game, bot/registry.py) is registered in the workers too.
+# registered at run time (a test's game, bot/game_entry.py) is registered in the workers too.
 STARTUP: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
 
 

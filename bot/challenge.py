@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.storage.connection import Connection
-from engine.facts import ChallengeMode, challenge_modes
+from engine.facts import ChallengeMode
+from engine.registry import challenge_modes
 
 if TYPE_CHECKING:
     from bot.storage import Database

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 from openskill.models import PlackettLuce
 
 from bot.storage.connection import Connection
-from engine import facts
+from engine import registry
 
 if TYPE_CHECKING:
     from bot.storage import Database
 
 # Free-for-all games with a winner, as each game declares (``Game.facts.rating``): a live set.
-COMPETITIVE = facts.ranked_games()
+COMPETITIVE = registry.ranked_games()
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 # Until a player has this many rated games of a game, their number is marked provisional and
 # listed apart on the leaderboard: sigma is still wide, so the ordinal says little yet.

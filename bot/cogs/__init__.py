@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.service import Refusal
-from engine import GAMES, facts
+from engine import GAMES, registry
 from render.howto import SCENES
 
 TIME_LIMIT_CHOICES = [
@@ -34,7 +34,7 @@ def refresh_game_choices() -> None:
     named = app_commands.locale_str
     GAME_CHOICES[:] = [app_commands.Choice(name=named(g.title), value=g.id) for g in GAMES.values()]
     GUIDE_CHOICES[:] = [c for c in GAME_CHOICES if c.value in SCENES]
-    modes = facts.challenge_modes().values()
+    modes = registry.challenge_modes().values()
     CHALLENGE_CHOICES[:] = [app_commands.Choice(name=named(m.name), value=m.key) for m in modes]
 
 

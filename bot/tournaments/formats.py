@@ -23,13 +23,13 @@ from bot.i18n import decimal, t, title_term
 from bot.service import Refusal
 from bot.tournaments import duplicate, elimination, pods, round_robin, swiss
 from bot.tournaments.store import Entrant, Pairing, Tournament
-from engine import GAMES, Outcome, State, facts
+from engine import GAMES, Outcome, State, registry
 
 if TYPE_CHECKING:
     from bot.tournaments.runner import Runner
 
-CO_OPERATIVE = facts.co_operative_games()  # as each game declares (``Game.facts``), read live
-DUPLICATE_SIZES = facts.duplicate_sizes()
+CO_OPERATIVE = registry.co_operative_games()  # as each game declares (``Game.facts``), read live
+DUPLICATE_SIZES = registry.duplicate_sizes()
 MIN_ENTRANTS = 2
 EXAMPLE_FIELD = 16  # the sign-up message says how many rounds a field of this many would play
 

@@ -20,9 +20,9 @@ from ai.knowledge import knowledge_of
 from bot import challenge, ratings
 from bot.client import MeepleBot
 from bot.cogs import GAME_CHOICES, GUIDE_CHOICES
+from bot.game_entry import GameEntry, register
 from bot.games import ADAPTERS
 from bot.i18n import has, listing, t
-from bot.registry import GameEntry, register
 from bot.tournaments import formats
 from emulator.testing import running
 from engine import GAMES
