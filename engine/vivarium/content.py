@@ -289,8 +289,6 @@ def equipment_deck(rules_version: int) -> tuple[str, ...]:
 def game_cards(rules_version: int) -> tuple[str, ...]:
     """Every grid card of a game played by ``rules_version``: creatures, its equipment, contracts."""
     return CREATURES + equipment_deck(rules_version) + CONTRACTS
-
-
 BLANK_PRIORITY = next(p.id for p in PRIORITY.values() if p.icon is None)
 ATTRIBUTES = {card_id: card.attributes() for card_id, card in CARDS.items()}
 _VIEWS = {card_id: card.to_view() for card_id, card in CARDS.items()}
