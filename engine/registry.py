@@ -92,11 +92,6 @@ def co_operative_games() -> Set[str]:
     return _LiveSet(lambda game: game.facts.co_operative)
 
 
-def solo_games() -> Set[str]:
-    """The games with a solo mode (they take one player)."""
-    return _LiveSet(lambda game: game.min_players == 1)
-
-
 def duplicate_sizes() -> Mapping[str, int]:
     """Game id -> team size, for the games that have duplicate tournaments."""
     return _LiveMap(
