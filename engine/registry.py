@@ -100,11 +100,15 @@ def duplicate_sizes() -> Mapping[str, int]:
 
 
 def challenge_modes() -> Mapping[str, ChallengeMode]:
-    """Every weekly challenge mode by key, in the games' order."""
-    return _LiveMap(
-        lambda: {
-            c.key: ChallengeMode(c.key, gid, c.players, dict(c.options), c.name)
+    """Every weekly challenge mode by key: the solo modes first, then by players, each game's in
+    its own order (the order ``/meeple challenge`` offers them)."""
+
+    def build() -> dict[str, ChallengeMode]:
+        modes = [
+            ChallengeMode(c.key, gid, c.players, dict(c.options), c.name)
             for gid, g in GAMES.items()
             for c in g.facts.challenge
-        }
-    )
+        ]
+        return {m.key: m for m in sorted(modes, key=lambda m: m.players)}
+
+    return _LiveMap(build)
