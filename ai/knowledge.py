@@ -1,6 +1,10 @@
 """Per-game knowledge for the search, where the engine contract alone gives too little signal.
 
-The hooks, all reading only the state they are given (in the search, a determinization):
+Each game declares one ``Knowledge`` object beside its other computer code (``KNOWLEDGE`` in
+ai/<game>.py, found by the game's engine package name; a game registered from elsewhere, such as
+a test's, brings its own: ``register``). The module-level functions below are what the search
+calls; each asks the game's object. The hooks, all reading only the state they are given (in the
+search, a determinization):
 
 - ``policy``: the rollout's move. Noctiluca dives where its jars fill (ai/noctiluca.py), Vivarium
   takes the reachable card worth most (ai/vivarium.py), Fox Duet plays each trick for where it
@@ -20,36 +24,13 @@ The hooks, all reading only the state they are given (in the search, a determini
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
 import random
-from typing import cast
 
-from ai import fox_duet, noctiluca, tm_dice, vivarium
+import engine
 from engine import Action, Outcome, State
-from engine.fox_duet.state import FoxDuetState
-from engine.noctiluca.state import NoctilucaState
-from engine.vivarium.state import VivariumState
-
-# Rollout length per game, as a share of the level's (the default is the level's own).
-ROLLOUT_SHARE = {"fox-duet": 0.3, "noctiluca": 0.5, "vivarium": 0.25}
-# What one determinization costs, in engine steps of the budget: where it copies a large state
-# (Noctiluca's 84 dice, TM dice's decks) it takes several moves' time, and near the end of a
-# game, where rollouts are short, determinizing is most of a decision's work.
-DETERMINIZE_STEPS = {"noctiluca": 6, "tm-dice": 4}
-# Games whose unfinished positions are valued by each seat's margin over the best other score,
-# squeezed by a logistic of this scale (points), rather than by who leads: after a short rollout
-# "who leads" flips on a point and says little, while the margin is what the moves changed.
-MARGIN_SCALE = {"vivarium": 4.0, "tm-dice": 4.0}
-# Games whose search tree is only this deep (the computer's own choice at the root), the rollout
-# policy playing every later move. Fox Duet: in a tree shared by all determinizations the
-# partner's moves are chosen by UCB across every hand the partner was dealt in them, as if it
-# played one move whatever its hand (strategy fusion), while the policy plays each determinized
-# hand for itself. On the same 30 seeds at level 2, two normal computers won 29 games this way, 23
-# with the full tree and 23 with a tree of the computer's own moves only (the partner's played by
-# the policy); with the full tree a larger budget played no better (docs/AI.md).
-TREE_DEPTH = {"fox-duet": 1}
-# Rollout moves of TM dice taken at random instead of by the goal-seeking player.
-TM_EXPLORE = 0.15
 
 
 def outcome_rewards(scores: list[float], winners: list[int], players: int) -> list[float]:
@@ -71,88 +52,110 @@ def outcome_rewards(scores: list[float], winners: list[int], players: int) -> li
     return out
 
 
-def evaluate(state: State) -> list[float] | None:
-    """Each seat's reward for an unfinished position; None if the game says nothing."""
-    game = state.game.id
-    if game == "fox-duet":
-        public = state.view(None)["public"]
-        collected = public["gems_collected"]
-        on_board = public["gems_on_board"]
-        progress = collected / (collected + on_board) if collected + on_board else 1.0
-        total = public["forest_tokens_total"] or 1
-        forest = public["forest_tokens_left"] / total
-        value = 0.45 * progress + 0.15 * forest
-        return [value, value]
-    if game == "noctiluca":
-        values = noctiluca.scores(cast(NoctilucaState, state))
-        if values is None:
-            return None
-        players = len(values)
-        if players == 1:
-            return outcome_rewards(values, [0] if values[0] >= 1 else [], 1)
-        best = max(values)
-        return outcome_rewards(values, [s for s in range(players) if values[s] == best], players)
-    standing: Outcome | None = state.standing()
-    if standing is None:
-        return None
-    scores = list(map(float, standing.scores))
-    scale = MARGIN_SCALE.get(game)
-    if scale and len(scores) > 1:
-        return [margin_reward(scores, seat, scale) for seat in range(len(scores))]
-    return outcome_rewards(scores, list(standing.winners), len(scores))
-
-
 def margin_reward(scores: list[float], seat: int, scale: float) -> float:
     """``seat``'s lead over the best other score (negative: behind), squeezed into (0, 1)."""
     margin = scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
     return 1.0 / (1.0 + math.exp(-margin / scale))
 
 
+class Knowledge:
+    """What the search knows of one game beyond the contract; the defaults know nothing more."""
+
+    game_id: str = ""
+    # Rollout length, as a share of the level's.
+    rollout_share: float = 1.0
+    # What one determinization costs, in engine steps of the budget: where it copies a large
+    # state it takes several moves' time.
+    determinize_cost: int = 1
+    # Unfinished positions valued by each seat's margin over the best other score, squeezed by a
+    # logistic of this scale (points), rather than by who leads (None: by who leads).
+    margin_scale: float | None = None
+    # How deep the search's tree grows (None: as deep as it grows).
+    depth: int | None = None
+    # A whole turn's search, in its level's budgets, where a turn holds many searched decisions
+    # (None: each decision searches a whole budget; ai/turns.py).
+    turn_budgets: float | None = None
+
+    def evaluate(self, state: State) -> list[float] | None:
+        """Each seat's reward for an unfinished position; None if the game says nothing. By
+        default the engine's ``standing``."""
+        standing: Outcome | None = state.standing()
+        if standing is None:
+            return None
+        scores = list(map(float, standing.scores))
+        if self.margin_scale and len(scores) > 1:
+            return [margin_reward(scores, seat, self.margin_scale) for seat in range(len(scores))]
+        return outcome_rewards(scores, list(standing.winners), len(scores))
+
+    def policy(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        """The rollout's move, one of ``actions``: at random by default."""
+        return rng.choice(actions)
+
+    def candidates(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+        """The moves the search weighs, best first: every one by default."""
+        return actions
+
+    def default_move(self, state: State, seat: int, actions: list[Action], seed: int) -> Action | None:
+        """The move played unless the search is confident another is better (None: its own)."""
+        return None
+
+
+KNOWLEDGE: dict[str, Knowledge] = {}
+_NOTHING_MORE = Knowledge()
+
+
+def register(knowledge: Knowledge) -> Knowledge:
+    KNOWLEDGE[knowledge.game_id] = knowledge
+    return knowledge
+
+
+def unregister(game_id: str) -> None:
+    KNOWLEDGE.pop(game_id, None)
+
+
+def knowledge_of(game_id: str) -> Knowledge:
+    """The game's knowledge: registered, else ``KNOWLEDGE`` of ai/<its engine package>.py, else
+    the contract's alone (``Knowledge()``)."""
+    found = KNOWLEDGE.get(game_id)
+    if found is None:
+        package = engine.shipped().get(game_id)
+        module = f"{__package__}.{package}"
+        if package is None or importlib.util.find_spec(module) is None:
+            return _NOTHING_MORE  # a game without knowledge of its own: the contract alone
+        found = register(importlib.import_module(module).KNOWLEDGE)
+    return found
+
+
+def evaluate(state: State) -> list[float] | None:
+    """Each seat's reward for an unfinished position; None if the game says nothing."""
+    return knowledge_of(state.game.id).evaluate(state)
+
+
 def policy(state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
     """The rollout's move for ``seat``, one of ``actions`` (never giving up: the caller's list)."""
-    game = state.game.id
-    if game == "noctiluca":
-        return noctiluca.policy(cast(NoctilucaState, state), seat, actions, rng)
-    if game == "fox-duet":
-        return fox_duet.policy(cast(FoxDuetState, state), seat, actions, rng)
-    if game == "vivarium":
-        return vivarium.policy(cast(VivariumState, state), seat, actions, rng)
-    if game == "tm-dice" and rng.random() >= TM_EXPLORE:
-        text = tm_dice.choose(state, seat, [a.text for a in actions], rng)
-        return next(a for a in actions if a.text == text)
-    return rng.choice(actions)
+    return knowledge_of(state.game.id).policy(state, seat, actions, rng)
 
 
 def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
     """The moves the search considers for ``seat`` (move ordering): a subset of ``actions``,
-    best first, never empty. Every move by default; Noctiluca keeps the dives that store most
-    (ai/noctiluca.py)."""
-    if state.game.id == "noctiluca":
-        return noctiluca.candidates(cast(NoctilucaState, state), seat, actions) or actions
-    return actions
+    best first, never empty."""
+    return knowledge_of(state.game.id).candidates(state, seat, actions) or actions
 
 
 def default_move(state: State, seat: int, actions: list[Action], seed: int) -> Action | None:
-    """The move the search plays unless it is confident another is better (ismcts.confident),
-    where a game's own player is strong and its long games leave the search's estimates noisy:
-    in Terraforming Mars: The Dice Game, the goal-seeking player's move, read from a
-    determinization (drawn from ``seed``) like everything else the search reads. None elsewhere:
-    the search's most visited move is played."""
-    if state.game.id != "tm-dice":
-        return None
-    world = state.determinize(seat, seed)
-    text = tm_dice.choose(world, seat, [a.text for a in actions], random.Random(seed))
-    return next(a for a in actions if a.text == text)
+    """The move the search plays unless it is confident another is better (ismcts.confident);
+    None: the search's most visited move is played."""
+    return knowledge_of(state.game.id).default_move(state, seat, actions, seed)
 
 
 def determinize_steps(state: State) -> int:
-    return DETERMINIZE_STEPS.get(state.game.id, 1)
+    return knowledge_of(state.game.id).determinize_cost
 
 
 def tree_depth(state: State) -> int | None:
     """How many moves deep the search's tree goes (None: as deep as it grows)."""
-    return TREE_DEPTH.get(state.game.id)
+    return knowledge_of(state.game.id).depth
 
 
 def rollout_steps(state: State, steps: int) -> int:
-    return max(4, round(steps * ROLLOUT_SHARE.get(state.game.id, 1.0)))
+    return max(4, round(steps * knowledge_of(state.game.id).rollout_share))

@@ -32,19 +32,15 @@ from engine import Action, State
 TURN_LIMIT = 60
 # Determinizations a move is tried in before its subtree is reused (see the module's docstring).
 PROBES = 2
-# A whole turn's search, in its level's budgets, where a turn can hold many searched decisions
-# (a TM dice turn searches afresh after each roll): a decision searches at most what is left of
-# the turn's budgets, and never less than a fifth of one. Counted in engine steps, as the budget
-# is, so a turn stays the same for the same seed on any machine. Measured at four players, hard:
-# a decision is about 2 s of CPU, and turns of three or four such decisions kept a person waiting
-# 7-8 s for one computer.
-TURN_BUDGETS = {"tm-dice": 1.5}
+# A whole turn's search is at most ``Knowledge.turn_budgets`` of its level's budgets, where a turn
+# can hold many searched decisions (TM dice, ai/tm_dice.py): a decision searches at most what is
+# left of the turn's budgets, and never less than this share of one.
 LEAST_SHARE = 0.2
 
 
 def budget_left(level: Level, game: str, spent: int) -> Level:
     """The level a turn's next decision searches at, after ``spent`` steps of that turn."""
-    budgets = TURN_BUDGETS.get(game)
+    budgets = knowledge.knowledge_of(game).turn_budgets
     if budgets is None:
         return level
     steps = max(int(level.steps * LEAST_SHARE), min(level.steps, int(budgets * level.steps) - spent))

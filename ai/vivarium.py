@@ -13,8 +13,10 @@ Reads only the state it is given: in the search, a determinization.
 from __future__ import annotations
 
 import random
+from typing import cast
 
-from engine import Action
+from ai.knowledge import Knowledge
+from engine import Action, State
 from engine.vivarium.content import CARDS, PRIORITY
 from engine.vivarium.grid import cell_index
 from engine.vivarium.scoring import matches
@@ -59,3 +61,18 @@ def policy(state: VivariumState, seat: int, actions: list[Action], rng: random.R
         if best is not None:
             return best[1]
     return rng.choice(actions)
+
+
+class VivariumKnowledge(Knowledge):
+    """Takes the reachable card worth most; positions valued by the margin (after a short rollout
+    "who leads" flips on a point and says little, while the margin is what the moves changed)."""
+
+    game_id = "vivarium"
+    rollout_share = 0.25
+    margin_scale = 4.0
+
+    def policy(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        return policy(cast(VivariumState, state), seat, actions, rng)
+
+
+KNOWLEDGE = VivariumKnowledge()

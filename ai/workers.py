@@ -30,6 +30,9 @@ from typing import Any
 log = logging.getLogger("meeple.workers")
 
 OWNER_CHECK = 2.0  # seconds between a worker's looks at its owner, where it cannot wait on it
+# Calls every new worker makes before its work, (function, arguments), pickled to it: a game
+# registered at run time (a test's game, bot/game_entry.py) is registered in the workers too.
+STARTUP: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
 
 
 def owned_pool(
@@ -44,9 +47,17 @@ def owned_pool(
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
-        initializer=initializer or worker_started,
-        initargs=(os.getpid(), *initargs),
+        initializer=_start,
+        initargs=(list(STARTUP), initializer or worker_started, (os.getpid(), *initargs)),
     )
+
+
+def _start(
+    startup: list[tuple[Callable[..., Any], tuple[Any, ...]]], initializer: Callable[..., None], args: tuple[Any, ...]
+) -> None:
+    for call, call_args in startup:
+        call(*call_args)
+    initializer(*args)
 
 
 def worker_started(owner: int) -> None:

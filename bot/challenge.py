@@ -15,22 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from engine.facts import ChallengeMode
+from engine.registry import challenge_modes
 
-@dataclass(frozen=True)
-class Mode:
-    key: str
-    game: str
-    players: int
-    options: dict
-
-
-MODES: dict[str, Mode] = {
-    "noctiluca-solo": Mode("noctiluca-solo", "noctiluca", 1, {}),
-    "tm-dice-solo": Mode("tm-dice-solo", "tm-dice", 1, {}),
-    "fox-duet-1": Mode("fox-duet-1", "fox-duet", 2, {"level": 1}),
-    "fox-duet-2": Mode("fox-duet-2", "fox-duet", 2, {"level": 2}),
-    "fox-duet-3": Mode("fox-duet-3", "fox-duet", 2, {"level": 3}),
-}
+Mode = ChallengeMode
+MODES = challenge_modes()  # every game's declared modes (``Game.facts.challenge``), read live
 
 
 def now() -> datetime:

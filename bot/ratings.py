@@ -20,8 +20,10 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-# Free-for-all games with a winner; Fox Duet is co-operative and every solo mode is one player.
-COMPETITIVE = frozenset({"noctiluca", "vivarium", "tm-dice"})
+from engine import registry
+
+# Free-for-all games with a winner, as each game declares (``Game.facts.rating``): a live set.
+COMPETITIVE = registry.ranked_games()
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 # Until a player has this many rated games of a game, their number is marked provisional and
 # listed apart on the leaderboard: sigma is still wide, so the ordinal says little yet.
@@ -92,12 +94,13 @@ class ScoreRecord:
     won: bool
 
 
-# Solo and co-operative games keep score records, per mode: Fox Duet per level (a table option),
-# Noctiluca and Terraforming Mars dice in their solo modes (one player).
+# Solo and co-operative games keep score records, per mode: a co-operative game (Fox Duet) per
+# level (its ``level`` table option, 1 when it has none), any game played alone (Noctiluca and
+# Terraforming Mars dice in their solo modes) on its solo board.
 def score_mode(game: str, options: dict[str, Any], players: int) -> str | None:
     """The score board a finished game goes on (``level-1``.., or ``solo``); None for a
     competitive game, which has a rating instead."""
-    if game == "fox-duet":
+    if game in registry.co_operative_games():
         return f"level-{options.get('level', 1)}"
     if players == 1:
         return "solo"

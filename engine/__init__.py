@@ -3,15 +3,7 @@
 from __future__ import annotations
 
 from engine.core import ACTION_KINDS, Action, ActionKind, Event, Game, IllegalAction, Outcome, State, Term, illegal
-
-GAMES: dict[str, Game] = {}
-
-
-def register(game: Game) -> Game:
-    if game.id in GAMES:
-        raise ValueError(f"game {game.id!r} is registered twice")
-    GAMES[game.id] = game
-    return game
+from engine.registry import GAMES, register, shipped, unregister
 
 
 def _register_all() -> None:
@@ -41,4 +33,6 @@ __all__ = [
     "Term",
     "illegal",
     "register",
+    "shipped",
+    "unregister",
 ]

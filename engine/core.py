@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.facts import GameFacts
+
 Event = dict[str, Any]
 # What an action means beyond its own game (docs/ENGINE-EXTENSIONS.md): the platform needs to
 # know it for time-outs (forfeit, skip), confirmations and random play, whatever the verb.
@@ -302,6 +304,8 @@ class Game:
     # action's first word). A game whose kinds depend on more than the verb overrides
     # ``action_kind``.
     action_kinds: Mapping[str, ActionKind] = {}
+    # Extension: what the platform needs to know (co-operative, rating, duplicate, challenge).
+    facts: GameFacts = GameFacts()
 
     def options(self) -> dict[str, dict]:
         return {}

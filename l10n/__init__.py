@@ -47,6 +47,7 @@ __all__ = [
     "CommandRef",
     "Entry",
     "Listed",
+    "add_words",
     "OptionRef",
     "Phrase",
     "Term",
@@ -67,6 +68,7 @@ __all__ = [
     "plain_commands",
     "plural_index",
     "po_name",
+    "remove_words",
     "resolve_locale",
     "series",
     "t",
@@ -92,6 +94,9 @@ class Entry:
 
 # Tests point the layer at a catalogue folder of their own (use_catalogues); None: data/i18n.
 _folder: Path | None = None
+# Folders whose ``<locale>.po`` add words to a language's catalogue (``add_words``): a game
+# registered from outside the project's packages (a test's game) brings its own words.
+_added: tuple[Path, ...] = ()
 
 
 def use_catalogues(folder: Path | None) -> None:
@@ -101,6 +106,19 @@ def use_catalogues(folder: Path | None) -> None:
     _po_files.cache_clear()
     _load.cache_clear()
     resolve_locale.cache_clear()
+
+
+def add_words(folder: Path) -> None:
+    """Read ``folder``'s ``<locale>.po`` files too, over each language's own catalogue."""
+    global _added
+    _added = (*[f for f in _added if f != folder], folder)
+    _load.cache_clear()
+
+
+def remove_words(folder: Path) -> None:
+    global _added
+    _added = tuple(f for f in _added if f != folder)
+    _load.cache_clear()
 
 
 def catalogue_folder() -> Traversable:
@@ -139,7 +157,13 @@ def _load(locale: str) -> _Loaded:
         return _Loaded({}, lambda n: 0, 1)
     with path.open("rb") as handle:
         po = read_po(handle, locale=po_name(locale))
-    return _Loaded(_entries_of(po), gettext.c2py(po.plural_expr), po.num_plurals)
+    found = _entries_of(po)
+    for folder in _added:
+        added = folder / f"{po_name(locale)}.po"
+        if added.is_file():
+            with added.open("rb") as handle:
+                found.update(_entries_of(read_po(handle, locale=po_name(locale))))
+    return _Loaded(found, gettext.c2py(po.plural_expr), po.num_plurals)
 
 
 def _entries_of(po: Catalog) -> dict[str, Entry]:

@@ -7,12 +7,14 @@ posted to the whole channel; ``render_hand`` draws one seat's private cards for 
 
 from __future__ import annotations
 
+import importlib
 import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image
 
+import engine
 from render.common import GameRenderer, encode_png
 
 RENDERERS: dict[str, GameRenderer] = {}
@@ -61,18 +63,17 @@ def shrink_png(png: bytes, budget_bytes: int) -> bytes:
         return encode_png(image, budget_bytes, optimize=OPTIMIZE_PNG, palette=True)
 
 
-def _register_all() -> None:
-    from render.fox_duet import RENDERER as FOX_DUET
-    from render.noctiluca import RENDERER as NOCTILUCA
-    from render.tm_dice import RENDERER as TM_DICE
-    from render.vivarium import RENDERER as VIVARIUM
+def unregister(game_id: str) -> None:
+    RENDERERS.pop(game_id, None)
 
-    register(FOX_DUET)
-    register(VIVARIUM)
-    register(NOCTILUCA)
-    register(TM_DICE)
+
+def _register_all() -> None:
+    """The shipped games' renderers: ``RENDERER`` of this package's module named like the game's
+    engine package (``engine.shipped``)."""
+    for package in engine.shipped().values():
+        register(importlib.import_module(f"{__name__}.{package}").RENDERER)
 
 
 _register_all()
 
-__all__ = ["RENDERERS", "GameRenderer", "register", "render_board", "render_hand", "shrink_png"]
+__all__ = ["RENDERERS", "GameRenderer", "register", "render_board", "render_hand", "shrink_png", "unregister"]

@@ -1,6 +1,7 @@
 """Pictures of the "How to play" guide: parts of real boards from sample games, with numbered marks.
 
-Each page of a game's guide is a ``Scene``: a position reached by playing a seeded sample game
+Each page of a game's guide is a ``Scene`` (render/scenes.py), declared beside the game's renderer
+(render/<game>_howto.py): a position reached by playing a seeded sample game
 (random legal moves, never a concession), the part of its board (or of the mover's hand) worth
 looking at, and the boxes to point at. The words come from the caller (``bot.howto``, through
 the translation layer): a title and one short line per mark, drawn in a numbered list beside
@@ -9,19 +10,23 @@ the picture, so the guide's text can say "①" and the player finds it on the bo
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import io
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageStat
 
+import engine
 import render
 from engine import GAMES, State
 from render.common import Box, Palette, backdrop, circle, encode_png, fitted, font, put_text, shadowed_box, wrap
+from render.scenes import Scene
+
+__all__ = ["SCENES", "Scene", "pages", "register", "render_page", "unregister"]
 
 SIZE = (1600, 900)
 TITLE_H = 120
@@ -39,109 +44,48 @@ MAX_SAMPLE_STEPS = 3000
 # engine's random sequence turns out to be; the first seed whose game reaches the scene wins.
 SEEDS = tuple(range(1, 9))
 
-Public = Mapping[str, Any]
+
+class _Scenes(Mapping[str, tuple[Scene, ...]]):
+    """Game id -> its guide's pages: what a game registered (``register``), else ``SCENES`` of
+    render/<its engine package>_howto.py, beside its renderer. Read live: a game registered later
+    has its guide at once."""
+
+    def __getitem__(self, game_id: str) -> tuple[Scene, ...]:
+        found = _REGISTERED.get(game_id)
+        if found is None:
+            package = engine.shipped().get(game_id)
+            module = f"{__package__}.{package}_howto"
+            if package is None or importlib.util.find_spec(module) is None:
+                raise KeyError(game_id)
+            found = _REGISTERED[game_id] = importlib.import_module(module).SCENES
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([game_id for game_id in GAMES if game_id in self])
+
+    def __contains__(self, game_id: object) -> bool:
+        try:
+            self[str(game_id)]
+        except KeyError:
+            return False
+        return True
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
 
 
-@dataclass(frozen=True)
-class Scene:
-    """One page: where the sample game stops, what part of which image is shown, what is marked.
-
-    ``until`` is tested on the public view before every move (the first position where it holds
-    is shown); ``None`` plays the game to its end. ``crop`` and ``marks`` are in the pixels of
-    the board (or, with ``source="hand"``, of the mover's hand image).
-    """
-
-    page: str
-    crop: Box
-    marks: tuple[Box, ...] | Callable[[Public], tuple[Box, ...]] = ()
-    until: Callable[[Public], bool] | None = None
-    source: str = "board"
-    players: int = 2
+_REGISTERED: dict[str, tuple[Scene, ...]] = {}
+SCENES: Mapping[str, tuple[Scene, ...]] = _Scenes()
 
 
-BOARD: Box = (0, 0, 1600, 900)
+def register(game_id: str, scenes: tuple[Scene, ...]) -> None:
+    """Give a game registered from elsewhere (a test's game) its guide's pages."""
+    _REGISTERED[game_id] = scenes
 
 
-def at_start(public: Public) -> bool:
-    return True
-
-
-def fox_trick_led(public: Public) -> bool:
-    return public.get("phase") == "play" and len(public.get("trick_cards", [])) == 1
-
-
-def fox_token_placed(public: Public) -> bool:
-    return public.get("phase") == "play" and public["forest_tokens_left"] < public["forest_tokens_total"]
-
-
-# The fox-duet path: the centre of space i is at x = FOX_X0 + i * FOX_DX on the board image.
-FOX_X0, FOX_DX, FOX_PATH_Y = 103, 139.3, 322
-
-
-def fox_covered(public: Public) -> tuple[Box, ...]:
-    """The first space a forest token covers, and the gems above the path."""
-    covered = [i for i, space in enumerate(public["spaces"]) if space["covered"]]
-    x = FOX_X0 + (covered[0] if covered else 0) * FOX_DX
-    return ((x - 62, FOX_PATH_Y - 62, x + 62, FOX_PATH_Y + 62), (40, 140, 1560, 245))
-
-
-def noct_shore(public: Public) -> bool:
-    return public.get("phase") == "shore"
-
-
-def noct_number(public: Public) -> bool:
-    return public.get("phase") == "number"
-
-
-def noct_delivered(public: Public) -> bool:
-    return public.get("phase") == "shore" and any(s.get("delivered") for s in public.get("seats", []))
-
-
-def viv_take(public: Public) -> bool:
-    return public.get("phase") == "take" and public.get("round", 1) >= 2
-
-
-def tm_turn(public: Public) -> bool:
-    step = public.get("step") or {}
-    return public.get("stage") != "corp" and step.get("kind") == "turn" and public.get("turn", 0) >= 3
-
-
-SCENES: dict[str, tuple[Scene, ...]] = {
-    "fox-duet": (
-        Scene(
-            "goal", (0, 120, 1600, 470), ((45, 140, 1560, 245), (745, 265, 855, 380), (40, 420, 1560, 470)), at_start
-        ),
-        Scene("trick", (0, 470, 1070, 885), ((70, 535, 265, 800), (350, 570, 540, 835)), fox_trick_led),
-        Scene("powers", (20, 130, 1290, 880), (), at_start, source="hand"),
-        Scene("end", (0, 120, 1600, 470), fox_covered, fox_token_placed),
-        Scene(
-            "score",
-            (1070, 15, 1585, 885),
-            ((1120, 25, 1560, 115), (1085, 490, 1560, 620), (1085, 760, 1560, 870)),
-            fox_token_placed,
-        ),
-    ),
-    "noctiluca": (
-        Scene("goal", BOARD, ((110, 150, 790, 770), (905, 245, 1580, 540), (910, 60, 1250, 105)), noct_shore),
-        Scene("dive", (0, 40, 800, 900), (), noct_number),
-        Scene("store", (900, 0, 1600, 560), ((915, 60, 1580, 215), (905, 245, 1580, 540)), noct_delivered),
-        Scene("end", (0, 40, 800, 900), ((80, 60, 800, 830),), None),
-        Scene("score", (880, 0, 1600, 900), ((905, 245, 1580, 540), (910, 60, 1250, 105)), None),
-    ),
-    "vivarium": (
-        Scene("goal", (0, 60, 810, 900), ((55, 100, 805, 490), (55, 500, 805, 690), (55, 700, 805, 890)), at_start),
-        Scene("turn", BOARD, ((840, 110, 1155, 200), (1410, 260, 1580, 310), (55, 100, 805, 890)), viv_take),
-        Scene("round", (820, 60, 1600, 900), ((1155, 110, 1390, 250), (830, 260, 1585, 570)), viv_take),
-        Scene("score", (820, 60, 1600, 900), ((830, 260, 1585, 570),), None),
-    ),
-    "tm-dice": (
-        Scene("goal", (0, 80, 940, 900), ((675, 150, 755, 865), (760, 150, 840, 865), (845, 150, 925, 865)), at_start),
-        Scene("production", (935, 0, 1600, 330), ((945, 160, 1585, 300),), tm_turn),
-        Scene("action", (0, 150, 940, 900), ((40, 190, 660, 750), (675, 150, 925, 865)), tm_turn),
-        Scene("end", (0, 0, 1600, 900), ((670, 80, 930, 870),), None),
-        Scene("score", (935, 0, 1600, 560), ((940, 10, 1585, 150), (945, 160, 1585, 520)), None),
-    ),
-}
+def unregister(game_id: str) -> None:
+    _REGISTERED.pop(game_id, None)
+    _page_png.cache_clear()
 
 
 def pages(game_id: str) -> tuple[str, ...]:

@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 
 from bot.service import Refusal
+from engine import GAMES, registry
+from render.howto import SCENES
 
 TIME_LIMIT_CHOICES = [
     app_commands.Choice(name="No limit", value=0),
@@ -18,6 +20,25 @@ TIMEOUT_CHOICES = [
     app_commands.Choice(name="Skip their turn where the rules allow", value="skip"),
     app_commands.Choice(name="They forfeit the game", value="forfeit"),
 ]
+
+# The choices that name games, derived from the registered games. discord.py keeps these very
+# lists as the options' choices, so ``refresh_game_choices`` (at import, and when a cog is made)
+# fills them in place: a game registered later (a test's game) is offered by the next bot.
+GAME_CHOICES: list[app_commands.Choice[str]] = []
+GUIDE_CHOICES: list[app_commands.Choice[str]] = []  # the games with a How to play guide
+CHALLENGE_CHOICES: list[app_commands.Choice[str]] = []
+
+
+def refresh_game_choices() -> None:
+    # locale_str names: discord.py made the commands' strings translatable before these existed.
+    named = app_commands.locale_str
+    GAME_CHOICES[:] = [app_commands.Choice(name=named(g.title), value=g.id) for g in GAMES.values()]
+    GUIDE_CHOICES[:] = [c for c in GAME_CHOICES if c.value in SCENES]
+    modes = registry.challenge_modes().values()
+    CHALLENGE_CHOICES[:] = [app_commands.Choice(name=named(m.name), value=m.key) for m in modes]
+
+
+refresh_game_choices()
 
 
 def guild_of(interaction: discord.Interaction) -> int:

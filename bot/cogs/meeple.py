@@ -14,9 +14,17 @@ from discord.ext import commands
 
 from bot import alt_text, challenge, computers, privacy_ui, profiles, ratings
 from bot.answers import locale_of
-from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
+from bot.cogs import (
+    CHALLENGE_CHOICES,
+    GAME_CHOICES,
+    GUIDE_CHOICES,
+    TIME_LIMIT_CHOICES,
+    TIMEOUT_CHOICES,
+    guild_of,
+    refresh_game_choices,
+)
 from bot.flow import clip, jump_url
-from bot.howto import guide_exists, show_page
+from bot.howto import show_page
 from bot.i18n import ago, game_title, iso_week, listing, percent, series, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale, language_name
 from bot.service import Refusal
@@ -32,13 +40,6 @@ if TYPE_CHECKING:
 
 VACATION_DAYS_PER_YEAR = 21
 LIST_LIMIT = 20
-CHALLENGE_CHOICES = [
-    app_commands.Choice(name="Noctiluca solo", value="noctiluca-solo"),
-    app_commands.Choice(name="Terraforming Mars: The Dice Game solo", value="tm-dice-solo"),
-    app_commands.Choice(name="Fox Duet, level 1", value="fox-duet-1"),
-    app_commands.Choice(name="Fox Duet, level 2", value="fox-duet-2"),
-    app_commands.Choice(name="Fox Duet, level 3", value="fox-duet-3"),
-]
 
 
 class MeepleCog(commands.Cog):
@@ -48,6 +49,7 @@ class MeepleCog(commands.Cog):
 
     def __init__(self, bot: MeepleBot) -> None:
         self.bot = bot
+        refresh_game_choices()
 
     @property
     def flow(self) -> Flow:
@@ -87,9 +89,7 @@ class MeepleCog(commands.Cog):
 
     @meeple.command(name="rules")
     @app_commands.describe(game="The game to learn")
-    @app_commands.choices(
-        game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values() if guide_exists(g.id)]
-    )
+    @app_commands.choices(game=GUIDE_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """How to play a game: a short illustrated guide, page by page, shown only to you."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -158,7 +158,7 @@ class MeepleCog(commands.Cog):
         solo="Best scores of the solo mode instead of ratings (Noctiluca, Terraforming Mars dice)",
         page="Which page (default: the first)",
     )
-    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
+    @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction,

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot import computers as computer_seats
 from bot import concession, game_options
 from bot.answers import locale_of
-from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
+from bot.cogs import GAME_CHOICES, TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
 from bot.flow import clip, jump_url
 from bot.games import adapter_for
 from bot.history_ui import show_log, show_past_board
@@ -115,7 +115,7 @@ class TableCog(commands.Cog):
         takeover="A computer takes the seat of a player who resigns or forfeits, so the others can finish",
         language="The language of the table's boards and announcements (default: the server's)",
     )
-    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(time_limit=TIME_LIMIT_CHOICES)
     @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)

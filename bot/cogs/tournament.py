@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import locale_of
-from bot.cogs import TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
+from bot.cogs import GAME_CHOICES, TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
 from bot.i18n import game_title, has, listing, series, t
@@ -28,7 +28,6 @@ from bot.tournaments import formats, reports
 from bot.tournaments.records import AuditLine, Tournament
 from bot.tournaments.service import Member, Person, Settings, TournamentService
 from bot.ui import Answered
-from engine import GAMES
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
@@ -194,7 +193,7 @@ class TournamentCog(commands.Cog):
         signup_days="Sign-up closes and the tournament starts by itself after this many days",
         language="The language of its posts, tables and pictures (default: the server's)",
     )
-    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()])
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(format=FORMAT_CHOICES)
     @app_commands.choices(unfinished=SETTLE_CHOICES)
     @app_commands.choices(best_of=BEST_OF_CHOICES)

@@ -6,8 +6,10 @@ which choices may be shown on the public board. Everything else in ``bot`` is ga
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 
+import engine
 from bot.i18n import has, t
 from engine import GAMES, Action, Event, Outcome
 
@@ -142,16 +144,15 @@ def adapter_for(game_id: str) -> GameAdapter:
     return ADAPTERS[game_id]
 
 
-def _register_all() -> None:
-    from bot.games.fox_duet import FoxDuetAdapter
-    from bot.games.noctiluca import NoctilucaAdapter
-    from bot.games.tm_dice import TMDiceAdapter
-    from bot.games.vivarium import VivariumAdapter
+def unregister(game_id: str) -> None:
+    ADAPTERS.pop(game_id, None)
 
-    register(FoxDuetAdapter())
-    register(NoctilucaAdapter())
-    register(VivariumAdapter())
-    register(TMDiceAdapter())
+
+def _register_all() -> None:
+    """The shipped games' adapters: ``ADAPTER`` of this package's module named like the game's
+    engine package (``engine.shipped``)."""
+    for package in engine.shipped().values():
+        register(importlib.import_module(f"{__name__}.{package}").ADAPTER)
 
 
 _register_all()

@@ -329,3 +329,6 @@ def hide_cards(event: Event) -> Event:
     if event["type"] == "footprints ignored" and event.get("ignored"):
         return {**event, "ignored": None}
     return event
+
+
+ADAPTER = FoxDuetAdapter()

@@ -434,3 +434,6 @@ class NoctilucaAdapter(GameAdapter):
 
 def _colour(die: str) -> str:
     return {"o": "orange", "g": "green", "p": "purple", "b": "blue"}[die[0]]
+
+
+ADAPTER = NoctilucaAdapter()

@@ -455,3 +455,6 @@ class TMDiceAdapter(GameAdapter):
         if public.get("stage") == "corp":
             return help_line(self.game_id, "corp", locale)
         return help_line(self.game_id, (public.get("step") or {}).get("kind", ""), locale)
+
+
+ADAPTER = TMDiceAdapter()

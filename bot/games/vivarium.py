@@ -411,3 +411,6 @@ class VivariumAdapter(GameAdapter):
 
     def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
         return help_line(self.game_id, view.get("public", {}).get("phase", ""), locale)
+
+
+ADAPTER = VivariumAdapter()

@@ -23,10 +23,10 @@ from bot.i18n import decimal, t, title_term
 from bot.service import Refusal
 from bot.tournaments import duplicate, elimination, pods, round_robin, swiss
 from bot.tournaments.records import Entrant, Pairing, Tournament
-from engine import GAMES, Outcome, State
+from engine import GAMES, Outcome, State, registry
 
-CO_OPERATIVE = {"fox-duet"}
-DUPLICATE_SIZES = {"fox-duet": 2, "noctiluca": 1, "tm-dice": 1}
+CO_OPERATIVE = registry.co_operative_games()  # as each game declares (``Game.facts``), read live
+DUPLICATE_SIZES = registry.duplicate_sizes()
 MIN_ENTRANTS = 2
 EXAMPLE_FIELD = 16  # the sign-up message says how many rounds a field of this many would play
 

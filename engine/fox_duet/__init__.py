@@ -6,6 +6,7 @@ Rules as implemented: docs/rules/fox-duet.md. The view's shape: docs/fox-duet-vi
 from __future__ import annotations
 
 from engine.core import Game
+from engine.facts import Challenge, GameFacts
 from engine.fox_duet.state import FoxDuetState
 
 __all__ = ["FoxDuet", "FoxDuetState"]
@@ -23,6 +24,13 @@ class FoxDuet(Game):
 
     # Conceding loses the game for the team (docs/rules/fox-duet.md).
     action_kinds = {"concede": "concede"}
+    # Co-operative: scored, never rated; a duplicate team is the pair; each level a weekly challenge.
+    facts = GameFacts(
+        co_operative=True,
+        rating="scores",
+        duplicate_size=2,
+        challenge=tuple(Challenge(f"fox-duet-{n}", 2, f"Fox Duet, level {n}", {"level": n}) for n in (1, 2, 3)),
+    )
 
     # Version 2 (docs/rules/fox-duet.md, "Rules versions"): 「每輪遊戲進行時，玩家無法查看先前牌墩」
     # (during a round players may not look at earlier tricks), unless the table's "memory aid"

@@ -6,6 +6,7 @@ Rules as implemented: docs/rules/noctiluca.md. Content: data/noctiluca/ (the jar
 from __future__ import annotations
 
 from engine.core import Game
+from engine.facts import Challenge, GameFacts
 from engine.noctiluca.state import NoctilucaState
 
 __all__ = ["Noctiluca", "NoctilucaState"]
@@ -16,6 +17,8 @@ class Noctiluca(Game):
     title = "Noctiluca"
     min_players = 1
     max_players = 4
+    # Rated at 2-4 players; its solo mode is a duplicate team of one and a weekly challenge.
+    facts = GameFacts(duplicate_size=1, challenge=(Challenge("noctiluca-solo", 1, "Noctiluca solo"),))
     # Version 2 plays the calibrated jars (data/noctiluca/jars-v2.json); version 1 the
     # first ones (jars.json). The rules are the same: only the jar cards differ, read through
     # ``NoctilucaState.jar_cards``, so a game started under version 1 keeps its jars.

@@ -6,6 +6,7 @@ Rules as implemented and every adaptation choice: docs/rules/tm-dice.md.
 from __future__ import annotations
 
 from engine.core import Game
+from engine.facts import Challenge, GameFacts
 from engine.tm_dice.state import TMDiceState
 
 __all__ = ["TMDice", "TMDiceState"]
@@ -16,6 +17,10 @@ class TMDice(Game):
     title = "Terraforming Mars: The Dice Game"
     min_players = 1
     max_players = 4
+    # Rated at 2-4 players; its solo mode is a duplicate team of one and a weekly challenge.
+    facts = GameFacts(
+        duplicate_size=1, challenge=(Challenge("tm-dice-solo", 1, "Terraforming Mars: The Dice Game solo"),)
+    )
     # Undo (docs/ENGINE-EXTENSIONS.md) refuses an action that caused any of these. Random: the
     # awards rolled and milestones drawn at set-up, every die rolled, the deck reshuffled. Hidden
     # cards shown: the deal (private), cards drawn (private list), the corporation kept (private)

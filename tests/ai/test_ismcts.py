@@ -123,7 +123,7 @@ def test_fox_duet_positions_nobody_can_score_yet_are_valued_by_the_gems_collecte
 
 
 def test_fox_duets_search_weighs_its_own_move_alone_and_plays_the_partner_by_the_policy() -> None:
-    """Fox Duet's tree is only the root (knowledge.TREE_DEPTH): below the computer's own move
+    """Fox Duet's tree is only the root (``FoxDuetKnowledge.depth``): below the computer's own move
     the policy plays both hands of each determinization, instead of a tree choosing the partner's
     moves across every hand the partner was drawn. Elsewhere the tree grows deeper."""
 

@@ -199,12 +199,13 @@ def test_fox_duet_rollouts_play_each_trick_for_where_it_sends_the_tracker(monkey
 
 
 def test_vivarium_and_tm_dice_value_an_unfinished_position_by_the_margin_not_by_who_leads() -> None:
-    """knowledge.MARGIN_SCALE: an unfinished Vivarium or TM dice position is valued by each
+    """``Knowledge.margin_scale``: an unfinished Vivarium or TM dice position is valued by each
     seat's lead over the best other score, squeezed into (0, 1): a lead of 1 is worth a little
     more than a tie, a lead of 10 much more; a finished game is still valued by its outcome."""
-    from ai.knowledge import MARGIN_SCALE, margin_reward
+    from ai.knowledge import knowledge_of, margin_reward
+    from engine import GAMES
 
-    assert set(MARGIN_SCALE) == {"vivarium", "tm-dice"}
+    assert {game for game in GAMES if knowledge_of(game).margin_scale == 4.0} == {"vivarium", "tm-dice"}
     assert margin_reward([30, 30], 0, 4.0) == 0.5
     assert 0.5 < margin_reward([31, 30], 0, 4.0) < margin_reward([40, 30], 0, 4.0) < 1.0
     assert margin_reward([30, 40, 35], 0, 4.0) < margin_reward([30, 35, 35], 0, 4.0) < 0.5
