@@ -32,6 +32,8 @@ COPY engine /src/engine
 COPY l10n /src/l10n
 COPY ai /src/ai
 COPY render /src/render
+COPY league /src/league
+COPY services /src/services
 COPY bot /src/bot
 COPY emulator /src/emulator
 COPY sandbox /src/sandbox

@@ -176,7 +176,7 @@ def search(
     Duet keeps only the root, so its partner is played by the policy on each determinized hand
     rather than by one move chosen across all of them), the rollout takes over at that depth.
 
-    ``tree``: a tree grown for this decision already (``ai/turns.py``): its steps count against
+    ``tree``: a tree grown for this decision already (``ai/turn_budgets.py``): its steps count against
     the budget, and the search goes on growing it.
 
     ``settle``: stop before the budget is spent once the root's most visited move is one of
@@ -184,7 +184,7 @@ def search(
     chosen by visits is the same, the rest of the budget would only have confirmed it.
 
     ``stop``: asked every few iterations; when it says so the search raises ``Abandoned`` (a
-    search ahead nobody wants any more, bot/computers.py). It can only end a search, never change
+    search ahead nobody wants any more, services/computers.py). It can only end a search, never change
     what a search that ends chooses."""
     rng = random.Random(seed)
     players = _players(state)

@@ -73,7 +73,7 @@ class Knowledge:
     # How deep the search's tree grows (None: as deep as it grows).
     depth: int | None = None
     # A whole turn's search, in its level's budgets, where a turn holds many searched decisions
-    # (None: each decision searches a whole budget; ai/turns.py).
+    # (None: each decision searches a whole budget; ai/turn_budgets.py).
     turn_budgets: float | None = None
 
     def evaluate(self, state: State) -> list[float] | None:

@@ -7,7 +7,7 @@ core but one, at least one) and awaits the answer. The pool starts on first use,
 Its workers leave by themselves when the bot is killed hard (``ai/workers.py``).
 
 Searches ahead (``speculate_turn``, ``likely_turns``: a computer's turn searched while a person
-thinks, bot/computers.py) are worth less than any search a table waits for, and than any
+thinks, services/computers.py) are worth less than any search a table waits for, and than any
 drawing. They run in a worker process of their own, at the lowest CPU priority (nice 19: the
 drawing workers, the decision workers and the bot all run first on a busy core), one at a time,
 and only while the decision workers are not all busy (``free``): a search that counts never
@@ -32,7 +32,7 @@ from typing import Any
 
 from ai.guess import likely_turns
 from ai.ismcts import Abandoned, decide
-from ai.turns import play_turn
+from ai.turn_budgets import play_turn
 from ai.workers import owned_pool, worker_started
 from engine import GAMES, State
 
@@ -45,7 +45,7 @@ def _decide(game: str, data: dict, seat: int, level: str, seed: int) -> str:
 
 
 def _play_turn(game: str, data: dict, seat: int, level: str, game_seed: int) -> list[str]:
-    """In a worker: load the state and decide the seat's whole turn (``ai/turns.py``)."""
+    """In a worker: load the state and decide the seat's whole turn (``ai/turn_budgets.py``)."""
     return [action.text for action in play_turn(GAMES[game].load(data), seat, level, game_seed)]
 
 
@@ -126,7 +126,7 @@ class Computers:
         return await self._counted(_decide, state.game.id, state.to_dict(), seat, level, seed)
 
     async def play_turn(self, state: State, seat: int, level: str, game_seed: int) -> list[str]:
-        """The moves of ``seat``'s whole turn, in order (``ai.turns.play_turn``)."""
+        """The moves of ``seat``'s whole turn, in order (``ai.turn_budgets.play_turn``)."""
         return await self._counted(_play_turn, state.game.id, state.to_dict(), seat, level, game_seed)
 
     async def _counted(self, fn: Callable[..., Any], *args: Any) -> Any:

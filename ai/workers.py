@@ -1,6 +1,6 @@
 """Worker process pools that stop with the process that started them.
 
-The bot's two pools (computer players, ``ai/pool.py``; drawings, ``bot/pictures.py``) start their
+The bot's two pools (computer players, ``ai/pool.py``; drawings, ``services/pictures.py``) start their
 workers with the ``forkserver`` method: forking the bot itself (its threads, its open database)
 is never safe. A bot that stops cleanly shuts its pools down; a bot killed hard (SIGKILL, the
 out-of-memory killer) cannot, and a forkserver's workers are not its children: nothing tells
@@ -31,7 +31,7 @@ log = logging.getLogger("meeple.workers")
 
 OWNER_CHECK = 2.0  # seconds between a worker's looks at its owner, where it cannot wait on it
 # Calls every new worker makes before its work, (function, arguments), pickled to it: a game
-# registered at run time (a test's game, bot/game_entry.py) is registered in the workers too.
+# registered at run time (a test's game, services/game_entry.py) is registered in the workers too.
 STARTUP: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
 
 

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PIL import Image  # noqa: E402
 
 import render  # noqa: E402
-from bot.storage import Database  # noqa: E402
 from engine import GAMES  # noqa: E402
+from services.storage import Database  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:

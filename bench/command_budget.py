@@ -39,7 +39,7 @@ async def synced_payload() -> list[dict[str, Any]]:
     """The command payload the bot syncs, translated by its catalogues (no Discord, no database)."""
     from bot.client import MeepleBot
     from bot.command_l10n import CatalogueTranslator
-    from bot.config import Config
+    from services.config import Config
 
     with tempfile.TemporaryDirectory() as folder:
         config = Config(token=None, database=Path(folder) / "t.db", dev_guild=None, api_base=None, log_level="INFO")

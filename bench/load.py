@@ -24,7 +24,7 @@ overload case: every game clicks again as soon as its new board is shown (posted
 are outstanding at once and the bot's queue is whatever it cannot serve.
 
 A move's board is either a new message (a turn begins) or an edit of the turn's board message
-(a later step of the same turn, bot/delivery.py ``post_board``; the bot edits a channel's board at
+(a later step of the same turn, services/delivery.py ``post_board``; the bot edits a channel's board at
 most once per ``MEEPLE_EDIT_PACE`` seconds, 1.5 by default, and the bench leaves that pace on, as
 players see it, unless ``--edit-pace`` says otherwise). Both count as the move's board: an edit of
 the channel's current board that changes its picture or buttons (not the replay attached to a
@@ -72,10 +72,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.stored_games import STAGES, StoredTable, seed  # noqa: E402
-from bot.i18n import t  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
 from emulator.interactions import InteractionFailed, InteractionResult  # noqa: E402
 from emulator.state import Channel, Message, User  # noqa: E402
+from l10n.words import t  # noqa: E402
 
 # (game, players) dealt round-robin to the tables after a seeded shuffle. ``played`` (the
 # default): each game a quarter of the tables, at the player counts people play (Fox Duet 2,
@@ -119,7 +119,7 @@ LOBBY_JOIN = re.compile(r"^mp:lobby:\d+:join$")
 CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
 MENTION = re.compile(r"<@!?(\d+)>")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-# The storage layer's count of SQL statements (bot/metrics.py), as /metrics shows it.
+# The storage layer's count of SQL statements (services/metrics.py), as /metrics shows it.
 STATEMENTS = "meeple_db_statements_total"
 
 
@@ -338,7 +338,7 @@ def version_of(message: Message) -> tuple[int | str, ...]:
 class Watch:
     """Hooks on the emulator's message store: new boards, new versions of a board (an edit of the
     channel's current board message that changes its picture or components: a later step of the same turn,
-    bot/delivery.py ``post_board``) and interaction answers wake exactly their waiter (the
+    services/delivery.py ``post_board``) and interaction answers wake exactly their waiter (the
     emulator's own waits wake every waiter on every change, too dear for 1,000 games). A board
     waiter gets ``(message, edited)``. Other edits of a board (the replay attached to a final
     board: its picture and buttons unchanged) wake nobody.

@@ -47,9 +47,9 @@ from PIL import Image, features  # noqa: E402
 
 import render  # noqa: E402
 import render.common  # noqa: E402
-from bot.service import delivery_jobs  # noqa: E402
-from bot.storage import Database  # noqa: E402
 from engine import GAMES  # noqa: E402
+from services.game_service import delivery_jobs  # noqa: E402
+from services.storage import Database  # noqa: E402
 
 # The bot's encoder (budget, fallbacks) when it is still there, so the encode phase is measured
 # directly; if it moves, the phase is the board's time minus the draw's.

@@ -19,7 +19,7 @@ else the machine runs: read the load average printed with them.
     .venv/bin/python bench/pace.py [--game noctiluca] [--players 3] [--level hard] [--turns 5] [--json out.json]
     .venv/bin/python bench/pace.py --game noctiluca --players 2 --level hard --think 8 --alice search
 
-Thinking while Alice thinks (bot/computers.py): with ``--think S`` Alice waits ``S`` seconds before
+Thinking while Alice thinks (services/computers.py): with ``--think S`` Alice waits ``S`` seconds before
 each of her moves, as a person reading the board would (not counted in the times above, which
 start at her click), and the computers search their answers to her likely turns meanwhile. With
 ``--alice search`` she plays what a normal-level search from her own seat chooses (her seed, not
@@ -30,7 +30,7 @@ on hits and on misses. ``--no-guess`` turns the guessing off, to compare at the 
 
 ``--cpu`` measures instead, without the bot and whatever the machine's load, the CPU seconds the
 computers' turns cost (this process's ``time.process_time``): seeded games, Alice's moves at
-random, each computer's turn decided as the checkout's bot decides it (``ai.turns.play_turn`` where
+random, each computer's turn decided as the checkout's bot decides it (``ai.turn_budgets.play_turn`` where
 there is one, else one ``ismcts.decide`` per sub-step, as older checkouts did); per computer turn, and
 per wait of Alice's (every computer turn between two of hers, summed).
 
@@ -61,13 +61,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bot.posting  # noqa: E402
-import bot.service  # noqa: E402
+import services.game_service  # noqa: E402
 from bot.client import MeepleBot  # noqa: E402
-from bot.config import Config  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
 from emulator.state import Channel, Message, User  # noqa: E402
 from emulator.testing import FAST, assert_clean, make_world, running  # noqa: E402
 from engine import GAMES, Action  # noqa: E402
+from services.config import Config  # noqa: E402
 
 LEVELS = ("easy", "normal", "hard")
 TARGET = {"easy": 3.0, "normal": 3.0, "hard": 5.0}  # the issue's seconds to the computer's board
@@ -133,7 +133,7 @@ def stats(values: list[float]) -> dict[str, float | None]:
 @contextlib.contextmanager
 def recording(record: Record) -> Any:
     """Time every move the service applies and every board the poster posts."""
-    act, post = bot.service.GameService.act, bot.posting.Poster.post_board
+    act, post = services.game_service.GameService.act, bot.posting.Poster.post_board
 
     async def timed_act(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = await act(self, *args, **kwargs)
@@ -149,7 +149,7 @@ def recording(record: Record) -> Any:
         return message
 
     with (
-        mock.patch.object(bot.service.GameService, "act", timed_act),
+        mock.patch.object(services.game_service.GameService, "act", timed_act),
         mock.patch.object(bot.posting.Poster, "post_board", timed_post),
     ):
         yield
@@ -307,7 +307,7 @@ async def measure(
     result = Measured(key, players, level)
     dealer = SimpleNamespace(randbits=random.Random(f"{key}-{players}-{seed}").getrandbits)
     record = Record()
-    with mock.patch.object(bot.service, "secrets", dealer), recording(record):
+    with mock.patch.object(services.game_service, "secrets", dealer), recording(record):
         async with Emulator(**FAST) as emu:
             world = make_world(emu)
             config = Config(
@@ -364,13 +364,13 @@ def cpu_measure(key: str, players: int, level: str, turns: int, seed: int) -> Me
     from ai.ismcts import decide, playable
 
     try:
-        from ai.turns import play_turn  # the turn decided at once
+        from ai.turn_budgets import play_turn  # the turn decided at once
     except ImportError:
         play_turn = None
     try:
-        from ai.turns import move_seed
+        from ai.turn_budgets import move_seed
     except ImportError:  # older checkouts kept the seed with the bot
-        from bot.computers import move_seed
+        from services.computers import move_seed
 
     result = Measured(key, players, level)
     rng = random.Random(seed)
@@ -421,9 +421,9 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     if args.no_guess:
-        import bot.computers
+        import services.computers
 
-        bot.computers.GUESSES = 0  # nothing guessed: every turn after Alice's is searched when due
+        services.computers.GUESSES = 0  # nothing guessed: every turn after Alice's is searched when due
     print(f"load average before: {os.getloadavg()}", flush=True)
     results: list[Measured] = []
     with tempfile.TemporaryDirectory(prefix="meeple-pace-") as folder:

@@ -11,7 +11,7 @@ bot posts in the game's channel is counted, with the people each one notified wh
     .venv/bin/python bench/posts.py --report before.json after.json   # the figures, side by side
 
 Playing only records (the game's action log, the messages); ``--report`` replays each log with
-the engine and counts its turns by this checkout's ``bot.turns.turn_change``, so a record made by
+the engine and counts its turns by this checkout's ``services.board_turns.turn_change``, so a record made by
 older code (``git archive <commit> | tar -x -C /tmp/base``, then run this file there) is counted
 the same way. Turns, as the issue counts them: whenever a seat newly has to move, or the game's
 own turn begins (a new round, dive or turn counter); "g.turns" counts the game's own only (a
@@ -41,13 +41,13 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import bot.service  # noqa: E402
+import services.game_service  # noqa: E402
 from bot.client import MeepleBot  # noqa: E402
-from bot.config import Config  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
 from emulator.state import Message  # noqa: E402
 from emulator.testing import FAST, make_world, running  # noqa: E402
 from engine import GAMES, Action  # noqa: E402
+from services.config import Config  # noqa: E402
 
 CONFIGS = [
     ("fox-duet", 2),
@@ -96,8 +96,8 @@ def no_drawing(draw: bool) -> Any:
         return None
 
     with (
-        mock.patch("bot.pictures.Pictures.board", png),
-        mock.patch("bot.pictures.Pictures.hand", png),
+        mock.patch("services.pictures.Pictures.board", png),
+        mock.patch("services.pictures.Pictures.hand", png),
         mock.patch("bot.history_ui.attach_replay", no_replay),
     ):
         yield
@@ -204,7 +204,7 @@ async def record(
     games = []
     for key, players in configs:
         dealer = SimpleNamespace(randbits=random.Random(f"{key}-{players}-{seed}").getrandbits)
-        with mock.patch.object(bot.service, "secrets", dealer), no_drawing(draw):
+        with mock.patch.object(services.game_service, "secrets", dealer), no_drawing(draw):
             import tempfile
 
             with tempfile.TemporaryDirectory() as folder:
@@ -222,13 +222,13 @@ async def record(
 
 # -- the figures ------------------------------------------------------------------------------
 def turns_of(game: dict[str, Any]) -> tuple[int, int, dict[int, int]]:
-    """The game's log replayed: its turns by the game's own count (``bot.turns.turn_change``: a
+    """The game's log replayed: its turns by the game's own count (``services.board_turns.turn_change``: a
     Noctiluca diver's turn takes in the others' decisions of its passing round), its turns as
     the issue counts them (also whenever a seat newly has to move), and each person's turns: how
     often that seat's turn starts (it newly has to move, or the game begins a turn with it to
     move; a seat whose turn goes on while another's begins beside it is not counted again). The
     end of the game is a turn of its own: its final board."""
-    from bot.turns import STARTS, TURN, turn_change
+    from services.board_turns import STARTS, TURN, turn_change
 
     spec = GAMES[game["game"]]
     kwargs = {"rules_version": game["rules_version"]} if game.get("rules_version") else {}
@@ -313,7 +313,7 @@ def main() -> None:
     games = asyncio.run(record(configs, args.seed, args.draw, args.moves, args.json))
     if not args.json:
         with contextlib.suppress(ImportError):
-            import bot.turns  # noqa: F401  (older code has no turns to count by)
+            import services.board_turns  # noqa: F401  (older code has no turns to count by)
 
             for game in games:
                 print(game["game"], game["players"], figures(game))

@@ -7,7 +7,7 @@ of its own, as a drawing worker draws it, two ways:
   old   the replay as it was before the drawing workers drew it: every position rebuilt into a
         list (in the bot's event loop), every frame drawn into a list, then Pillow's ``save_all``
         (kept here, word for word, only for this comparison);
-  new   ``bot.replays.draw_replay``, what a drawing worker runs now: positions rebuilt in the
+  new   ``services.replays.draw_replay``, what a drawing worker runs now: positions rebuilt in the
         worker, each frame streamed into libwebp's animation encoder as soon as it is drawn.
 
 Columns: moves in the log; frames in the replay; CPU s (``time.process_time`` of that process:
@@ -124,8 +124,8 @@ def old_encode_animation(frames: list[Any]) -> tuple[bytes, str]:
 
 
 def old_replay(order: Any) -> bytes:
-    from bot.replays import publics
     from l10n import t
+    from services.replays import publics
 
     def caption(step: int, steps: int) -> str:
         return t("replay.caption", order.locale, step=step, steps=steps)
@@ -148,10 +148,10 @@ def status(field: str) -> int:
 def child(key: str, seed: int, way: str, budget: int | None, max_moves: int | None) -> dict[str, Any]:
     from PIL import Image
 
-    from bot.replays import ReplayOrder, draw_replay
     from engine import GAMES
     from render import RENDERERS
     from render.replay import DEFAULT_BUDGET
+    from services.replays import ReplayOrder, draw_replay
 
     players, log = random_log(key, seed)
     log = log[:max_moves]  # a game's first moves are a smaller replay of a game (the smoke test)

@@ -3,14 +3,14 @@
 1. Templates: ``--templates`` seeded random games of each game (2-3 players, concessions and
    resignations left out) are played to their end through the real storage API on a scratch
    SQLite file, as the bot stores them: ``create_game``, ``join``, ``start_game`` and one
-   ``commit_move`` per move with the delivery jobs the bot writes (``bot.service.delivery_jobs``:
+   ``commit_move`` per move with the delivery jobs the bot writes (``services.game_service.delivery_jobs``:
    the board with its public events, a DM per seat told something private), every job then
    marked done as the delivery worker does, and the results recorded (``record_results``: ratings
    and their history for the competitive games).
 2. Simulation: ``--days`` days of ``--games-per-day`` games each. Each day's games are copies of
    the templates (rows copied with new ids, channels, players and dates; the game ends that day),
    inserted with sqlite3 in one transaction per day. With retention, the bot's own daily pass
-   (``bot.storage.retention.compact``, batches of 100) then runs with that day as "now".
+   (``services.storage.retention.compact``, batches of 100) then runs with that day as "now".
    Three runs, each on a fresh file: retention off; retention ``--retention`` days on a file with
    SQLite's default ``auto_vacuum = NONE`` (what the bot creates: freed pages stay in the file
    and new games reuse them); the same on a file made with ``auto_vacuum = INCREMENTAL`` (the
@@ -48,10 +48,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.results import ranks  # noqa: E402
-from bot.service import delivery_jobs  # noqa: E402
-from bot.storage import Database, async_play, jobs, retention  # noqa: E402
 from engine import GAMES, Outcome  # noqa: E402
+from league.results import ranks  # noqa: E402
+from services.game_service import delivery_jobs  # noqa: E402
+from services.storage import Database, async_play, jobs, retention  # noqa: E402
 
 GUILD = 4_000_000_000_000_000  # one busy server
 RECORD_TABLES = ("actions", "snapshots", "delivery_jobs", "undone_actions")

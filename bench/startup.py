@@ -98,7 +98,7 @@ def templates() -> list[tuple[str, int, dict, str, int]]:
 def seed(path: Path, games: int, code: Path) -> None:
     """A database migrated by ``code``'s bot with ``games`` running tables inserted by SQL."""
     sys.path.insert(0, str(code))
-    from bot.storage import Database
+    from services.storage import Database
 
     async def create() -> None:
         db = await Database.open(path)
@@ -194,9 +194,9 @@ class CountingConnection:
 
 async def case_startup(path: Path) -> dict:
     from bot.client import MeepleBot
-    from bot.config import Config
     from emulator.emulator import Emulator
     from emulator.testing import FAST, make_world, running
+    from services.config import Config
 
     base = rss_mb()
     async with Emulator(**FAST) as emu:
@@ -259,10 +259,10 @@ class QuietFlow:
 
 
 async def case_tick(path: Path) -> dict:
-    from bot.scheduler import Scheduler
-    from bot.service import GameService
-    from bot.storage import Database
     from engine import GAMES
+    from services.game_service import GameService
+    from services.scheduler import Scheduler
+    from services.storage import Database
 
     db = await Database.open(path)
     service = GameService(db)
@@ -304,8 +304,8 @@ async def case_tick(path: Path) -> dict:
 
 
 async def case_touch(path: Path) -> dict:
-    from bot.service import GameService
-    from bot.storage import Database
+    from services.game_service import GameService
+    from services.storage import Database
 
     db = await Database.open(path)
     service = GameService(db)
@@ -337,8 +337,8 @@ async def case_render(path: Path, count: int = 300) -> dict:
     """Boards of ``count`` games drawn as the bot draws them (``asyncio.to_thread``, a few at a
     time): the threads are where glibc's per-thread arenas can hold freed memory."""
     import render
-    from bot.service import GameService
-    from bot.storage import Database
+    from services.game_service import GameService
+    from services.storage import Database
 
     db = await Database.open(path)
     service = GameService(db)
@@ -367,11 +367,11 @@ async def case_backlog(path: Path, unposted: int) -> dict:
     """``unposted`` tables whose boards a crash left pending, plus one being played: how soon
     is a click on that one answered after the start?"""
     from bot.client import MeepleBot
-    from bot.config import Config
-    from bot.service import GameService
-    from bot.storage import Database
     from emulator.emulator import Emulator
     from emulator.testing import FAST, make_world, running
+    from services.config import Config
+    from services.game_service import GameService
+    from services.storage import Database
     from tests.bot.test_discord_table import join_and_start, open_table
     from tests.support.driver import Table, is_board, mentioned
 

@@ -4,7 +4,7 @@ The bot (``MeepleBot``: its cogs, ``Flow``, ``GameService``, the delivery worker
 process against the loopback emulator, with a real SQLite file (or ``--database postgres``: a
 throw-away PostgreSQL server, as the tests start one). Users open a table, join, start, and
 press what the bot offers them, as ``tests/support/driver.py``'s ``Table`` does. For each move,
-the statements counted by ``meeple_db_statements_total`` (bot/metrics.py: every statement the
+the statements counted by ``meeple_db_statements_total`` (services/metrics.py: every statement the
 storage layer runs, BEGIN and COMMIT included, an executemany once) from the click on the move
 until everything the move caused is done: the click's transaction, its answer, the board
 posted, the private DMs sent, the delivery jobs' bookkeeping, a computer's check. Opening
@@ -45,15 +45,15 @@ sys.path.insert(0, str(ROOT))
 
 from prometheus_client import REGISTRY  # noqa: E402
 
-import bot.service  # noqa: E402
+import services.game_service  # noqa: E402
 from bot.client import MeepleBot  # noqa: E402
-from bot.config import Config  # noqa: E402
-from bot.storage import db as storage_db  # noqa: E402
-from bot.storage import jobs  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
 from emulator.state import Channel, Message, User  # noqa: E402
 from emulator.testing import FAST, assert_clean, make_world, running  # noqa: E402
 from engine import GAMES, Action, Game, State  # noqa: E402
+from services.config import Config  # noqa: E402
+from services.storage import db as storage_db  # noqa: E402
+from services.storage import jobs  # noqa: E402
 
 LIMIT = 20  # the issue's budget per ordinary move
 NAMES = ("carol", "dave", "erin")
@@ -299,7 +299,7 @@ async def measure(
     result = Measured(key, players)
     # The deal too is seeded: the seed the service draws for a new table comes from ``seed``.
     dealer = SimpleNamespace(randbits=random.Random(f"{key}-{players}-{seed}").getrandbits)
-    with mock.patch.object(bot.service, "secrets", dealer):
+    with mock.patch.object(services.game_service, "secrets", dealer):
         return await _measure(result, key, players, moves, seed, database, finish, trace)
 
 

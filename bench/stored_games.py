@@ -5,7 +5,7 @@ timing, language and rules version are what ``/table create`` would store), then
 seeded random legal moves through the engine (concessions and resignations left out), each
 committed with ``Database.commit_move`` as the bot commits a move. The moves before the last
 were delivered long ago: the start's jobs are marked done and those moves carry no job. The last
-move carries its board job (``bot.service.delivery_jobs``: the board with that move's public
+move carries its board job (``services.game_service.delivery_jobs``: the board with that move's public
 events), left pending: at start-up the bot's durable outbox (``Flow.resume_all``,
 ``Delivery.resume``) posts every seeded game's current board, exactly as after a restart, and
 the load's users click on those boards.
@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.service import GameService, delivery_jobs
-from bot.storage import Database, jobs
 from engine import GAMES
+from services.game_service import GameService, delivery_jobs
+from services.storage import Database, jobs
 
 MAX_MOVES_IN = 300
 # A random game that has not ended after this many moves is taken as this long (tm-dice played

@@ -9,7 +9,7 @@ the garbage collector's pauses, the posts' pace, the statements it ran.
 2. The bot's real ``Scheduler`` over the real ``GameService`` and ``Poster`` (its ``remind``
    words and builds each reminder, Snooze button included); only Discord is fake: a channel's
    ``send`` takes ``--latency`` seconds, as a request to Discord does. The garbage collector is
-   set up as the bot's start-up sets it (``bot.collector.settle``), unless ``--no-gc-setup``,
+   set up as the bot's start-up sets it (``services.collector.settle``), unless ``--no-gc-setup``,
    after the catalogues are read (the bot's start-up reads them translating its commands) and
    a state of each game loaded (an engine imports some of its modules at its first load).
 3. Ticks with a fake clock, each measured: 30 min after the start (the first look: every due
@@ -51,14 +51,14 @@ from typing import Any, cast
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot import collector  # noqa: E402
-from bot.i18n import available_locales, catalogue  # noqa: E402
 from bot.posting import Poster  # noqa: E402
-from bot.scheduler import BATCH_SIZE, PAGE_SIZE, POSTS_PER_SECOND, Pacer, Scheduler  # noqa: E402
-from bot.service import GameService  # noqa: E402
-from bot.storage import Database  # noqa: E402
-from bot.storage.async_play import parse_stamp  # noqa: E402
 from engine import GAMES  # noqa: E402
+from l10n.words import available_locales, catalogue  # noqa: E402
+from services import collector  # noqa: E402
+from services.game_service import GameService  # noqa: E402
+from services.scheduler import BATCH_SIZE, PAGE_SIZE, POSTS_PER_SECOND, Pacer, Scheduler  # noqa: E402
+from services.storage import Database  # noqa: E402
+from services.storage.async_play import parse_stamp  # noqa: E402
 
 GUILDS = 40
 GUILD_BASE = 4_000_000_000_000_000

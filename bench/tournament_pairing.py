@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.tournaments import pods  # noqa: E402
-from bot.tournaments.swiss import Played, pair_round  # noqa: E402
+from league import pods  # noqa: E402
+from league.swiss import Played, pair_round  # noqa: E402
 
 
 def history_of(players: int, rounds: int, seed: int) -> list[Played]:

@@ -42,9 +42,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # before bench/ itself, whose ai.py would hide the ai package
 
 from bot.client import MeepleBot  # noqa: E402
-from bot.config import Config  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
 from emulator.testing import make_world, running  # noqa: E402
+from services.config import Config  # noqa: E402
 
 PATIENCE = 120.0
 

@@ -1,7 +1,7 @@
 """What a drawing worker costs: CPU per board and per hand, where it goes, PNG size, and the RSS it keeps.
 
 In a fresh process started as the bot starts its drawing workers (``forkserver``, then the
-``draw`` function of ``bot/pictures.py``), draws every game's boards and hands at a few positions
+``draw`` function of ``services/pictures.py``), draws every game's boards and hands at a few positions
 (early, middle, late of seeded random games) in three languages (en, zh-TW, pt-BR, with Latin,
 CJK and emoji names), several rounds, each at the positions of another seeded game (the first
 round is a warm-up: the fonts and sprites a worker loads once). Prints, per game and in all: CPU
@@ -90,8 +90,8 @@ def split(stats: pstats.Stats) -> dict[str, float]:
 
 def work(games: list[str], rounds: int, count: int) -> dict[str, Any]:
     """In the worker: draw everything ``rounds`` times, timing each picture; then once more under cProfile."""
-    from bot import pictures as bot_pictures
-    from bot.pictures import draw
+    from services import pictures as bot_pictures
+    from services.pictures import draw
 
     trim_above = getattr(bot_pictures, "WORKER_TRIM_MB", None)
     if trim_above is not None:  # as the bot's workers run a drawing: its C heap trimmed above the mark

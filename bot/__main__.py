@@ -14,9 +14,9 @@ import sys
 import discord
 import yarl
 
-from bot.config import Config, load_config, read_settings, redact_url
-from bot.logs import configure_logging, secrets_of
-from bot.tasks import Tasks, awaited, log_every_task
+from services.config import Config, load_config, read_settings, redact_url
+from services.logs import configure_logging, secrets_of
+from services.tasks import Tasks, awaited, log_every_task
 
 NO_TOKEN = """\
 Meeple Post needs a Discord bot token to connect to Discord.
@@ -66,13 +66,13 @@ def parse_options(argv: list[str] | None, settings: dict[str, str]) -> argparse.
         help="sync the slash commands with Discord even if they did not change since the last sync "
         "(same as MEEPLE_SYNC_COMMANDS=1)",
     )
-    # Without a subcommand the bot starts; these two work on its SQLite file instead (bot/backups.py).
+    # Without a subcommand the bot starts; these two work on its SQLite file instead (services/backup_schedule.py).
     commands = parser.add_subparsers(dest="command", metavar="{backup,restore,my-data,forget-me}")
     backup = commands.add_parser("backup", help="copy the database, safely while the bot plays")
     backup.add_argument("path", help="the copy to write (a folder, or a name ending in /: a dated file in it)")
     restore = commands.add_parser("restore", help="check a copy, then put it in place (the bot stopped)")
     restore.add_argument("path", help="the copy to restore")
-    # A player's data, for a request that arrives by mail (bot/privacy.py; README, "Privacy").
+    # A player's data, for a request that arrives by mail (services/player_data.py; README, "Privacy").
     my_data = commands.add_parser("my-data", help="write everything stored about a user as JSON")
     my_data.add_argument("user", help="the user's Discord id")
     my_data.add_argument("--out", help="the file to write (default: standard output)")
@@ -202,12 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     port = options.port
     configure_logging(config.log_level, config.log_format, secrets_of(config.token, str(config.database)))
     if options.command in ("my-data", "forget-me"):
-        from bot import privacy
+        from services import player_data as privacy
 
         out, yes = getattr(options, "out", None), getattr(options, "yes", False)
         return privacy.command(options.command, options.user, config, out=out, yes=yes)
     if options.command is not None:
-        from bot.backups import command
+        from services.backup_schedule import command
 
         return command(options.command, options.path, config)
     quiet_voice_warnings()

@@ -4,7 +4,7 @@ request is refused or fails, and what the log keeps.
 Handlers do not catch: a ``Refusal`` becomes its private message; an interaction that expired
 before the bot could answer is noted quietly (there is nobody left to answer); anything else is
 logged once with its traceback and the player gets a private answer that says truthfully
-whether something was changed (see ``bot.storage.db.watch_commits``).
+whether something was changed (see ``services.storage.db.watch_commits``).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import metrics
-from bot.i18n import resolve_locale, t
 from bot.languages import discord_locale
-from bot.logs import note_game, note_interaction
-from bot.service import Refusal
-from bot.storage.db import CommitWatch, watch_commits
+from l10n.words import resolve_locale, t
+from league.refusal import Refusal
+from services import metrics
+from services.logs import note_game, note_interaction
+from services.storage.db import CommitWatch, watch_commits
 
 if TYPE_CHECKING:
     from bot.flow import Flow
@@ -122,8 +122,8 @@ async def seen(interaction: discord.Interaction) -> None:
     """Remember the language this user reads, for the DMs that reach them later.
 
     The first thing every command and click does: it also names the interaction, its table and
-    its shard in the log's lines written while handling it (bot.logs), and starts the clock of
-    its first answer (bot.metrics).
+    its shard in the log's lines written while handling it (services.logs), and starts the clock of
+    its first answer (services.metrics).
     """
     time_first_answer(interaction)
     note_interaction(interaction)

@@ -12,35 +12,36 @@ from discord import app_commands
 from discord.ext import commands
 
 from ai.pool import Computers
-from bot import collector, metrics
 from bot.answers import answer_failure, locale_of, refuse, say, seen
-from bot.backups import start_backups
 from bot.command_l10n import CatalogueTranslator, CommandMentions
 from bot.command_options import check_options, leaf_options
 from bot.command_sync import learn_ids, sync_if_changed
-from bot.computers import DELAY, LEVELS, ComputerTurns
-from bot.config import Config
-from bot.delivery import Backoff, Delivery
 from bot.flow import Flow
-from bot.follow_up import FollowUp
 from bot.gateway_guard import guard_parsers
 from bot.history_ui import HISTORY_ITEMS
-from bot.howto import HOWTO_ITEMS
-from bot.i18n import t
-from bot.observe import Check, Observer, Watchdog, sd_notify
-from bot.pictures import Pictures
+from bot.howto_ui import HOWTO_ITEMS
 from bot.posting import Poster
-from bot.retention import Retention
-from bot.scheduler import Clock, Scheduler, system_clock
-from bot.service import GameService, Refusal
-from bot.storage import Database, stats
-from bot.storage.db import watch_commits
-from bot.tasks import Tasks, awaited
 from bot.tournament_posting import DiscordTournamentPosting
-from bot.tournaments.runner import Runner
 from bot.ui import DYNAMIC_ITEMS, answer_unclaimed
 from engine import GAMES
 from l10n import use_command_mentions
+from l10n.words import t
+from league.refusal import Refusal
+from services import collector, metrics
+from services.backup_schedule import start_backups
+from services.compaction import Retention
+from services.computers import DELAY, LEVELS, ComputerTurns
+from services.config import Config
+from services.delivery import Backoff, Delivery
+from services.follow_up import FollowUp
+from services.game_service import GameService
+from services.observe import Check, Observer, Watchdog, sd_notify
+from services.pictures import Pictures
+from services.scheduler import Clock, Scheduler, system_clock
+from services.storage import Database, stats
+from services.storage.db import watch_commits
+from services.tasks import Tasks, awaited
+from services.tournament_runner import Runner
 
 log = logging.getLogger("meeple.bot")
 
@@ -138,11 +139,11 @@ class MeepleBot(commands.Bot):
         self.scheduler: Scheduler | None = None
         self.tournaments: Runner | None = None
         self.computers: Computers | None = None
-        self.retention: Retention | None = None  # MEEPLE_RETENTION_DAYS (bot/retention.py)
+        self.retention: Retention | None = None  # MEEPLE_RETENTION_DAYS (services/compaction.py)
         # The bot's own background work: the minute ticker, the backups (MEEPLE_BACKUP_EVERY_HOURS),
-        # the collector's freeze; all cancelled and awaited by ``close`` (bot/tasks.py).
+        # the collector's freeze; all cancelled and awaited by ``close`` (services/tasks.py).
         self.tasks = Tasks()
-        self.observer: Observer | None = None  # MEEPLE_METRICS_PORT (bot/observe.py)
+        self.observer: Observer | None = None  # MEEPLE_METRICS_PORT (services/observe.py)
         self.watchdog = Watchdog()  # systemd's WatchdogSec, when the unit sets one
         self.command_mentions = CommandMentions()  # the commands' ids, once synced or fetched
         # A gateway event discord.py cannot read is dropped and logged, never the end of the process.
@@ -158,9 +159,9 @@ class MeepleBot(commands.Bot):
         service = GameService(self.db, cache_size=self.config.state_cache)
         # Boards and hands are drawn in worker processes (closed by Flow.shutdown).
         pictures = Pictures(self.config.render_workers)
-        # Sharded, the work nobody clicks for keeps to this process's guilds (bot/shards.py).
+        # Sharded, the work nobody clicks for keeps to this process's guilds (services/shards.py).
         shards = self.config.shards
-        # The services post through the poster (bot/posting_port.py), never through discord.py.
+        # The services post through the poster (services/posting_port.py), never through discord.py.
         self.poster = Poster(self, service, pictures=pictures)
         delivery = Delivery(service, self.poster, self.backoff, shards=shards)
         if self.config.edit_pace is not None:
@@ -228,7 +229,7 @@ class MeepleBot(commands.Bot):
 
     async def _tick_forever(self) -> None:
         """Reminders, time limits and tournament rounds, checked every minute, and once a day the
-        compaction of old games' records (bot/retention.py). A tick that fails (the database away
+        compaction of old games' records (services/compaction.py). A tick that fails (the database away
         for a moment) is logged, and the next minute's tick comes all the same."""
         while not self.is_closed():
             await self.tick_wait()
@@ -252,7 +253,7 @@ class MeepleBot(commands.Bot):
                     metrics.TICK_FAILURES.inc()
                     log.exception("compacting old games' records failed; trying again tomorrow")
 
-    # -- the operator's endpoint (bot/observe.py) ----------------------------------------------
+    # -- the operator's endpoint (services/observe.py) ----------------------------------------------
     def shard_states(self) -> dict[int, bool]:
         """Whether the gateway connection of each of this process's shards is up."""
         ws = self.ws

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.command_l10n import choice_key
-from bot.i18n import Listed, OptionRef, Term
-from bot.service import Refusal
+from l10n.words import Listed, OptionRef, Term
+from league.refusal import Refusal
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11

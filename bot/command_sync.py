@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.command_l10n import CommandMentions
-from bot.storage import Database, bot_meta
+from services.storage import Database, bot_meta
 
 log = logging.getLogger("meeple.commands")
 

@@ -18,14 +18,14 @@ from typing import Any
 
 import discord
 
-from bot import computers
 from bot.answers import locale_of
-from bot.games import adapter_for
-from bot.i18n import listing, t
-from bot.service import Refusal
-from bot.storage import GameRow
 from bot.ui import ELSEWHERE, PREFIX, Answered, flow_of
 from engine import GAMES, State
+from l10n.words import listing, t
+from league.refusal import Refusal
+from services import computers
+from services.storage import GameRow
+from services.wording import adapter_for
 
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 

@@ -1,9 +1,9 @@
 """What happens on Discord around each request: defer, call the service, answer the clicker.
 
 Every component and command ends up here; rules live in ``engine`` and storage in
-``bot.storage``. What is posted (boards, hands, lobbies, reminders) is ``bot.posting``'s; what
+``services.storage``. What is posted (boards, hands, lobbies, reminders) is ``bot.posting``'s; what
 follows a change to a table (its board and DMs delivered, its computers poked) is
-``bot.follow_up``'s, which the delivery worker, the scheduler and the computers share.
+``services.follow_up``'s, which the delivery worker, the scheduler and the computers share.
 """
 
 from __future__ import annotations
@@ -17,31 +17,32 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import alt_text, computers
 from bot.answers import MESSAGE_LIMIT as MESSAGE_LIMIT
 from bot.answers import clip as clip
 from bot.answers import locale_of
-from bot.follow_up import FollowUp
-from bot.games import adapter_for
-from bot.i18n import t
 from bot.languages import LANGUAGES, table_language_of
-from bot.pictures import Pictures
 from bot.posting import MENTIONS as MENTIONS
 from bot.posting import Poster
 from bot.posting import jump_url as jump_url
-from bot.service import GameService, MoveResult, Refusal
-from bot.shards import ALL as ALL_SHARDS
-from bot.shards import Shards
-from bot.storage import GameRow, SeatRow, async_play, jobs
-from bot.storage.jobs import JobSpec
 from bot.ui import UndoButton
 from engine import Action, State
+from l10n.words import t
+from league.refusal import Refusal
+from services import alt_text, computers
+from services.follow_up import FollowUp
+from services.game_service import GameService, MoveResult
+from services.pictures import Pictures
+from services.shards import ALL as ALL_SHARDS
+from services.shards import Shards
+from services.storage import GameRow, SeatRow, async_play, jobs
+from services.storage.jobs import JobSpec
+from services.wording import adapter_for
 
 if TYPE_CHECKING:
     from discord.ext import commands
 
-    from bot.computers import ComputerTurns
-    from bot.delivery import Delivery
+    from services.computers import ComputerTurns
+    from services.delivery import Delivery
 
 log = logging.getLogger("meeple.flow")
 
@@ -57,7 +58,7 @@ class Flow:
         self.delivery: Delivery = follow_up.delivery
         self.locale = poster.locale
         self.tasks = poster.tasks  # background work (replays, languages noted) kept alive until done
-        # The guilds whose games this process carries on without a click (bot/shards.py); set by the bot.
+        # The guilds whose games this process carries on without a click (services/shards.py); set by the bot.
         self.shards: Shards = ALL_SHARDS
 
     @property

@@ -10,16 +10,17 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import alt_text, history
 from bot.answers import clip, locale_of
-from bot.games import adapter_for
-from bot.i18n import game_title, listing, t
-from bot.pictures import Pictures
-from bot.replays import ReplayOrder
-from bot.service import GameService, Refusal
-from bot.storage import GameRow, SeatRow, seats_and_undo
 from bot.ui import ELSEWHERE, Answered, custom_ids_on, flow_of
+from l10n.words import game_title, listing, t
+from league.refusal import Refusal
 from render.replay import extension_of
+from services import alt_text, history
+from services.game_service import GameService
+from services.pictures import Pictures
+from services.replays import ReplayOrder
+from services.storage import GameRow, SeatRow, seats_and_undo
+from services.wording import adapter_for
 
 log = logging.getLogger("meeple.history")
 

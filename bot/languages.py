@@ -11,7 +11,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import DEFAULT_LOCALE, resolve_locale
+from l10n.words import DEFAULT_LOCALE, resolve_locale
 
 # Each language named in itself: a reader finds their own language whatever the client shows.
 LANGUAGES: dict[str, str] = {"en": "English", "zh-TW": "繁體中文", "pt-BR": "Português (Brasil)"}

@@ -1,6 +1,6 @@
 """Posting on Discord: boards, hands by DM, lobbies, reminders and notices in a table's channel.
 
-The Discord side of ``bot.posting_port.Poster``: the delivery worker, the scheduler and the
+The Discord side of ``services.posting_port.Poster``: the delivery worker, the scheduler and the
 computers post through it and never see discord.py. Every Discord failure leaves it sorted into
 the port's kinds (``classified``): ``RetryLater`` for a rate limit, a server error or the
 network, ``Refused`` (``Forbidden``, ``Gone``) for what will not change.
@@ -20,17 +20,10 @@ import discord
 from discord.ext import commands
 
 import render
-from bot import alt_text, computers, history_ui, howto, ratings, turns
+from bot import history_ui
+from bot import howto_ui as howto
 from bot.answers import MESSAGE_LIMIT, clip
-from bot.computers import who
-from bot.games import GameAdapter, adapter_for
-from bot.i18n import game_title, resolve_locale, series, t
 from bot.languages import LANGUAGES, language_name
-from bot.pictures import Pictures
-from bot.posting_port import Forbidden, Gone, PostFailed, Refused, RetryLater
-from bot.service import GameService
-from bot.storage import GameRow, SeatRow, locales
-from bot.tasks import Tasks
 from bot.ui import (
     ActButton,
     ActSelect,
@@ -42,6 +35,17 @@ from bot.ui import (
     SnoozeButton,
 )
 from engine import Action, State
+from l10n.words import game_title, resolve_locale, series, t
+from league import ratings
+from services import alt_text, computers
+from services import board_turns as turns
+from services.computers import who
+from services.game_service import GameService
+from services.pictures import Pictures
+from services.posting_port import Forbidden, Gone, PostFailed, Refused, RetryLater
+from services.storage import GameRow, SeatRow, locales
+from services.tasks import Tasks
+from services.wording import GameAdapter, adapter_for
 
 log = logging.getLogger("meeple.posting")
 
@@ -121,7 +125,7 @@ def select_options(
 
 
 class Poster:
-    """Boards, hands, lobbies and lines of a table's channel on Discord (``bot.posting_port.Poster``)."""
+    """Boards, hands, lobbies and lines of a table's channel on Discord (``services.posting_port.Poster``)."""
 
     def __init__(
         self, bot: commands.Bot, service: GameService, locale: str = "en", pictures: Pictures | None = None
@@ -132,7 +136,7 @@ class Poster:
         # language (table_locale), a private answer the clicker's, a DM its recipient's.
         self.locale = locale
         self._seen: dict[int, str] = {}  # user id -> Discord locale of their last interaction
-        self.tasks = Tasks()  # background work (replays, languages noted) kept alive until done (bot/tasks.py)
+        self.tasks = Tasks()  # background work (replays, languages noted) kept alive until done (services/tasks.py)
         # Boards and hands are drawn here (worker processes; hands cached).
         self.pictures = pictures if pictures is not None else Pictures()
 

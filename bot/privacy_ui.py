@@ -2,7 +2,7 @@
 
 The export goes only to the player who asks, as a file on a private answer. Forgetting asks
 first: a persistent button (``mp:forget:<user id>``) that only that user can press, answered
-through the components' one error path (bot.ui.Answered). The work itself is bot.privacy's.
+through the components' one error path (bot.ui.Answered). The work itself is services.player_data's.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import privacy
 from bot.answers import answered, locale_of
-from bot.i18n import t
-from bot.service import Refusal
-from bot.storage import privacy as store
 from bot.ui import PREFIX, Answered, flow_of
+from l10n.words import t
+from league.refusal import Refusal
+from services import player_data as privacy
+from services.storage import privacy as store
 
 if TYPE_CHECKING:
     from bot.flow import Flow

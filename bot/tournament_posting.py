@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot.flow import MENTIONS, clip, jump_url
-from bot.tournaments.posting_port import Attachment, ChannelGone
+from services.tournament_posting_port import Attachment, ChannelGone
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
     from bot.flow import Flow
-    from bot.storage import GameRow
+    from services.storage import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a table's thread stays open t
 
 
 class DiscordTournamentPosting:
-    """``TournamentPosting`` (bot/tournaments/posting_port.py) on Discord."""
+    """``TournamentPosting`` (services/tournament_posting_port.py) on Discord."""
 
     def __init__(self, bot: MeepleBot, flow: Flow) -> None:
         self.bot = bot

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.answers import answered, locale_of, say, seen
-from bot.games import adapter_for
-from bot.i18n import t
-from bot.service import Refusal
 from engine import GAMES
+from l10n.words import t
+from league.refusal import Refusal
+from services.wording import adapter_for
 
 if TYPE_CHECKING:
     from bot.flow import Flow

@@ -31,7 +31,7 @@ def unregister(game_id: str) -> None:
 def shipped() -> dict[str, str]:
     """Game id -> the name of its package under ``engine`` (``fox_duet``), for the games shipped
     here: the other layers find the game's parts by that name (``render.fox_duet``,
-    ``ai.fox_duet``, ``bot.games.fox_duet``), so a shipped game is registered once."""
+    ``ai.fox_duet``, ``services.wording.fox_duet``), so a shipped game is registered once."""
     found = {}
     top = __name__.partition(".")[0]
     for game_id, game in GAMES.items():

@@ -3,7 +3,7 @@
 Each page of a game's guide is a ``Scene`` (render/scenes.py), declared beside the game's renderer
 (render/<game>_howto.py): a position reached by playing a seeded sample game
 (random legal moves, never a concession), the part of its board (or of the mover's hand) worth
-looking at, and the boxes to point at. The words come from the caller (``bot.howto``, through
+looking at, and the boxes to point at. The words come from the caller (``bot.howto_ui``, through
 the translation layer): a title and one short line per mark, drawn in a numbered list beside
 the picture, so the guide's text can say "①" and the player finds it on the board.
 """

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bot.config import load_config
+from services.config import load_config
 
 yaml = pytest.importorskip("yaml")
 

@@ -80,7 +80,20 @@ def test_every_rules_doc_cites_its_rulebook_by_title() -> None:
 # The code's own docs name no issue of the tracker (a reader of a clone has none): they say what
 # the code does and why. Tests may cite the issue they were written for.
 ISSUE = re.compile(r"\b[Ii]ssue \d+\b")
-CODE = ("engine", "ai", "render", "bot", "l10n", "emulator", "sandbox", "bench", "scripts", "tests")
+CODE = (
+    "engine",
+    "ai",
+    "render",
+    "league",
+    "services",
+    "bot",
+    "l10n",
+    "emulator",
+    "sandbox",
+    "bench",
+    "scripts",
+    "tests",
+)
 
 
 def test_the_code_names_no_issue_number() -> None:

@@ -13,14 +13,15 @@ import pytest
 from babel import Locale
 from babel.messages.plurals import get_plural
 
-from bot.i18n import COUNTS, available_locales, catalogue, placeholders, resolve_locale, t
-from bot.service import GameService, Refusal
-from bot.storage import Database
 from engine import GAMES, IllegalAction
 from engine.fox_duet.state import STEP_VERBS as FOX_STEPS
 from engine.noctiluca.state import STEP_VERBS as NOCTILUCA_STEPS
 from l10n import Phrase, entries, plural_index, po_name, use_catalogues
 from l10n import tools as i18n_tools
+from l10n.words import COUNTS, available_locales, catalogue, placeholders, resolve_locale, t
+from league.refusal import Refusal
+from services.game_service import GameService
+from services.storage import Database
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "data" / "i18n"

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Refusal
 from engine import GAMES
 from l10n import Listed, entries, game_title, listing, series, t
 from l10n import tools as i18n_tools
 from l10n.typography import ago, aside, clauses, day, decimal, labelled, parenthesized, percent
+from league.refusal import Refusal
 from tests.test_i18n import write_catalogue
 
 ZH, PT, EN = "zh-TW", "pt-BR", "en"
@@ -196,7 +196,7 @@ def test_no_translation_keeps_a_game_title_its_language_translates() -> None:
 # -- the code ---------------------------------------------------------------------------------
 # Where numbers and times are written for machines, never for a reader: stored and logged
 # timestamps, the health check's JSON, metrics.
-MACHINE_OUTPUT = {"bot/observe.py", "bot/metrics.py", "bot/logs.py"}
+MACHINE_OUTPUT = {"services/observe.py", "services/metrics.py", "services/logs.py"}
 
 
 def formatting_in_code() -> list[str]:

@@ -79,7 +79,7 @@ def test_the_wheel_holds_every_data_file_migration_and_sandbox_file(wheel: zipfi
         assert f"meeple_data/{path.relative_to(ROOT / 'data').as_posix()}" in names, path
     specs = sorted((ROOT / "emulator/specs").glob("*.json"))  # Discord's OpenAPI description (not its README)
     assert specs, "emulator/specs/openapi.json is missing"
-    for path in [*files_under(ROOT / "bot/storage/migrations"), *files_under(ROOT / "sandbox/static"), *specs]:
+    for path in [*files_under(ROOT / "services/storage/migrations"), *files_under(ROOT / "sandbox/static"), *specs]:
         assert path.relative_to(ROOT).as_posix() in names, path
 
 

@@ -2,7 +2,7 @@
 
 The Dockerfile's HEALTHCHECK, the compose file's health checks and its optional monitoring profile
 (Prometheus, Grafana), the sample dashboard and the systemd unit's watchdog all name things that
-the bot really serves (bot/observe.py, bot/metrics.py); a renamed family or a moved port fails here.
+the bot really serves (services/observe.py, services/metrics.py); a renamed family or a moved port fails here.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from pathlib import Path
 import yaml
 from prometheus_client import REGISTRY
 
-from bot import metrics  # noqa: F401  (registers the families)
-from bot.config import load_config
+from services.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

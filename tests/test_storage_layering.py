@@ -1,7 +1,7 @@
 """Every SQL statement lives in the storage package; the tournament runner and service know no Discord.
 
 Parsed with ``ast``, as tests/test_layering.py does. Modules are named by their dotted names, so
-that a move of a package (``bot.storage`` to another) keeps this test pointing at the same code.
+that a move of a package (``services.storage`` to another) keeps this test pointing at the same code.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STORAGE = "bot.storage"
+STORAGE = "services.storage"
 # tests/ and bench/ build and inspect databases directly: they are the tools that check storage.
 NOT_SHIPPED = {"tests", "bench"}
 # A statement, as the project writes SQL: keywords in capitals, the statement's own shape
@@ -30,13 +30,13 @@ WAITING: dict[str, int] = {}
 # The tournament code that runs without Discord (the runner, the service, their interface, and
 # the pure values and rules they read).
 DISCORD_FREE = (
-    "bot.tournaments.runner",
-    "bot.tournaments.service",
-    "bot.tournaments.posting_port",
-    "bot.tournaments.records",
+    "services.tournament_runner",
+    "services.tournaments",
+    "services.tournament_posting_port",
+    "league.records",
 )
-PURE = ("bot.tournaments.records", "bot.ratings", "bot.challenge")
-DISCORD_LAYER = ("discord", "bot.flow", "bot.delivery", "bot.scheduler", "bot.client", "bot.cogs", "bot.ui")
+PURE = ("league.records", "league.ratings", "league.challenge")
+DISCORD_LAYER = ("discord", "bot.flow", "services.delivery", "services.scheduler", "bot.client", "bot.cogs", "bot.ui")
 
 
 def module_path(name: str) -> Path:
@@ -166,7 +166,7 @@ def test_the_rating_maths_the_challenge_rules_and_the_tournament_records_are_pur
         tree = ast.parse(path.read_text(encoding="utf-8"))
         impure = ("discord", "aiosqlite", "asyncpg", "sqlite3", "asyncio")
         bad = {m for m in imported(path) if m.split(".")[0] in impure}
-        bad |= {m for m in imported(path) if m.startswith((STORAGE, "bot.service", "bot.flow"))}
+        bad |= {m for m in imported(path) if m.startswith((STORAGE, "services.game_service", "bot.flow"))}
         assert not bad, f"{name} imports {sorted(bad)}"
         awaits = [n for n in ast.walk(tree) if isinstance(n, ast.AsyncFunctionDef | ast.Await)]
         assert not awaits, f"{name} awaits (line {awaits[0].lineno})"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.service import Refusal
 from engine import GAMES, registry
+from league.refusal import Refusal
 from render.howto import SCENES
 
 TIME_LIMIT_CHOICES = [

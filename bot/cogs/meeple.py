@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import alt_text, challenge, computers, privacy_ui, profiles, ratings
+from bot import privacy_ui
 from bot.answers import locale_of
 from bot.cogs import (
     CHALLENGE_CHOICES,
@@ -24,19 +24,21 @@ from bot.cogs import (
     refresh_game_choices,
 )
 from bot.flow import clip, jump_url
-from bot.howto import show_page
-from bot.i18n import ago, game_title, iso_week, listing, percent, series, t
+from bot.howto_ui import show_page
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale, language_name
-from bot.service import Refusal
-from bot.storage import async_play as store
-from bot.storage import challenge as challenge_store
-from bot.storage import ratings as rating_store
 from engine import GAMES
+from l10n.words import ago, game_title, iso_week, listing, percent, series, t
+from league import challenge, ratings
+from league.refusal import Refusal
+from services import alt_text, computers, profiles
+from services.storage import async_play as store
+from services.storage import challenge as challenge_store
+from services.storage import ratings as rating_store
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
     from bot.flow import Flow
-    from bot.storage import Database
+    from services.storage import Database
 
 VACATION_DAYS_PER_YEAR = 21
 LIST_LIMIT = 20

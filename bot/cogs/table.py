@@ -11,25 +11,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import computers as computer_seats
-from bot import concession, game_options
+from bot import concession
 from bot.answers import locale_of
 from bot.cogs import GAME_CHOICES, TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, channel_of, guild_of
 from bot.flow import clip, jump_url
-from bot.games import adapter_for
 from bot.history_ui import show_log, show_past_board
-from bot.i18n import game_title, t, title_term
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
-from bot.service import NO_OPTIONS, GameService, Refusal, Timing
-from bot.storage import async_play
-from bot.storage import challenge as challenge_store
 from bot.ui import ActButton, GameButton
 from engine import GAMES
+from l10n.words import game_title, t, title_term
+from league.refusal import Refusal
+from services import computers as computer_seats
+from services import game_options
+from services.game_service import NO_OPTIONS, GameService, Timing
+from services.storage import async_play
+from services.storage import challenge as challenge_store
+from services.wording import adapter_for
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
     from bot.flow import Flow
-    from bot.storage.db import GameRow
+    from services.storage.db import GameRow
 
 
 LEVEL_CHOICES = [
@@ -66,7 +68,7 @@ def option_choices(game_key: str, typed: str, locale: str) -> list[app_commands.
             return [app_commands.Choice(name=clip(name, CHOICE_LIMIT), value=NO_OPTIONS)]
         value = " ".join(f"{k}={v}" for k, v in combo.items())
         name = " · ".join(adapter.option_label(k, v, locale) for k, v in combo.items())
-        # What is typed may be words of any language (等級=2, nível=2: bot/game_options.py).
+        # What is typed may be words of any language (等級=2, nível=2: services/game_options.py).
         if typed in value.lower() or typed in name.lower() or game_options.matches(GAMES[game_key], combo, raw):
             choices.append(app_commands.Choice(name=clip(name, CHOICE_LIMIT), value=value[:CHOICE_LIMIT]))
     return choices[:25]

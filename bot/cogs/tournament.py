@@ -1,7 +1,7 @@
 """The ``/tournament`` command group: sign-up, rounds that run themselves, and organiser tools.
 
 Each command turns its interaction into a call of the ``TournamentService``
-(bot/tournaments/service.py, which holds every check: who may do what, when) and its result into
+(services/tournaments.py, which holds every check: who may do what, when) and its result into
 an answer; the sign-up message and its buttons are drawn here. docs/TOURNAMENTS.md has the
 formats and every choice.
 """
@@ -21,18 +21,19 @@ from bot.answers import locale_of
 from bot.cogs import GAME_CHOICES, TIME_LIMIT_CHOICES, TIMEOUT_CHOICES, guild_of
 from bot.cogs.table import OPTIONS_TEXT_LIMIT, option_choices
 from bot.flow import clip, jump_url
-from bot.i18n import game_title, has, listing, series, t
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
-from bot.service import Refusal
-from bot.tournaments import formats, reports
-from bot.tournaments.records import AuditLine, Tournament
-from bot.tournaments.service import Member, Person, Settings, TournamentService
 from bot.ui import Answered
+from l10n.words import game_title, has, listing, series, t
+from league import formats
+from league.records import AuditLine, Tournament
+from league.refusal import Refusal
+from services import tournament_reports as reports
+from services.tournaments import Member, Person, Settings, TournamentService
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot
     from bot.flow import Flow
-    from bot.tournaments.runner import Runner
+    from services.tournament_runner import Runner
 
 PREFIX = "mp"
 FORMAT_CHOICES = [

@@ -13,7 +13,7 @@ from ai import pool as pool_module
 from ai.guess import likely_turns
 from ai.ismcts import Abandoned, Level, search
 from ai.pool import Computers
-from ai.turns import play_turn
+from ai.turn_budgets import play_turn
 from engine import GAMES
 from tests.ai.test_ismcts import SETUPS, position
 

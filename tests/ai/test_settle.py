@@ -8,7 +8,7 @@ import pytest
 
 import ai.ismcts as ismcts
 from ai.ismcts import Level, Node, playable, search, settled, weigh
-from ai.turns import play_turn
+from ai.turn_budgets import play_turn
 from engine import GAMES
 from tests.ai.test_ismcts import SETUPS, position
 

@@ -1,4 +1,4 @@
-"""A computer's whole turn decided at once (ai/turns.py): legal, complete, reproducible,
+"""A computer's whole turn decided at once (ai/turn_budgets.py): legal, complete, reproducible,
 honest, and carrying the search on only where the move revealed nothing."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ai.ismcts import Level, choose, search
-from ai.turns import TURN_LIMIT, move_seed, play_turn, reveals
+from ai.turn_budgets import TURN_LIMIT, move_seed, play_turn, reveals
 from engine import GAMES
 from tests.ai.test_ismcts import SETUPS, position
 

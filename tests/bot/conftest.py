@@ -8,17 +8,17 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.config import Config
-from bot.storage.db import Database
 from emulator.emulator import Emulator
 from emulator.testing import emu, world  # noqa: F401  (pytest fixtures)
+from services.config import Config
+from services.storage.db import Database
 
 
 @pytest.fixture(autouse=True)
 def quick_edits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Boards edited within a turn at most every 0.05 s, not 1.5 s: tests click far faster than
     people (tests/bot/test_turn_messages.py checks the real pace)."""
-    monkeypatch.setattr("bot.delivery.EDIT_PACE", 0.05)
+    monkeypatch.setattr("services.delivery.EDIT_PACE", 0.05)
 
 
 @pytest.fixture

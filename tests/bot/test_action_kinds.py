@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from bot.client import MeepleBot
-from bot.games import adapter_for
-from bot.scheduler import automatic_action
 from emulator.testing import running
 from engine import GAMES, Action
 from engine.fox_duet import FoxDuet
+from services.scheduler import automatic_action
+from services.wording import adapter_for
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import Table, mentioned
 

@@ -9,14 +9,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import alt_text
 from bot.client import MeepleBot
-from bot.howto import labels, page_alt
-from bot.i18n import game_title, t
+from bot.howto_ui import labels, page_alt
 from emulator.state import Message
 from emulator.testing import running
 from engine import GAMES, State
+from l10n.words import game_title, t
 from render.howto import pages
+from services import alt_text
 from tests.bot.test_discord_vivarium import SECRET_NAMES, open_and_start
 from tests.support.driver import Table, is_board, mentioned, offered_actions, shown
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main, parse_options
-from bot.backups import BackupSchedule
 from bot.client import MeepleBot
-from bot.config import load_config
-from bot.storage import Database
-from bot.storage.backup import backups_in
 from emulator.testing import running
+from services.backup_schedule import BackupSchedule
+from services.config import load_config
+from services.storage import Database
+from services.storage.backup import backups_in
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from discord import app_commands
 
 from bot.client import MeepleBot
 from bot.command_l10n import CatalogueTranslator, catalogue_for, string_key, valid
-from bot.config import Config
 from emulator.testing import running
 from l10n import catalogue, plain_commands
+from services.config import Config
 
 TRANSLATED = ("zh-TW", "pt-BR")
 

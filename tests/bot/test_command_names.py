@@ -19,8 +19,6 @@ from bot.client import MeepleBot
 from bot.cogs.table import option_choices
 from bot.command_l10n import CatalogueTranslator, CommandMentions
 from bot.command_options import SUB_COMMAND, SUB_COMMAND_GROUP
-from bot.game_options import OptionsRefused, parse
-from bot.service import GameService, Refusal
 from emulator.testing import running
 from engine import GAMES
 from l10n import (
@@ -34,6 +32,9 @@ from l10n import (
     use_command_mentions,
 )
 from l10n import tools as i18n_tools
+from league.refusal import Refusal
+from services.game_options import OptionsRefused, parse
+from services.game_service import GameService
 from tests.bot.test_command_l10n import tree_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ from discord import app_commands
 
 import bot.__main__ as entry
 from bot.client import MeepleBot
-from bot.config import Config, load_config
 from emulator.emulator import Emulator
 from emulator.testing import running
+from services.config import Config, load_config
 
 
 def command_puts(emu: Emulator) -> list[str]:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import bot.config as config_module
+import services.config as config_module
 from bot.__main__ import NO_TOKEN, main
-from bot.config import DEFAULT_DB, checkout_root, find_env_file, load_config, parse_env_file
+from services.config import DEFAULT_DB, checkout_root, find_env_file, load_config, parse_env_file
 
 
 def test_env_file_is_read_with_comments_quotes_and_export(tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def test_a_postgresql_url_is_kept_as_a_url_and_its_password_never_shown(tmp_path
 
 
 def test_render_workers_default_to_one_per_core_and_can_be_set() -> None:
-    assert load_config(env={}, env_file=None).render_workers is None  # bot.pictures: os.cpu_count()
+    assert load_config(env={}, env_file=None).render_workers is None  # services.pictures: os.cpu_count()
     assert load_config(env={"MEEPLE_RENDER_WORKERS": "3"}, env_file=None).render_workers == 3
     assert load_config(env={"MEEPLE_RENDER_WORKERS": "0"}, env_file=None).render_workers == 0
     for bad in ("-1", "two", "1.5"):

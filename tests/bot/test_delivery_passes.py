@@ -9,10 +9,10 @@ from typing import Any, cast
 
 import pytest
 
-from bot.delivery import Delivery
-from bot.shards import ALL
-from bot.storage import Database, jobs
-from bot.storage.jobs import JobSpec
+from services.delivery import Delivery
+from services.shards import ALL
+from services.storage import Database, jobs
+from services.storage.jobs import JobSpec
 
 
 async def test_a_worker_stopped_by_an_error_logs_it_and_its_jobs_stay_pending(
@@ -43,7 +43,7 @@ async def test_forgetting_a_player_waits_for_the_step_under_way_and_drops_the_bo
     """Privacy: a pass that read the current board's lines (which may name the player) before she
     was forgotten finishes its step first, and what the process remembers of the board is
     dropped, so the next edit reads its lines again from storage, scrubbed."""
-    from bot import turns
+    from services import board_turns as turns
 
     row = await db.create_game("fox-duet", 1, 2, 3, {}, 5, others=[(4, None)])
     await db.start_game(row.id, {"step": 0}, jobs=[JobSpec("board", 0)])

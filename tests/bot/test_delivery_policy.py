@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import aiohttp
 import discord
 
-from bot.delivery import Backoff
 from bot.posting import is_transient
+from services.delivery import Backoff
 
 
 def http_error(status: int, code: int = 0) -> discord.HTTPException:

@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot import challenge
 from bot.client import MeepleBot
 from emulator.permissions import MANAGE_THREADS
 from emulator.testing import running
+from league import challenge
 from tests.support.driver import is_board
 from tests.support.stored import stored
 

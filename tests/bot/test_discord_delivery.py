@@ -9,11 +9,11 @@ from types import SimpleNamespace
 import discord.http
 import pytest
 
-import bot.service as bot_service
+import services.game_service as bot_service
 from bot.client import MeepleBot
-from bot.delivery import Backoff
-from bot.storage import jobs
 from emulator.testing import running
+from services.delivery import Backoff
+from services.storage import jobs
 from tests.bot.test_discord_table import hidden_cards, join_and_start, open_table
 from tests.support.driver import Table, action_buttons, is_board
 from tests.support.secrets import assert_no_hand_shown

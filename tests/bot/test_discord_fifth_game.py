@@ -17,17 +17,16 @@ import pytest
 from PIL import Image
 
 from ai.knowledge import knowledge_of
-from bot import challenge, ratings
 from bot.client import MeepleBot
 from bot.cogs import GAME_CHOICES, GUIDE_CHOICES
-from bot.game_entry import GameEntry, register
-from bot.games import ADAPTERS
-from bot.i18n import has, listing, t
-from bot.tournaments import formats
 from emulator.testing import running
 from engine import GAMES
+from l10n.words import has, listing, t
+from league import challenge, formats, ratings
 from render import RENDERERS
 from render.howto import SCENES, pages
+from services.game_entry import GameEntry, register
+from services.wording import ADAPTERS
 from tests.bot.test_discord_computers import open_with_computers, play_against_computers
 from tests.bot.test_discord_tournaments import (
     create,

@@ -7,9 +7,10 @@ import logging
 import pytest
 
 from bot.client import MeepleBot
-from bot.service import GameService, Refusal, Timing
-from bot.storage import Database
 from emulator.testing import running
+from league.refusal import Refusal
+from services.game_service import GameService, Timing
+from services.storage import Database
 from tests.bot.test_discord_table import open_table
 
 FORGED_CREATES = [

@@ -17,13 +17,13 @@ from types import SimpleNamespace
 
 import pytest
 
-import bot.service
+import services.game_service
 from bot.client import MeepleBot
-from bot.i18n import available_locales, game_title, t
-from bot.storage import jobs
-from bot.storage.jobs import JobSpec
 from emulator.testing import running
 from engine import GAMES
+from l10n.words import available_locales, game_title, t
+from services.storage import jobs
+from services.storage.jobs import JobSpec
 from tests.support.driver import action_buttons, is_board, mentioned, shown
 
 ZH, PT = "zh-TW", "pt-BR"
@@ -55,7 +55,7 @@ def seeded(monkeypatch):
     Only the service's seed: discord.py draws each message's nonce from ``secrets.randbits`` too
     (sent with enforce_nonce), and one nonce for every message would make Discord (the emulator)
     answer a new DM with the earlier one instead of posting it."""
-    monkeypatch.setattr(bot.service, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
+    monkeypatch.setattr(services.game_service, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
 
 
 async def create(emu, user, channel, **options):
@@ -302,7 +302,7 @@ async def test_a_tournament_posts_and_opens_its_tables_in_the_servers_language(e
 async def test_a_language_that_cannot_be_stored_never_stops_the_command_and_is_stored_next_time(
     emu, world, config_for, monkeypatch
 ) -> None:
-    from bot.storage import locales
+    from services.storage import locales
 
     remember = locales.remember_locale
 

@@ -9,9 +9,9 @@ import pytest
 from PIL import Image
 
 from bot.client import MeepleBot
-from bot.games.noctiluca import jar_name
 from emulator.testing import running
 from engine import GAMES
+from services.wording.noctiluca import jar_name
 from tests.support.driver import Table, action_buttons, is_board, labels, mentioned
 
 # Nothing here looks at a finished game's animated replay (tests/bot/test_replays.py does).
@@ -128,7 +128,7 @@ async def test_someone_waiting_sees_no_choice_in_my_hand(emu, world, config_for)
 
 def test_every_choice_and_event_is_worded_within_discords_limits() -> None:
     """Labels fit a button (80), descriptions a menu option (100); every public event has a line."""
-    from bot.games.noctiluca import NoctilucaAdapter
+    from services.wording.noctiluca import NoctilucaAdapter
 
     adapter = NoctilucaAdapter()
     silent = {"turn"}
@@ -157,7 +157,7 @@ def test_every_choice_and_event_is_worded_within_discords_limits() -> None:
 
 
 def test_a_number_button_says_what_it_would_take() -> None:
-    from bot.games.noctiluca import NoctilucaAdapter
+    from services.wording.noctiluca import NoctilucaAdapter
 
     state = GAMES["noctiluca"].new(2, 1)
     for seat in range(2):

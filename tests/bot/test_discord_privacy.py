@@ -14,9 +14,9 @@ import pytest
 
 from bot.__main__ import main
 from bot.client import MeepleBot
-from bot.storage import Database, ratings
-from bot.storage import privacy as store
 from emulator.testing import running
+from services.storage import Database, ratings
+from services.storage import privacy as store
 from tests.support.driver import Table, is_board
 from tests.support.stored import stored
 
@@ -102,7 +102,7 @@ def traces(path: Path, user_id: int, name: str) -> list[str]:
 
 
 async def rebuilt_others(path: Path, user_ids: set[int]) -> list[tuple]:
-    """The ratings ``python -m bot.storage.ratings rebuild`` gives, for ``user_ids``."""
+    """The ratings ``python -m services.storage.ratings rebuild`` gives, for ``user_ids``."""
     async with await Database.open(path) as db:
         async with db.transaction() as conn:
             await ratings.rebuild(conn)

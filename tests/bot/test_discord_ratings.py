@@ -13,9 +13,9 @@ from pathlib import Path
 from openskill.models import PlackettLuce
 from PIL import Image
 
-from bot import ratings
 from bot.client import MeepleBot
 from emulator.testing import running
+from league import ratings
 from tests.support.driver import concede_together, is_board
 from tests.support.stored import stored
 

@@ -12,9 +12,9 @@ import discord
 import pytest
 
 from bot.client import MeepleBot
-from bot.i18n import t
 from bot.ui import Answered
 from emulator.testing import running
+from l10n.words import t
 from tests.bot.test_component_funnel import component_classes
 from tests.bot.test_discord_table import join_and_start
 from tests.bot.test_discord_tournaments import create, signup_message

@@ -11,9 +11,9 @@ from pathlib import Path
 from discord.ext import commands
 
 from bot.client import MeepleBot, ShardedMeepleBot, create_bot
-from bot.config import Config
 from emulator import Emulator
 from emulator.testing import STRICT, assert_clean, make_world, running
+from services.config import Config
 from tests.bot.test_discord_computers import open_with_computers
 from tests.bot.test_scheduler import FakeClock, open_with, reminders
 from tests.support.driver import Table, mentioned

@@ -10,10 +10,10 @@ import random
 import pytest
 
 from bot.client import MeepleBot
-from bot.delivery import CATCH_UP, Delivery
-from bot.service import GameService
-from bot.storage import Database
 from emulator.testing import running
+from services.delivery import CATCH_UP, Delivery
+from services.game_service import GameService
+from services.storage import Database
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import Table, is_board, shown
 

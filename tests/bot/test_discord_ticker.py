@@ -62,7 +62,7 @@ async def test_a_failing_tick_is_logged_and_reminders_resume_at_the_next(
 async def test_the_database_failing_for_several_ticks_stops_no_reminder_for_good(
     emu, world, config_for, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.storage import async_play
+    from services.storage import async_play
 
     clock, minutes = FakeClock(), Minutes()
     failures = {"left": 0}

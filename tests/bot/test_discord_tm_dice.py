@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import bot.service
+import services.game_service
 from bot.client import MeepleBot
 from emulator.testing import running
 from engine import GAMES
@@ -52,7 +52,7 @@ async def test_a_whole_game_is_played_to_the_final_score_with_buttons_and_menus(
     emu, world, config_for, monkeypatch, players
 ) -> None:
     """Done when: 1, 2, 3 and 4 players can each play to the final score on Discord."""
-    monkeypatch.setattr(bot.service, "secrets", SimpleNamespace(randbits=lambda bits: SEEDS[players]))
+    monkeypatch.setattr(services.game_service, "secrets", SimpleNamespace(randbits=lambda bits: SEEDS[players]))
     users = players_of(emu, world, players)
     rng = random.Random(players)
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as meeple:

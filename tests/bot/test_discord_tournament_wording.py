@@ -12,9 +12,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.client import MeepleBot
-from bot.i18n import game_title, t
-from bot.tournaments import reports as pictures
 from emulator.testing import running
+from l10n.words import game_title, t
+from services import tournament_reports as pictures
 from tests.support.stored import stored
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -196,7 +196,7 @@ async def test_elimination_matches_are_named_as_players_name_them(emu, world, co
 
 
 async def test_both_semi_final_losers_stand_on_the_podium(emu, world, config_for, monkeypatch) -> None:
-    from render.tournament import podium_steps
+    from render.tournament_pictures import podium_steps
     from tests.bot.test_discord_tournaments import play_rounds
 
     config = config_for(emu, world.guild.id)

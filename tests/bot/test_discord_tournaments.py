@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from bot.client import MeepleBot
-from bot.scheduler import GIVE_UP_KINDS
-from bot.tournaments import runner as runner_module
 from emulator.testing import running
+from services import tournament_runner as runner_module
+from services.scheduler import GIVE_UP_KINDS
 from tests.support.stored import stored
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -410,7 +410,7 @@ async def test_a_duplicate_noctiluca_solo_with_4_players_survives_a_restart_whil
 
 
 async def _tournament(bot: MeepleBot, tournament_id: int):
-    from bot.storage import tournaments as store
+    from services.storage import tournaments as store
 
     found = await store.get(bot.flow.service.db, tournament_id)
     assert found is not None

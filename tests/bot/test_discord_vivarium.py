@@ -9,10 +9,10 @@ import pytest
 from PIL import Image
 
 from bot.client import MeepleBot
-from bot.games import adapter_for
 from emulator.testing import running
 from engine import GAMES, Action
 from engine.vivarium.content import STARTING
+from services.wording import adapter_for
 from tests.support.driver import Table, action_buttons, is_board, labels, mentioned
 
 SECRET_NAMES = [c["name"] for c in STARTING.values()]

@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.cogs.table import THREAD_NAME_LIMIT, thread_name
-from bot.computers import computer_user, name, turn_line
-from bot.games import adapter_for
-from bot.i18n import t
-from bot.profiles import Played, standing, trend_text
 from engine import GAMES
+from l10n.words import t
+from services.computers import computer_user, name, turn_line
+from services.profiles import Played, standing, trend_text
+from services.wording import adapter_for
 
 LOCALES = ("en", "zh-TW", "pt-BR")
 ALICE = 1575547438880522243
@@ -84,9 +84,9 @@ def test_a_refusal_to_start_names_the_computers_option_as_discord_shows_it(local
 async def test_a_computers_public_decision_offers_people_no_buttons(computer_seat: int) -> None:
     """Vivarium's first swap (seed 1, seat 1 to move) is public: its buttons are on the board when
     a person is to choose, and none when the computer is."""
-    from bot.pictures import Pictures
     from bot.posting import Poster
-    from bot.storage.db import SeatRow
+    from services.pictures import Pictures
+    from services.storage.db import SeatRow
 
     flow = Poster.__new__(Poster)
     flow.locale = "en"
@@ -109,7 +109,7 @@ async def test_a_computers_public_decision_offers_people_no_buttons(computer_sea
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_team_concession_and_the_history_title_are_worded_in_every_language(locale: str) -> None:
-    from bot.i18n import catalogue
+    from l10n.words import catalogue
 
     own = catalogue(locale)  # the locale's own words, not an English fallback
     keys = ("concede.team.ask", "concede.team.proposed", "concede.team.yes", "concede.team.public", "lobby.full")

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot import computers
-from bot.results import ranks
-from bot.scheduler import automatic_action
-from bot.service import GameService, MoveResult, Refusal
-from bot.storage import Database, async_play
+from league.refusal import Refusal
+from league.results import ranks
+from services import computers
+from services.game_service import GameService, MoveResult
+from services.scheduler import automatic_action
+from services.storage import Database, async_play
 
 ALICE, BOB = 11, 22
 GUILD, CHANNEL = 1, 500

@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot import history
-from bot.games import adapter_for
-from bot.games.fox_duet import card_name
-from bot.service import GameService
-from bot.storage import Database
 from engine.fox_duet.cards import CARDS
+from services import history
+from services.game_service import GameService
+from services.storage import Database
+from services.wording import adapter_for
+from services.wording.fox_duet import card_name
 
 ALICE, BOB = 11, 22
 NAMES = ["Alice", "Bob"]

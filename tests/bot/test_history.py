@@ -8,9 +8,9 @@ import random
 from PIL import Image
 
 from bot.client import MeepleBot
-from bot.history import page_of
 from emulator.testing import running
 from render.replay import pick_frames
+from services.history import page_of
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import Table
 

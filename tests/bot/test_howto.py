@@ -12,16 +12,16 @@ from PIL import Image
 
 from bot.client import MeepleBot
 from bot.flow import MESSAGE_LIMIT
-from bot.games import adapter_for
-from bot.howto import guide_exists, labels, page_png, page_text
-from bot.i18n import catalogue, t
-from bot.pictures import Pictures
+from bot.howto_ui import guide_exists, labels, page_png, page_text
 from bot.posting import Poster
-from bot.storage.db import SeatRow
 from bot.ui import ActButton
 from emulator.testing import running
 from engine import GAMES
+from l10n.words import catalogue, t
 from render.howto import BUDGET, SCENES, pages
+from services.pictures import Pictures
+from services.storage.db import SeatRow
+from services.wording import adapter_for
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import Table, mentioned
 
@@ -150,7 +150,7 @@ async def test_an_error_in_the_guide_gets_the_usual_private_answer(emu, world, c
         def broken(game_id: str, index: int, loc: str) -> bytes:
             raise RuntimeError("injected fault in the guide")
 
-        monkeypatch.setattr("bot.howto.page_png", broken)
+        monkeypatch.setattr("bot.howto_ui.page_png", broken)
         caplog.clear()
         for message, label in ((shown, "Next ▶"), (lobby, "How to play")):
             clicked = await emu.click(world.bob, message, label=label)

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bot.games import adapter_for
 from engine import GAMES
+from services.wording import adapter_for
 
 CASES = [(game, n) for game in sorted(GAMES) for n in sorted({GAMES[game].min_players, GAMES[game].max_players})]
 

@@ -12,10 +12,10 @@ import pytest
 
 from bot.__main__ import main
 from bot.client import MeepleBot
-from bot.config import load_config
-from bot.delivery import Backoff
-from bot.logs import REDACTED, configure_logging, make_handler, secrets_of
 from emulator.testing import running
+from services.config import load_config
+from services.delivery import Backoff
+from services.logs import REDACTED, configure_logging, make_handler, secrets_of
 from tests.bot.test_discord_table import open_table
 from tests.support.driver import Table
 

@@ -12,14 +12,15 @@ from PIL import Image
 
 from bot.client import MeepleBot
 from bot.cogs.table import option_choices
-from bot.games import adapter_for
-from bot.i18n import t
 from bot.posting import Poster
-from bot.service import GameService, Refusal
-from bot.storage.db import GameRow
 from emulator.testing import running
 from engine import GAMES, Action
+from l10n.words import t
+from league.refusal import Refusal
 from render.replay import replay_animation
+from services.game_service import GameService
+from services.storage.db import GameRow
+from services.wording import adapter_for
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.bot.test_discord_vivarium import open_and_start
 from tests.support.driver import is_board, offered_actions

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import history
-from bot.service import GameService
-from bot.storage import Database
 from engine.noctiluca import Noctiluca, content
+from services import history
+from services.game_service import GameService
+from services.storage import Database
 
 ALICE, BOB = 11, 22
 USERS = [ALICE, BOB]

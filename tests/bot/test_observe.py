@@ -10,10 +10,10 @@ from pathlib import Path
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
-from bot.observe import Observer, Watchdog, sd_notify, watchdog_interval
-from bot.storage import Database
-from bot.storage.stats import counts, reachable
+from services import metrics
+from services.observe import Observer, Watchdog, sd_notify, watchdog_interval
+from services.storage import Database
+from services.storage.stats import counts, reachable
 
 
 async def get(port: int, route: str) -> tuple[int, str]:

@@ -18,15 +18,15 @@ import re
 
 import pytest
 
-import bot.pictures
-import bot.tournaments.reports as tournament_pictures
+import services.pictures
+import services.tournament_reports as tournament_pictures
 from bot.client import MeepleBot
-from bot.i18n import t
 from bot.languages import LANGUAGES
-from bot.scheduler import GIVE_UP_KINDS
-from bot.storage import tournaments as store
 from emulator.testing import running
 from l10n import entries
+from l10n.words import t
+from services.scheduler import GIVE_UP_KINDS
+from services.storage import tournaments as store
 from tests.support.driver import is_board
 from tests.support.languages import CJK as CJK_TEXT
 from tests.support.languages import PLACEHOLDER, Seen, foreign_words, message_texts, other_languages, words
@@ -110,7 +110,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> dict:
 
     for name in ("standings_png", "bracket_png", "podium_png"):
         wrap(name)
-    board, hand = bot.pictures.Pictures.board, bot.pictures.Pictures.hand
+    board, hand = services.pictures.Pictures.board, services.pictures.Pictures.hand
 
     async def board_in(self, game_id, game, view, names, loc, latest=False):
         seen["languages"].append(("board", loc))
@@ -120,8 +120,8 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> dict:
         seen["languages"].append(("hand", loc))
         return await hand(self, game_id, version, game, view, names, seat, loc)
 
-    monkeypatch.setattr(bot.pictures.Pictures, "board", board_in)
-    monkeypatch.setattr(bot.pictures.Pictures, "hand", hand_in)
+    monkeypatch.setattr(services.pictures.Pictures, "board", board_in)
+    monkeypatch.setattr(services.pictures.Pictures, "hand", hand_in)
     return seen
 
 

@@ -1,4 +1,4 @@
-"""Every picture is drawn through the one picture service (``bot.pictures``), off the event loop.
+"""Every picture is drawn through the one picture service (``services.pictures``), off the event loop.
 
 The service runs ``render``'s image functions, and the drawings handed to it, in its drawing
 workers; nothing else in the bot calls them. A leaderboard drawn slowly does not stop the bot.
@@ -18,18 +18,18 @@ from pathlib import Path
 
 from PIL import Image
 
-import render.ratings
+import render.rating_pictures
 from bot.client import MeepleBot
-from bot.pictures import Pictures, drawing, importable
-from bot.profiles import ranked
-from bot.ratings import Rating
 from emulator.testing import running
+from league.ratings import Rating
+from services.pictures import Pictures, drawing, importable
+from services.profiles import ranked
 from tests.bot.test_discord_ratings import play_and_resign
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICE = "bot.pictures"  # the one module that calls render's image functions itself
+SERVICE = "services.pictures"  # the one module that calls render's image functions itself
 SCANNED = ("bot", "services", "league")  # the packages above render/ that exist
 HANDED = {"draw", "drawing"}  # a function given as the first argument of these is drawn by the service
 
@@ -80,7 +80,8 @@ class Module:
                 self.names.setdefault(node.name, f"{name}.{node.name}")
 
     def resolve(self, node: ast.AST) -> str | None:
-        """The dotted name an expression stands for (``cards.leaderboard_png``: render.ratings.leaderboard_png)."""
+        """The dotted name an expression stands for (``cards.leaderboard_png``:
+        render.rating_pictures.leaderboard_png)."""
         if isinstance(node, ast.Name):
             return self.names.get(node.id)
         if isinstance(node, ast.Attribute):
@@ -142,7 +143,11 @@ def project_modules() -> dict[str, str]:
 
 def test_only_the_picture_service_draws() -> None:
     images = image_functions()
-    assert {"render.render_board", "render.ratings.leaderboard_png", "render.tournament.podium_png"} <= images
+    assert {
+        "render.render_board",
+        "render.rating_pictures.leaderboard_png",
+        "render.tournament_pictures.podium_png",
+    } <= images
     assert {"render.howto.render_page", "render.replay.replay_animation", "render.shrink_png"} <= images
     found = violations(project_modules(), images)
     assert not found, "pictures drawn outside the picture service:\n" + "\n".join(found)
@@ -154,8 +159,8 @@ def test_the_scan_finds_a_picture_drawn_on_the_event_loop_or_in_a_thread_of_its_
         "bot.planted": (
             "import asyncio\n"
             "import render\n"
-            "import render.ratings as cards\n"
-            "from render.tournament import podium_png\n"
+            "import render.rating_pictures as cards\n"
+            "from render.tournament_pictures import podium_png\n"
             "from bot.worded import page_png\n"
             "async def profile(pictures, rows):\n"
             "    board = cards.leaderboard_png('t', 's', rows)\n"  # on the event loop
@@ -182,16 +187,17 @@ def test_a_drawing_is_a_top_level_function_a_worker_can_import() -> None:
     def closure() -> bytes:
         return b""
 
-    assert importable(render.ratings.leaderboard_png) and importable(render.render_board)
+    assert importable(render.rating_pictures.leaderboard_png) and importable(render.render_board)
     assert not importable(closure)
     made = drawing(render.shrink_png, b"", budget_bytes=1)
     assert made.fn is render.shrink_png and made.args == (b"",) and made.kwargs == {"budget_bytes": 1}
 
 
-def rows() -> list[render.ratings.BoardRow]:
+def rows() -> list[render.rating_pictures.BoardRow]:
     ratings = [Rating(1, 30.0, 2.0, 12), Rating(2, 25.0, 8.0, 3)]
     return [
-        render.ratings.BoardRow(rank, f"P{r.user_id}", str(r.shown), "", r.provisional) for rank, r in ranked(ratings)
+        render.rating_pictures.BoardRow(rank, f"P{r.user_id}", str(r.shown), "", r.provisional)
+        for rank, r in ranked(ratings)
     ]
 
 
@@ -203,8 +209,8 @@ def pid_png() -> bytes:
 async def test_a_leaderboard_is_drawn_in_a_worker_process_with_the_same_bytes() -> None:
     pictures = Pictures(workers=1)
     try:
-        png = await pictures.draw(render.ratings.leaderboard_png, "Vivarium", "page 1 of 1", rows())
-        assert png == render.ratings.leaderboard_png("Vivarium", "page 1 of 1", rows())
+        png = await pictures.draw(render.rating_pictures.leaderboard_png, "Vivarium", "page 1 of 1", rows())
+        assert png == render.rating_pictures.leaderboard_png("Vivarium", "page 1 of 1", rows())
         where = int(await pictures.draw(pid_png))
         assert where != os.getpid() and where in pictures.pids(), "drawn in a drawing worker, not in the bot"
         assert pictures.drawn["leaderboard"] == 1 and pictures.drawn["pid"] == 1
@@ -241,7 +247,7 @@ async def test_drawings_share_the_workers_bound_and_go_after_hands_before_boards
 
 async def test_the_event_loop_keeps_running_while_a_leaderboard_is_drawn(emu, world, config_for, monkeypatch) -> None:
     """A drawing that waits for the event loop to move: drawn on the loop, it would wait in vain."""
-    real = render.ratings.leaderboard_png
+    real = render.rating_pictures.leaderboard_png
     started, ticked = threading.Event(), threading.Event()
     on_the_loop: list[bool] = []
 
@@ -262,7 +268,7 @@ async def test_the_event_loop_keeps_running_while_a_leaderboard_is_drawn(emu, wo
 
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as bot:
         await play_and_resign(emu, world, bot, "vivarium", [world.alice, world.bob], world.bob)
-        monkeypatch.setattr(render.ratings, "leaderboard_png", leaderboard_png)
+        monkeypatch.setattr(render.rating_pictures, "leaderboard_png", leaderboard_png)
         beating = asyncio.create_task(heartbeat())
         asked = await emu.slash(world.alice, world.channel, "meeple leaderboard", {"game": "vivarium"})
         board = await asked.final_message()

@@ -17,9 +17,9 @@ import pytest
 
 import render
 from bot.client import MeepleBot
-from bot.pictures import Pictures, Superseded, _Job
 from emulator.testing import running
 from engine import GAMES, State
+from services.pictures import Pictures, Superseded, _Job
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import Table, action_buttons, mentioned, shown
 
@@ -241,7 +241,7 @@ async def test_a_killed_worker_does_not_lose_the_board(emu, world, config_for) -
 
 KILLED_BOT = """
 import asyncio, os, sys
-from bot.pictures import Pictures
+from services.pictures import Pictures
 from engine import GAMES
 
 async def main():

@@ -15,13 +15,13 @@ import aiohttp
 import discord
 import pytest
 
-from bot.delivery import Backoff, Delivery, describe, retryable
 from bot.posting import classified, post_failure
-from bot.posting_port import Forbidden, Gone, PostFailed, Refused, RetryLater, message_time
-from bot.service import GameService
-from bot.shards import ALL
-from bot.storage import Database, jobs
 from engine import GAMES
+from services.delivery import Backoff, Delivery, describe, retryable
+from services.game_service import GameService
+from services.posting_port import Forbidden, Gone, PostFailed, Refused, RetryLater, message_time
+from services.shards import ALL
+from services.storage import Database, jobs
 from tests.bot.test_finishing_move import results, to_last_move
 
 

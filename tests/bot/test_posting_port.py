@@ -1,4 +1,4 @@
-"""The services post through ``bot.posting_port`` and never see Discord: the delivery worker, the
+"""The services post through ``services.posting_port`` and never see Discord: the delivery worker, the
 scheduler, the computers and the follow-up of a move import neither discord nor the ``Flow``,
 and the modules of a move's path import no circle."""
 
@@ -12,22 +12,28 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 # The platform's side of the cut: these will live in the service package.
-SERVICES = ("bot/posting_port.py", "bot/delivery.py", "bot/scheduler.py", "bot/computers.py", "bot/follow_up.py")
+SERVICES = (
+    "services/posting_port.py",
+    "services/delivery.py",
+    "services/scheduler.py",
+    "services/computers.py",
+    "services/follow_up.py",
+)
 # Whatever the import (top, in a function, or only for the type checker).
 FORBIDDEN = ("discord", "aiohttp", "bot.flow", "bot.posting", "bot.ui", "bot.answers", "bot.client", "bot.cogs")
 # The modules one move goes through: no circle among them, top-level or in a function.
 MOVE_PATH = (
     "bot.answers",
-    "bot.computers",
-    "bot.delivery",
+    "services.computers",
+    "services.delivery",
     "bot.flow",
-    "bot.follow_up",
+    "services.follow_up",
     "bot.history_ui",
-    "bot.howto",
+    "bot.howto_ui",
     "bot.posting",
-    "bot.posting_port",
-    "bot.scheduler",
-    "bot.service",
+    "services.posting_port",
+    "services.scheduler",
+    "services.game_service",
     "bot.ui",
 )
 
@@ -90,11 +96,11 @@ def test_no_circle_among_the_modules_of_a_move() -> None:
 def test_the_checks_catch_a_planted_import() -> None:
     """The two checks above fail on what they forbid, wherever the import hides."""
     planted = "def post():\n    from bot.flow import Flow\n"
-    assert offending(imports(planted, "bot.delivery")) == ["bot.flow", "bot.flow.Flow"]
+    assert offending(imports(planted, "services.delivery")) == ["bot.flow", "bot.flow.Flow"]
     hidden = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord\n"
-    assert offending(imports(hidden, "bot.scheduler")) == ["discord"]
-    assert imports(hidden, "bot.scheduler", type_checking=False) == {"typing", "typing.TYPE_CHECKING"}
-    relative = imports("from . import flow\n", "bot.delivery")
+    assert offending(imports(hidden, "services.scheduler")) == ["discord"]
+    assert imports(hidden, "services.scheduler", type_checking=False) == {"typing", "typing.TYPE_CHECKING"}
+    relative = imports("from . import flow\n", "bot.answers")  # a module beside the Flow
     assert "bot.flow" in relative
     back = {"bot.a": {"bot.b"}, "bot.b": imports("def f():\n    from bot import a\n", "bot.b")}
     assert circles(back) == [["bot.a", "bot.b"]]

@@ -18,12 +18,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-import bot.replays
 import render.replay
-from bot import history
+import services.replays
 from bot.client import MeepleBot
-from bot.pictures import Pictures, _Job
-from bot.replays import LoggedPositions, ReplayOrder, draw_replay, publics
 from emulator.testing import running
 from engine import GAMES
 from render import RENDERERS
@@ -36,6 +33,9 @@ from render.replay import (
     replay_animation,
     smaller,
 )
+from services import history
+from services.pictures import Pictures, _Job
+from services.replays import LoggedPositions, ReplayOrder, draw_replay, publics
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import is_board
 
@@ -83,7 +83,7 @@ def test_the_worker_rebuilds_every_position_from_the_log() -> None:
 
 
 def test_the_worker_replays_a_resignation_as_the_bots_log_does() -> None:
-    """``resign`` in the log is the out-of-turn extension (bot.history.apply_logged), here too."""
+    """``resign`` in the log is the out-of-turn extension (services.history.apply_logged), here too."""
     resigning = [key for key, game in GAMES.items() if game.supports_resign()]
     assert resigning
     for key in resigning:
@@ -105,7 +105,7 @@ async def test_a_replay_is_drawn_in_a_worker_process_and_never_in_this_one(monke
         raise AssertionError("a replay drawn in the bot process")
 
     # Patched here only: a worker process imports the real ones.
-    monkeypatch.setattr(bot.replays, "draw_replay", here)
+    monkeypatch.setattr(services.replays, "draw_replay", here)
     monkeypatch.setattr(render.replay, "replay_animation", here)
     pictures = Pictures(workers=1)
     try:
@@ -320,8 +320,8 @@ async def test_the_bots_threads_never_draw_or_rebuild_a_replay(emu, world, confi
         threads.append(threading.current_thread().name)
         raise AssertionError("a replay drawn in the bot process")
 
-    monkeypatch.setattr(bot.replays, "draw_replay", spy)
-    monkeypatch.setattr(bot.replays, "publics", spy)
+    monkeypatch.setattr(services.replays, "draw_replay", spy)
+    monkeypatch.setattr(services.replays, "publics", spy)
     monkeypatch.setattr(render.replay, "replay_animation", spy)
     monkeypatch.setattr(render.replay, "encode_animation", spy)
     async with running(emu, MeepleBot(config_for(emu, world.guild.id))) as meeple:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import adapter_for
 from engine import GAMES
+from services.wording import adapter_for
 
 
 @pytest.mark.parametrize("key", ["noctiluca", "vivarium", "tm-dice"])

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.results import final_results, ranks
 from engine import Outcome
+from league.results import final_results, ranks
 
 
 def test_winner_first_then_by_score() -> None:

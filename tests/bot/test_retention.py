@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.client import MeepleBot
-from bot.config import DEFAULT_RETENTION_DAYS, load_config
-from bot.retention import Retention
-from bot.storage import Database
 from emulator.testing import running
+from services.compaction import Retention
+from services.config import DEFAULT_RETENTION_DAYS, load_config
+from services.storage import Database
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.bot.test_discord_ticker import Minutes
 from tests.bot.test_scheduler import FakeClock

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import history
-from bot.service import GameService
-from bot.storage import Database
 from engine import GAMES
+from services import history
+from services.game_service import GameService
+from services.storage import Database
 from tests.support.rules_versions import NEW, OLD, upgrade_vivarium
 
 ALICE, BOB = 11, 22

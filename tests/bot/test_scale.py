@@ -10,13 +10,13 @@ from typing import Any, cast
 
 import pytest
 
-from bot.posting_port import Poster
-from bot.scheduler import Scheduler
-from bot.service import GameService, Timing
-from bot.shards import ALL as ALL_SHARDS
-from bot.storage import Database, GameRow
-from bot.storage import async_play as store
 from engine import GAMES
+from services.game_service import GameService, Timing
+from services.posting_port import Poster
+from services.scheduler import Scheduler
+from services.shards import ALL as ALL_SHARDS
+from services.storage import Database, GameRow
+from services.storage import async_play as store
 
 ALICE, BOB = 1_001, 1_002
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.client import MeepleBot
-from bot.scheduler import automatic_action, overlap
-from bot.storage import async_play as store
 from emulator.testing import running
 from engine import GAMES
+from services.scheduler import automatic_action, overlap
+from services.storage import async_play as store
 from tests.bot.test_discord_table import join_and_start
 from tests.support.driver import Table, mentioned
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.service import GameService, Refusal
-from bot.storage import Database
 from engine import GAMES
+from league.refusal import Refusal
+from services.game_service import GameService
+from services.storage import Database
 
 ALICE, BOB, CAROL = 11, 22, 33
 CHANNEL = 500

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.config import load_config, parse_shards
-from bot.shards import Shards, shard_of
+from services.config import load_config, parse_shards
+from services.shards import Shards, shard_of
 
 SNOWFLAKES = st.integers(min_value=1, max_value=2**63 - 1)
 

@@ -1,4 +1,4 @@
-"""bot/tasks.py: background tasks kept until they end, an error said once, loops started again."""
+"""services/tasks.py: background tasks kept until they end, an error said once, loops started again."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from bot.tasks import Tasks, awaited, log_every_task
+from services.tasks import Tasks, awaited, log_every_task
 
 
 async def test_a_task_nobody_else_holds_is_kept_until_it_ends() -> None:

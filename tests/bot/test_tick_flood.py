@@ -11,13 +11,13 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from bot import collector
 from bot.client import MeepleBot
-from bot.posting_port import Poster
-from bot.scheduler import Pacer, Scheduler
-from bot.service import HOT_STATES, GameService
-from bot.storage import Database
 from emulator.testing import running
+from services import collector
+from services.game_service import HOT_STATES, GameService
+from services.posting_port import Poster
+from services.scheduler import Pacer, Scheduler
+from services.storage import Database
 from tests.bot.test_scale import CountingConnection, RecordingFlow, started
 
 

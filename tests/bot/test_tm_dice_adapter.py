@@ -1,4 +1,4 @@
-"""The Discord wording of tm-dice (bot/games/tm_dice.py) over real games."""
+"""The Discord wording of tm-dice (services/wording/tm_dice.py) over real games."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot.games.tm_dice import PRIVATE_VERBS, TMDiceAdapter
 from engine import Action
 from engine.tm_dice import TMDice
+from services.wording.tm_dice import PRIVATE_VERBS, TMDiceAdapter
 
 GAME = TMDice()
 ADAPTER = TMDiceAdapter()

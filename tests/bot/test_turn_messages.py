@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from bot.client import MeepleBot
-from bot.storage import jobs
 from emulator.testing import running
+from services.storage import jobs
 from tests.bot.test_discord_noctiluca import open_table, start
 from tests.support.driver import Table, is_board, mentioned, notified
 

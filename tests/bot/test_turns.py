@@ -1,11 +1,11 @@
-"""Turns (bot/turns.py): which boards are one message, and whom a board notifies."""
+"""Turns (services/board_turns.py): which boards are one message, and whom a board notifies."""
 
 from __future__ import annotations
 
 import random
 
-from bot.turns import FIRST, STARTS, TURN, Shown, fit, merged, plan, turn_change
 from engine import GAMES, Action, State
+from services.board_turns import FIRST, STARTS, TURN, Shown, fit, merged, plan, turn_change
 
 
 def play(state: State, seat: int, text: str) -> tuple[State, State, list]:

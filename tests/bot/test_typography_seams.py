@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from bot import computers
-from bot.computers import computer_user, reworded
 from bot.history_ui import LogPage, PastBoard, pager
-from bot.howto import page_png
-from bot.i18n import t
-from bot.profiles import display_names
-from bot.storage import Database
-from bot.storage.db import SeatRow
-from bot.tournaments import formats
-from bot.tournaments.records import Entrant, Pairing, Tournament
+from bot.howto_ui import page_png
+from l10n.words import t
+from league import formats
+from league.records import Entrant, Pairing, Tournament
+from services import computers
+from services.computers import computer_user, reworded
+from services.profiles import display_names
+from services.storage import Database
+from services.storage.db import SeatRow
 
 ALICE = 1_500_000_000_000_000_001
 WHEN = datetime(2026, 11, 1, tzinfo=UTC)
@@ -105,7 +105,7 @@ class StubRunner:
 
 @pytest.fixture
 def pod_field(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.storage import tournaments as store
+    from services.storage import tournaments as store
 
     names = {1: "小安", 2: "小布", 3: "Carol", 4: "Dave", 5: "Eve", 6: "João"}
     field = [Entrant(user, name, None, user, "active") for user, name in names.items()]
@@ -133,8 +133,8 @@ def pod_field(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_chinese_standings_join_their_tiebreaks_with_full_width_punctuation(pod_field: None) -> None:
-    from bot.tournaments import reports as pictures
     from l10n.tools import ascii_joins
+    from services import tournament_reports as pictures
 
     report = await pictures.report(StubRunner("zh-TW"), pod_tournament(), 2, "zh-TW")  # type: ignore[arg-type]
     first = report.text.splitlines()[0]
@@ -144,7 +144,7 @@ async def test_chinese_standings_join_their_tiebreaks_with_full_width_punctuatio
 
 
 async def test_portuguese_standings_write_decimal_commas(pod_field: None) -> None:
-    from bot.tournaments import reports as pictures
+    from services import tournament_reports as pictures
 
     report = await pictures.report(StubRunner("pt-BR"), pod_tournament(), 2, "pt-BR")  # type: ignore[arg-type]
     first = report.text.splitlines()[0]
@@ -153,7 +153,7 @@ async def test_portuguese_standings_write_decimal_commas(pod_field: None) -> Non
 
 
 def test_a_fox_duet_card_names_its_ability_in_the_languages_parentheses() -> None:
-    from bot.games.fox_duet import card_name
+    from services.wording.fox_duet import card_name
 
     card = {"suit": "rose", "rank": 7, "ability": "gift"}
     assert card_name(card, "en") == "Rose 7 (Gift)"

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from bot.client import MeepleBot
-from bot.service import GameService, Refusal
-from bot.storage import Database
 from emulator.testing import running
 from engine import GAMES
+from league.refusal import Refusal
+from services.game_service import GameService
+from services.storage import Database
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import Table, concede_together, labels
 

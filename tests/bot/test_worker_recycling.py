@@ -14,9 +14,9 @@ from PIL import Image
 
 import render
 from ai.workers import RecyclingPool, measured, rss_bytes
-from bot import pictures as pictures_module
-from bot.pictures import Pictures
 from engine import GAMES
+from services import pictures as pictures_module
+from services.pictures import Pictures
 
 GIB = 2**30
 NAMES = ["Ann", "Bo"]

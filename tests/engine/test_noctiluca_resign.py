@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from bot.service import GameService
 from engine import GAMES
 from engine.noctiluca import scoring
+from services.game_service import GameService
 from tests.support import resign
 
 G = GAMES["noctiluca"]

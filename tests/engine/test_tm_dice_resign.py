@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from bot.games.tm_dice import TMDiceAdapter
-from bot.service import GameService
 from engine import GAMES, IllegalAction
 from engine.tm_dice import scoring
 from engine.tm_dice.content import HEXES, PARAMETERS, TRACKS
+from services.game_service import GameService
+from services.wording.tm_dice import TMDiceAdapter
 from tests.engine.test_tm_dice_rules import position
 from tests.support import resign
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from bot.service import GameService
 from engine import GAMES
 from engine.vivarium import rounds
 from engine.vivarium.scoring import score
+from services.game_service import GameService
 from tests.support import resign
 
 G = GAMES["vivarium"]

@@ -1,12 +1,12 @@
-"""Tiny Duel in words: its wording adapter (``bot.games.GameAdapter``)."""
+"""Tiny Duel in words: its wording adapter (``services.wording.GameAdapter``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games import GameAdapter
-from bot.i18n import listing, t
 from engine import Action, Event, Outcome
+from l10n.words import listing, t
+from services.wording import GameAdapter
 from tests.fifth_game.engine import GAME_ID, value_of
 
 

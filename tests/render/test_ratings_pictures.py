@@ -7,7 +7,7 @@ import io
 from PIL import Image
 
 from render.common import font
-from render.ratings import WIDTH, BoardRow, ProfileGame, leaderboard_png, profile_png
+from render.rating_pictures import WIDTH, BoardRow, ProfileGame, leaderboard_png, profile_png
 
 
 def test_a_full_leaderboard_page_keeps_long_names_inside_the_picture() -> None:

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from render.common import Box, Palette, font
-from render.tournament import (
+from render.tournament_pictures import (
     BOX_MIN_W,
     BRONZE,
     BUDGET,

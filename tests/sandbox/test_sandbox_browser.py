@@ -18,10 +18,10 @@ from pathlib import Path
 from PIL import Image, ImageChops, ImageStat
 from playwright.sync_api import Browser, Locator, Page
 
-from bot.games.fox_duet import card_name
-from bot.storage import Database
 from engine import GAMES
 from sandbox.world import THREAD_NAME
+from services.storage import Database
+from services.wording.fox_duet import card_name
 from tests.sandbox.conftest import Started
 
 BOARDS = '#messages .message:not(.ephemeral):has(img[data-filename="board.png"])'

@@ -15,11 +15,11 @@ import aiohttp
 import pytest_asyncio
 
 from bot.client import MeepleBot
-from bot.config import Config
 from emulator.testing import assert_clean, running
 from engine import GAMES
 from sandbox import Sandbox
 from sandbox.world import THREAD_NAME, World
+from services.config import Config
 
 
 @dataclass

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.storage import Database, GameRow
+from services.storage import Database, GameRow
 
 GUILD = 111
 CHANNEL = 222

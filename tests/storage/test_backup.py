@@ -13,10 +13,10 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.backups import BackupSchedule, backup_name
-from bot.storage import Database
-from bot.storage.backup import BackupError, backup_database, backups_in, check_copy, prune, restore_database
-from bot.storage.migrate import MIGRATIONS_DIR, load_migrations, migrate
+from services.backup_schedule import BackupSchedule, backup_name
+from services.storage import Database
+from services.storage.backup import BackupError, backup_database, backups_in, check_copy, prune, restore_database
+from services.storage.migrate import MIGRATIONS_DIR, load_migrations, migrate
 from tests.storage.conftest import ALICE, BOB, CHANNEL, GUILD, play
 
 pytestmark = pytest.mark.asyncio

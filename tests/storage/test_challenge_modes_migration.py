@@ -12,7 +12,7 @@ import aiosqlite
 import pytest
 import pytest_asyncio
 
-from bot.storage.migrate import MIGRATIONS_DIR, load_migrations, migrate
+from services.storage.migrate import MIGRATIONS_DIR, load_migrations, migrate
 
 BEFORE = 15  # the last migration with the list of modes in a CHECK
 

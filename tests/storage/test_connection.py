@@ -10,7 +10,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.storage import Database, GameRow
+from services.storage import Database, GameRow
 from tests.storage.conftest import ALICE, CHANNEL, GUILD, play
 
 pytestmark = pytest.mark.asyncio

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.shards import Shards
-from bot.storage import Database
-from bot.storage import async_play as store
+from services.shards import Shards
+from services.storage import Database
+from services.storage import async_play as store
 
 GUILD = 111
 

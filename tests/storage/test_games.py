@@ -7,7 +7,7 @@ from datetime import UTC
 
 import pytest
 
-from bot.storage import ChannelBusy, Database, GameNotFound, GameRow, WrongStatus
+from services.storage import ChannelBusy, Database, GameNotFound, GameRow, WrongStatus
 from tests.storage.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play
 
 pytestmark = pytest.mark.asyncio

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from prometheus_client import REGISTRY
 
-from bot.storage import Database, GameNotFound, GameRow, jobs
-from bot.storage.jobs import JobSpec
+from services.storage import Database, GameNotFound, GameRow, jobs
+from services.storage.jobs import JobSpec
 
 
 def counted() -> int:

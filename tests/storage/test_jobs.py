@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from bot.storage import Database, GameRow, jobs, seats_and_undo
-from bot.storage.jobs import JobSpec
+from services.storage import Database, GameRow, jobs, seats_and_undo
+from services.storage.jobs import JobSpec
 
 BOARD = JobSpec("board", 1, payload={"events": [{"type": "played", "card": "dove-7"}]})
 HAND = JobSpec("hand", 1, 0, {"reason": "game.dm.update"})

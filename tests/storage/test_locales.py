@@ -7,11 +7,11 @@ import sqlite3
 
 import pytest
 
-from bot.storage import Database
-from bot.storage import async_play as store
-from bot.storage.db import watch_commits
-from bot.storage.locales import remember_locale, user_locale
-from bot.storage.migrate import MIGRATIONS_DIR
+from services.storage import Database
+from services.storage import async_play as store
+from services.storage.db import watch_commits
+from services.storage.locales import remember_locale, user_locale
+from services.storage.migrate import MIGRATIONS_DIR
 from tests.storage.conftest import ALICE, BOB, CHANNEL, GUILD
 
 

@@ -10,8 +10,8 @@ import aiosqlite
 import pytest
 import pytest_asyncio
 
-from bot.storage import Database, DatabaseTooNew
-from bot.storage.migrate import MIGRATIONS_DIR, load_migrations, migrate, user_version
+from services.storage import Database, DatabaseTooNew
+from services.storage.migrate import MIGRATIONS_DIR, load_migrations, migrate, user_version
 
 pytestmark = pytest.mark.asyncio
 

@@ -12,8 +12,8 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.storage import Database, DatabaseTooNew
-from bot.storage.migrate import MIGRATIONS_DIR, load_migrations, migrate_postgres, postgres_version
+from services.storage import Database, DatabaseTooNew
+from services.storage.migrate import MIGRATIONS_DIR, load_migrations, migrate_postgres, postgres_version
 from tests.support.postgres import PostgresServer
 
 LATEST = len(load_migrations(MIGRATIONS_DIR))

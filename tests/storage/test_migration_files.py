@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.migrate import MIGRATIONS_DIR, MigrationError, load_migrations, split_statements
+from services.storage.migrate import MIGRATIONS_DIR, MigrationError, load_migrations, split_statements
 
 
 def write(directory: Path, name: str, sql: str = "CREATE TABLE t (x);") -> None:

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from bot.storage import Database, GameRow
+from services.storage import Database, GameRow
 from tests.storage.conftest import play
 
 pytestmark = pytest.mark.asyncio

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.storage import Database
-from bot.storage.db import watch_commits
-from bot.storage.seats_and_undo import vote_abandon
+from services.storage import Database
+from services.storage.db import watch_commits
+from services.storage.seats_and_undo import vote_abandon
 from tests.storage.conftest import ALICE, BOB, CHANNEL, GUILD
 
 

@@ -1,4 +1,4 @@
-"""bot/storage/privacy.py on SQLite and PostgreSQL: the export holds each kind of the player's own
+"""services/storage/privacy.py on SQLite and PostgreSQL: the export holds each kind of the player's own
 data and nobody else's; forgetting leaves their id and name in no row of any table (a running
 tournament's tables, its audit log and a pending board's notes included), and the other players'
 results and ratings as they were."""
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, ratings
-from bot.storage import privacy as store
+from services.storage import Database, ratings
+from services.storage import privacy as store
 
 STAMP = "2026-11-24T10:00:00.000Z"
 ZEPH, ALICE, BOB = 917_364_501_238_475_601, 917_364_501_238_475_602, 917_364_501_238_475_603

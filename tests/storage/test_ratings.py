@@ -1,4 +1,4 @@
-"""bot/storage/ratings.py against a real migrated database: ties, idempotency, what never counts."""
+"""services/storage/ratings.py against a real migrated database: ties, idempotency, what never counts."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 from openskill.models import PlackettLuce
 
-from bot import ratings as rules
-from bot.storage import Database, ratings
+from league import ratings as rules
+from services.storage import Database, ratings
 
 STAMP = "2026-11-24T10:00:00.000Z"
 
@@ -115,14 +115,15 @@ def test_the_rebuild_script_works_on_a_database_file(db_target: str | Path, tmp_
 
     asyncio.run(prepare())
     done = subprocess.run(
-        [sys.executable, "-m", "bot.storage.ratings", "rebuild", "--db", str(path)],
+        [sys.executable, "-m", "services.storage.ratings", "rebuild", "--db", str(path)],
         capture_output=True,
         text=True,
         check=True,
     )
     assert "1 rated game(s)" in done.stdout
     missing = subprocess.run(  # a missing SQLite file is reported, never created
-        [sys.executable, "-m", "bot.storage.ratings", "rebuild", "--db", str(tmp_path / "none.db")], capture_output=True
+        [sys.executable, "-m", "services.storage.ratings", "rebuild", "--db", str(tmp_path / "none.db")],
+        capture_output=True,
     )
     assert missing.returncode == 1 and not (tmp_path / "none.db").exists()
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import profiles
-from bot.storage import Database, GameRow, ratings, retention
-from bot.storage import async_play as store
-from bot.storage import jobs as job_store
-from bot.storage.jobs import JobSpec
+from services import profiles
+from services.storage import Database, GameRow, ratings, retention
+from services.storage import async_play as store
+from services.storage import jobs as job_store
+from services.storage.jobs import JobSpec
 from tests.storage.conftest import ALICE, BOB, GUILD, play
 
 pytestmark = pytest.mark.asyncio
@@ -138,7 +138,7 @@ async def test_work_goes_in_batches_oldest_first_and_a_second_pass_finds_nothing
 
 async def test_undone_moves_go_and_the_log_of_a_game_not_compacted_stays_append_only(db: Database) -> None:
     old = await finished_game(db, 320)
-    async with db.transaction() as conn:  # an undone move, as bot/storage/seats_and_undo.py keeps it
+    async with db.transaction() as conn:  # an undone move, as services/storage/seats_and_undo.py keeps it
         await conn.execute(
             "INSERT INTO undone_actions (game_id, version, seat, action, created_at) VALUES (?, 99, 0, 'x', 'then')",
             (old.id,),
@@ -156,7 +156,7 @@ async def test_undone_moves_go_and_the_log_of_a_game_not_compacted_stays_append_
 
 
 async def test_only_the_owned_shards_games_are_compacted(db: Database) -> None:
-    from bot.shards import Shards
+    from services.shards import Shards
 
     old = await finished_game(db, 330)  # on GUILD 111: shard (111 >> 22) % 2 == 0
     await end_days_ago(db, old.id, 400)

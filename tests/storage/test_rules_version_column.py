@@ -9,11 +9,11 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot import history
-from bot.service import GameService
-from bot.storage import Database
-from bot.storage.migrate import MIGRATIONS_DIR, migrate
 from engine import GAMES
+from services import history
+from services.game_service import GameService
+from services.storage import Database
+from services.storage.migrate import MIGRATIONS_DIR, migrate
 
 pytestmark = pytest.mark.asyncio
 

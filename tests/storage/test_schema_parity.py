@@ -15,9 +15,9 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.storage import Database
-from bot.storage.dialect import NotPortable, glob_to_regex, migration_to_postgres, to_postgres
-from bot.storage.migrate import MIGRATIONS_DIR, load_migrations, orphan_variants, postgres_sql
+from services.storage import Database
+from services.storage.dialect import NotPortable, glob_to_regex, migration_to_postgres, to_postgres
+from services.storage.migrate import MIGRATIONS_DIR, load_migrations, orphan_variants, postgres_sql
 from tests.support.postgres import PostgresServer
 
 Schema = dict[str, dict[str, Any]]

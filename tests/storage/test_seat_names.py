@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage import Database
+from services.storage import Database
 from tests.storage.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 

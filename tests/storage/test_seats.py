@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import AlreadySeated, Database, GameFull, GameNotFound, GameRow, WrongStatus
+from services.storage import AlreadySeated, Database, GameFull, GameNotFound, GameRow, WrongStatus
 from tests.storage.conftest import ALICE, BOB, CAROL
 
 pytestmark = pytest.mark.asyncio

@@ -1,12 +1,12 @@
-"""The reads that background work starts from keep to the guilds one process owns (bot/shards.py)."""
+"""The reads that background work starts from keep to the guilds one process owns (services/shards.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.shards import Shards
-from bot.storage import Database, jobs, tournaments
-from bot.storage.jobs import JobSpec
+from services.shards import Shards
+from services.storage import Database, jobs, tournaments
+from services.storage.jobs import JobSpec
 
 COUNT = 2
 ZERO, ONE = Shards(frozenset({0}), COUNT), Shards(frozenset({1}), COUNT)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prometheus_client import REGISTRY
 
-from bot.storage import Database
+from services.storage import Database
 from tests.storage.conftest import ALICE, BOB, CHANNEL, GUILD
 
 

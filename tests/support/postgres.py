@@ -100,7 +100,7 @@ class PostgresServer:
             raise RuntimeError(f"{command[0]} failed: {result.stdout}{result.stderr}")
 
     async def _make_template(self) -> None:
-        from bot.storage import Database
+        from services.storage import Database
 
         admin = await asyncpg.connect(self.url("postgres"))
         try:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from bot.games.fox_duet import card_name
 from engine import GAMES
+from services.wording.fox_duet import card_name
 from tests.support.driver import labels
 
 
-def hidden_fox_cards(
-    seed: int, options: dict, log: list[tuple[int, str]], since: int | None = None
-) -> list[str]:
+def hidden_fox_cards(seed: int, options: dict, log: list[tuple[int, str]], since: int | None = None) -> list[str]:
     """Names (as the bot words them) of every card now in a hand that the rules keep secret.
 
     Replays the game: a decree card taken into a hand by the fox lay face up on the table, so

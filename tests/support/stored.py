@@ -15,8 +15,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.dialect import to_postgres
-from bot.storage.pg import PgRow, is_postgres_url
+from services.storage.dialect import to_postgres
+from services.storage.pg import PgRow, is_postgres_url
 
 
 def stored(database: Path | str, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[Any]:

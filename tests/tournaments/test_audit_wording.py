@@ -8,9 +8,9 @@ import json
 import pytest
 
 from bot.cogs.tournament import audit_line
-from bot.i18n import t
 from bot.languages import LANGUAGES
-from bot.tournaments.records import AuditLine
+from l10n.words import t
+from league.records import AuditLine
 from tests.support.languages import other_languages
 
 WHEN = "2026-11-26T18:02:03.000Z"

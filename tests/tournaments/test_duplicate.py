@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.duplicate import Score, field_points, rank_round, solo_teams, standings, team_up
-from bot.tournaments.pods import points_display, rank_points
+from league.duplicate import Score, field_points, rank_round, solo_teams, standings, team_up
+from league.pods import points_display, rank_points
 
 
 # -- teams -------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.elimination import Bracket, PodBracket, bracket_order
-from bot.tournaments.pods import pod_sizes
+from league.elimination import Bracket, PodBracket, bracket_order
+from league.pods import pod_sizes
 
 
 def wave(bracket: Bracket | PodBracket) -> list[tuple[str, tuple[int, ...], int]]:

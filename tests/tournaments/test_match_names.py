@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from bot.i18n import t
-from bot.tournaments import formats
-from bot.tournaments.elimination import Bracket, MatchName, PodBracket, bracket_rounds, match_name
-from bot.tournaments.records import Pairing, Tournament
+from l10n.words import t
+from league import formats
+from league.elimination import Bracket, MatchName, PodBracket, bracket_rounds, match_name
+from league.records import Pairing, Tournament
 
 CUP = Tournament(
     id=1, guild_id=1, channel_id=1, organiser_id=1, name="Cup", game="vivarium", options={}, format="single",

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments import pods
-from bot.tournaments.pods import Placed, pair_round, pod_sizes, points_display, rank_points, standings
+from league import pods
+from league.pods import Placed, pair_round, pod_sizes, points_display, rank_points, standings
 
 
 def met_pairs(history: list[Placed]) -> set[frozenset[int]]:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.round_robin import round_count, schedule
+from league.round_robin import round_count, schedule
 
 
 def test_five_players_play_five_rounds_each_resting_once() -> None:

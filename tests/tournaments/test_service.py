@@ -1,5 +1,5 @@
 """The tournament service and runner on a real SQLite file, without Discord: what they would say
-goes to a ``TournamentPosting`` that keeps it (bot/tournaments/posting_port.py)."""
+goes to a ``TournamentPosting`` that keeps it (services/tournament_posting_port.py)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,15 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.i18n import t
-from bot.pictures import Pictures
-from bot.service import GameService, Refusal
-from bot.storage import Database, GameRow, async_play
-from bot.storage import tournaments as store
-from bot.tournaments.posting_port import Attachment, ChannelGone
-from bot.tournaments.runner import Runner
-from bot.tournaments.service import Member, Person, Settings, TournamentService
+from l10n.words import t
+from league.refusal import Refusal
+from services.game_service import GameService
+from services.pictures import Pictures
+from services.storage import Database, GameRow, async_play
+from services.storage import tournaments as store
+from services.tournament_posting_port import Attachment, ChannelGone
+from services.tournament_runner import Runner
+from services.tournaments import Member, Person, Settings, TournamentService
 
 GUILD, CHANNEL = 7, 500
 ORGANISER = Member(1, "Olga", manages_server=True)

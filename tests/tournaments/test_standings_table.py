@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.tournaments import formats
-from bot.tournaments.ranking import shared_ranks
-from bot.tournaments.records import Entrant, Pairing, Tournament
+from league import formats
+from league.ranking import shared_ranks
+from league.records import Entrant, Pairing, Tournament
 
 
 def tournament(format_: str, table_size: int, game: str = "vivarium") -> Tournament:

@@ -9,7 +9,7 @@ import networkx as nx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.swiss import DRAW, LOSS, WIN, Played, pair_round, standings
+from league.swiss import DRAW, LOSS, WIN, Played, pair_round, standings
 
 
 def play_round(seeds: list[int], history: list[Played], round_no: int, rng: random.Random, dropped=()) -> list[Played]:

@@ -1,1 +1,0 @@
-"""Tournaments: formats, pairings and standings as pure functions."""
