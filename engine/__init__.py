@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from engine.core import ACTION_KINDS, Action, ActionKind, Event, Game, IllegalAction, Outcome, State, Term, illegal
+from engine.core import (
+    ACTION_KINDS,
+    Action,
+    ActionKind,
+    Event,
+    Game,
+    IllegalAction,
+    NoSecrets,
+    Options,
+    OptionSpec,
+    Outcome,
+    Saved,
+    State,
+    Term,
+    View,
+    illegal,
+)
 
 GAMES: dict[str, Game] = {}
 
@@ -36,9 +52,14 @@ __all__ = [
     "Event",
     "Game",
     "IllegalAction",
+    "NoSecrets",
+    "OptionSpec",
+    "Options",
     "Outcome",
+    "Saved",
     "State",
     "Term",
+    "View",
     "illegal",
     "register",
 ]

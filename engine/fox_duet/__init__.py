@@ -5,7 +5,7 @@ Rules as implemented: docs/rules/fox-duet.md. The view's shape: docs/fox-duet-vi
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Game, OptionSpec
 from engine.fox_duet.state import FoxDuetState
 
 __all__ = ["FoxDuet", "FoxDuetState"]
@@ -30,7 +30,7 @@ class FoxDuet(Game):
     rules_version = 2
     rules_versions = (1, 2)
 
-    def options(self) -> dict[str, dict]:
+    def options(self) -> dict[str, OptionSpec]:
         return {"level": {"choices": [1, 2, 3], "default": 1}, "memory": {"choices": ["off", "on"], "default": "off"}}
 
     def _new(self, players: int, seed: int, options: dict, rules_version: int) -> FoxDuetState:

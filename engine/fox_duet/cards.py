@@ -7,6 +7,7 @@ module is imported; the rules below only read the resulting tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.content import ContentError, OneOf, Range, load
 
@@ -33,6 +34,9 @@ CARDS_SCHEMA = {
     ],
 }
 
+if TYPE_CHECKING:
+    from engine.fox_duet.views import CardView
+
 MUSICIAN, FOX, GAZELLE, GIFT, ROYAL = ABILITY_NAMES
 
 
@@ -44,7 +48,7 @@ class Card:
     footprints: int
     ability: str | None
 
-    def to_view(self) -> dict:
+    def to_view(self) -> CardView:
         return {
             "id": self.id,
             "suit": self.suit,
@@ -94,7 +98,7 @@ def card(card_id: str) -> Card:
     return CARDS[card_id]
 
 
-def card_view(card_id: str) -> dict:
+def card_view(card_id: str) -> CardView:
     return CARDS[card_id].to_view()
 
 

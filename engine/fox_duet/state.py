@@ -15,11 +15,16 @@ Phases (``self.phase``):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.core import Action, Event, IllegalAction, Outcome, State, Term, event, illegal, wrong_step
 from engine.fox_duet import board, cards
 from engine.fox_duet.board import GEM_TOKENS, LEVELS, SIDES
 from engine.fox_duet.cards import CARDS, FOX, GAZELLE, GIFT, MUSICIAN, ROYAL, SUITS, card_view, sort_hand
 from engine.rng import Rng
+
+if TYPE_CHECKING:
+    from engine.fox_duet.views import FoxDuetPrivate, FoxDuetPublic
 
 HAND_SIZE = 11
 TRICKS_PER_ROUND = 11
@@ -39,7 +44,7 @@ STEP_VERBS = {
 }
 
 
-class FoxDuetState(State):
+class FoxDuetState(State["FoxDuetPublic", "FoxDuetPrivate"]):
     players = 2
 
     def __init__(self, game) -> None:
@@ -470,18 +475,18 @@ class FoxDuetState(State):
         return [event("game lost", None, **data)]
 
     # -- views (shape: docs/fox-duet-view.md) ------------------------------------------------
-    def _public_view(self) -> dict:
+    def _public_view(self) -> FoxDuetPublic:
         from engine.fox_duet.views import public_view
 
         return public_view(self)
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> FoxDuetPrivate:
         from engine.fox_duet.views import private_view
 
         return private_view(self, seat)
 
     # -- determinizing (docs/ENGINE-EXTENSIONS.md) --------------------------------------------
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> FoxDuetState:
         from engine.fox_duet.determinize import determinize
 
         return determinize(self, seat, seed)

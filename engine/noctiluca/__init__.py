@@ -5,7 +5,7 @@ Rules as implemented: docs/rules/noctiluca.md. Content: data/noctiluca/ (the jar
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Game, OptionSpec
 from engine.noctiluca.state import NoctilucaState
 
 __all__ = ["Noctiluca", "NoctilucaState"]

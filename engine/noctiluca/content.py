@@ -14,6 +14,7 @@ of the version it started with, so rule code reads them through ``jar_set(rules_
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.content import ContentError, OneOf, Range, load
 
@@ -57,6 +58,10 @@ TOKENS_SCHEMA = {"back_value": Range(1, 1), "stacks": {"gold": [int], "brown": [
 # (bench/noctiluca_balance.py).
 JAR_FILES = {1: "jars.json", 2: "jars-v2.json"}
 FAVOURITES_SCHEMA = {"favourites": [{"id": str, "colour": str, "name": str}]}
+
+
+if TYPE_CHECKING:
+    from engine.noctiluca.views import DieView
 
 
 @dataclass(frozen=True)
@@ -251,7 +256,7 @@ def is_die(value: object) -> bool:
     return isinstance(value, str) and len(value) == 2 and value[0] in LETTER_COLOUR and value[1] in "123456"
 
 
-def die_view(d: str) -> dict:
+def die_view(d: str) -> DieView:
     return {"colour": die_colour(d), "face": die_face(d)}
 
 

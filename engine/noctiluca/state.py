@@ -19,11 +19,15 @@ The rules themselves live in the sibling modules (setup, dive, delivery, storm, 
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from engine.core import Action, Event, IllegalAction, Outcome, State, illegal, wrong_step
 from engine.noctiluca import content
 from engine.noctiluca.content import DICE_COLOURS, Jar
 from engine.rng import Rng
+
+if TYPE_CHECKING:
+    from engine.noctiluca.views import NoctilucaPrivate, NoctilucaPublic
 
 PHASES = ("keep", "shore", "path", "number", "store", "pass", "deliver", "pile", "draw", "over")
 PATHS = ("short", "long")
@@ -41,7 +45,7 @@ STEP_VERBS = {
 }
 
 
-class NoctilucaState(State):
+class NoctilucaState(State["NoctilucaPublic", "NoctilucaPrivate"]):
     def __init__(self, game, players: int) -> None:
         self.game = game
         self.players = players
@@ -213,17 +217,17 @@ class NoctilucaState(State):
 
         return standing(self)
 
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> NoctilucaState:
         from engine.noctiluca.determinize import determinize
 
         return determinize(self, seat, seed)
 
-    def _public_view(self) -> dict:
+    def _public_view(self) -> NoctilucaPublic:
         from engine.noctiluca.views import public_view
 
         return public_view(self)
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> NoctilucaPrivate:
         from engine.noctiluca.views import private_view
 
         return private_view(self, seat)

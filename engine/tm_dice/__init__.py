@@ -5,7 +5,7 @@ Rules as implemented and every adaptation choice: docs/rules/tm-dice.md.
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Game, OptionSpec
 from engine.tm_dice.state import TMDiceState
 
 __all__ = ["TMDice", "TMDiceState"]

@@ -8,8 +8,12 @@ tables built here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.content import ContentError, OneOf, Optional, Range, load
+
+if TYPE_CHECKING:
+    from engine.tm_dice.views import BonusView, CardView, CorporationView
 
 COLOURS = ("green", "gray", "blue", "red", "yellow")
 RARITIES = ("common", "uncommon", "rare")
@@ -92,8 +96,8 @@ class Card:
     production: tuple[str, ...]
     passive: tuple[str, ...]
 
-    def to_view(self) -> dict:
-        out = {
+    def to_view(self) -> CardView:
+        out: CardView = {
             "id": self.id,
             "name": self.name,
             "colour": self.colour,
@@ -104,7 +108,8 @@ class Card:
         if self.colour == "red":
             out["effects"] = list(self.effects)
         if self.action is not None:
-            out["action"] = {k: list(v) if isinstance(v, list) else v for k, v in self.action.items()}
+            a = self.action
+            out["action"] = {"type": a["type"], "cost": list(a["cost"]), "effects": list(a["effects"])}
         if self.colour == "green":
             out["production"] = list(self.production)
         if self.passive:
@@ -284,11 +289,11 @@ def die_face(colour: str, roll: int) -> str:
     return FACES[colour][RARITIES.index(FACE_RARITY[roll])]
 
 
-def card_view(card_id: str) -> dict:
+def card_view(card_id: str) -> CardView:
     return CARDS[card_id].to_view()
 
 
-def bonus_view(bonus_id: str) -> dict:
+def bonus_view(bonus_id: str) -> BonusView:
     b = BONUS_CARDS[bonus_id]
     return {
         "id": b["id"],
@@ -299,6 +304,6 @@ def bonus_view(bonus_id: str) -> dict:
     }
 
 
-def corporation_view(corp_id: str) -> dict:
+def corporation_view(corp_id: str) -> CorporationView:
     c = CORPORATIONS[corp_id]
     return {"id": c["id"], "name": c["name"], "start": list(c["start"]), "production": list(c["production"])}

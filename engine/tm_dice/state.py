@@ -7,6 +7,8 @@ resigned, if one did; docs/ENGINE-EXTENSIONS.md).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.core import Action, Event, IllegalAction, Outcome, State, event, illegal
 from engine.rng import Rng
 from engine.tm_dice import board, effects, scoring, steps
@@ -25,6 +27,9 @@ from engine.tm_dice.content import (
     corporation_view,
 )
 from engine.tm_dice.dice import roll
+
+if TYPE_CHECKING:
+    from engine.tm_dice.views import TMDicePrivate, TMDicePublic
 
 MAX_CHOICES = 25
 PAGE = MAX_CHOICES - 1
@@ -49,7 +54,7 @@ def new_seat() -> dict:
     }
 
 
-class TMDiceState(State):
+class TMDiceState(State["TMDicePublic", "TMDicePrivate"]):
     def __init__(self, game, players: int) -> None:
         self.game = game
         self.players = players
@@ -255,17 +260,17 @@ class TMDiceState(State):
             accepted=accepted,
         )
 
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> TMDiceState:
         from engine.tm_dice.determinize import determinize
 
         return determinize(self, seat, seed)
 
-    def _public_view(self) -> dict:
+    def _public_view(self) -> TMDicePublic:
         from engine.tm_dice.views import public_view
 
         return public_view(self)
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> TMDicePrivate:
         from engine.tm_dice.views import private_view
 
         return private_view(self, seat)

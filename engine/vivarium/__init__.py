@@ -5,7 +5,7 @@ Rules as implemented and every adaptation choice: docs/rules/vivarium.md.
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Game, OptionSpec
 from engine.vivarium.content import RULES_VERSIONS
 from engine.vivarium.state import VivariumState
 

@@ -8,8 +8,12 @@ equipment cards (``equipment.json``), the 21 contracts and 8 starting contracts
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.content import ContentError, OneOf, Optional, Range, load
+
+if TYPE_CHECKING:
+    from engine.vivarium.views import CardView, ChainTokenView, PriorityView, StartingContract
 
 TYPES = ("animal", "plant", "mineral", "dragon")
 HABITATS = ("mountain", "forest", "desert", "swamp")
@@ -83,7 +87,7 @@ class ChainToken:
     numbers: tuple[int, int]
     dots: int
 
-    def to_view(self) -> dict:
+    def to_view(self) -> ChainTokenView:
         return {"id": self.id, "numbers": list(self.numbers), "dots": self.dots}
 
 
@@ -92,7 +96,7 @@ class PriorityToken:
     id: str
     icon: dict | None  # {"type": ...} or {"habitat": ...}; None for the blank one
 
-    def to_view(self) -> dict:
+    def to_view(self) -> PriorityView:
         return {"id": self.id, "icon": None if self.icon is None else dict(self.icon)}
 
 
@@ -122,14 +126,14 @@ class Card:
             return attrs
         return {}
 
-    def to_view(self) -> dict:
-        view: dict = {"id": self.id, "kind": self.kind, "name": self.name}
+    def to_view(self) -> CardView:
+        view: CardView = {"id": self.id, "kind": self.kind, "name": self.name}
         if self.kind == "creature":
-            view.update(type=self.type, habitat=self.habitat, points=self.points)
+            view["type"], view["habitat"], view["points"] = self.type, self.habitat, self.points
         elif self.kind == "equipment":
-            view.update(icon=self.icon, gems=self.gems, ability=plain_copy(self.ability))
+            view["icon"], view["gems"], view["ability"] = self.icon, self.gems, plain_copy(self.ability)
         else:
-            view.update(goal=plain_copy(self.goal))
+            view["goal"] = plain_copy(self.goal)
         return view
 
 
@@ -289,6 +293,8 @@ def equipment_deck(rules_version: int) -> tuple[str, ...]:
 def game_cards(rules_version: int) -> tuple[str, ...]:
     """Every grid card of a game played by ``rules_version``: creatures, its equipment, contracts."""
     return CREATURES + equipment_deck(rules_version) + CONTRACTS
+
+
 BLANK_PRIORITY = next(p.id for p in PRIORITY.values() if p.icon is None)
 ATTRIBUTES = {card_id: card.attributes() for card_id, card in CARDS.items()}
 _VIEWS = {card_id: card.to_view() for card_id, card in CARDS.items()}
@@ -297,24 +303,27 @@ _VIEWS = {card_id: card.to_view() for card_id, card in CARDS.items()}
 _FLAT = {card_id for card_id, view in _VIEWS.items() if not any(isinstance(v, dict | list) for v in view.values())}
 
 
-def card_view(card_id: str) -> dict:
+def card_view(card_id: str) -> CardView:
     view = _VIEWS[card_id]
-    return dict(view) if card_id in _FLAT else plain_copy(view)
+    if card_id in _FLAT:
+        return view.copy()
+    copied: CardView = plain_copy(view)
+    return copied
 
 
-def shared_card_view(card_id: str) -> dict:
+def shared_card_view(card_id: str) -> CardView:
     """The card's view object itself, for a caller that copies the whole result once."""
     return _VIEWS[card_id]
 
 
-def starting_view(contract_id: str) -> dict:
+def starting_view(contract_id: str) -> StartingContract:
     raw = STARTING[contract_id]
     return {"id": raw["id"], "name": raw["name"], "deck": raw["deck"], "goal": plain_copy(raw["goal"])}
 
 
-def chain_view(token_id: str) -> dict:
+def chain_view(token_id: str) -> ChainTokenView:
     return CHAIN[token_id].to_view()
 
 
-def priority_view(token_id: str | None) -> dict | None:
+def priority_view(token_id: str | None) -> PriorityView | None:
     return None if token_id is None else PRIORITY[token_id].to_view()

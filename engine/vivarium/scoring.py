@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from engine.vivarium.content import ATTRIBUTES, CARDS, HABITATS, ICONS, STARTING, TYPES
+
+if TYPE_CHECKING:
+    from engine.vivarium.views import Progress
 
 PRIORITY_POINTS = 2
 
@@ -27,7 +31,7 @@ def creature_points(collection: Sequence[str]) -> int:
     return sum(CARDS[c].points for c in collection if CARDS[c].kind == "creature")
 
 
-def progress(goal: dict, collection: Sequence[str]) -> dict:
+def progress(goal: dict[str, Any], collection: Sequence[str]) -> Progress:
     """How far a collection is towards a goal: ``{"have": n, "points": p}`` (and per-part counts)."""
     kind = goal["kind"]
     if kind == "count":

@@ -12,15 +12,20 @@ Steps (``self.phase``) of the player to act (``self.current``):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.core import Action, Event, IllegalAction, Outcome, State, illegal
 from engine.rng import Rng
 from engine.vivarium import rounds, turn
 from engine.vivarium.rounds import TURNS_EACH
 
+if TYPE_CHECKING:
+    from engine.vivarium.views import VivariumPrivate, VivariumPublic
+
 PHASES = ("swap", "take", "ability", "over")
 
 
-class VivariumState(State):
+class VivariumState(State["VivariumPublic", "VivariumPrivate"]):
     def __init__(self, game, players: int) -> None:
         self.game = game
         self.players = players
@@ -133,18 +138,18 @@ class VivariumState(State):
     def _standing(self) -> Outcome | None:
         return rounds.standing(self)
 
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> VivariumState:
         from engine.vivarium.determinize import determinize
 
         return determinize(self, seat, seed)
 
     # -- views and saving --------------------------------------------------------------------
-    def _public_view(self) -> dict:
+    def _public_view(self) -> VivariumPublic:
         from engine.vivarium.views import public_view
 
         return public_view(self)
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> VivariumPrivate:
         from engine.vivarium.views import private_view
 
         return private_view(self, seat)
