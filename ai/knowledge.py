@@ -22,13 +22,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import cast
 
 from ai import fox_duet, noctiluca, tm_dice, vivarium
 from engine import Action, Outcome, State
-from engine.fox_duet.state import FoxDuetState
-from engine.noctiluca.state import NoctilucaState
-from engine.vivarium.state import VivariumState
 
 # Rollout length per game, as a share of the level's (the default is the level's own).
 ROLLOUT_SHARE = {"fox-duet": 0.3, "noctiluca": 0.5, "vivarium": 0.25}
@@ -84,7 +80,7 @@ def evaluate(state: State) -> list[float] | None:
         value = 0.45 * progress + 0.15 * forest
         return [value, value]
     if game == "noctiluca":
-        values = noctiluca.scores(cast(NoctilucaState, state))
+        values = noctiluca.scores(noctiluca.own(state))
         if values is None:
             return None
         players = len(values)
@@ -112,11 +108,11 @@ def policy(state: State, seat: int, actions: list[Action], rng: random.Random) -
     """The rollout's move for ``seat``, one of ``actions`` (never giving up: the caller's list)."""
     game = state.game.id
     if game == "noctiluca":
-        return noctiluca.policy(cast(NoctilucaState, state), seat, actions, rng)
+        return noctiluca.policy(noctiluca.own(state), seat, actions, rng)
     if game == "fox-duet":
-        return fox_duet.policy(cast(FoxDuetState, state), seat, actions, rng)
+        return fox_duet.policy(fox_duet.own(state), seat, actions, rng)
     if game == "vivarium":
-        return vivarium.policy(cast(VivariumState, state), seat, actions, rng)
+        return vivarium.policy(vivarium.own(state), seat, actions, rng)
     if game == "tm-dice" and rng.random() >= TM_EXPLORE:
         text = tm_dice.choose(state, seat, [a.text for a in actions], rng)
         return next(a for a in actions if a.text == text)
@@ -128,7 +124,7 @@ def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
     best first, never empty. Every move by default; Noctiluca keeps the dives that store most
     (ai/noctiluca.py)."""
     if state.game.id == "noctiluca":
-        return noctiluca.candidates(cast(NoctilucaState, state), seat, actions) or actions
+        return noctiluca.candidates(noctiluca.own(state), seat, actions) or actions
     return actions
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import adapter_for
-from engine import Event, State
+from engine import AnyState, Event
 
 # Fields of a board job's payload: whether a whole new turn began (everyone to move starts
 # afresh), and the seats whose turn began with it.
@@ -26,7 +26,7 @@ STARTS = "starts"
 FIRST = "first"
 
 
-def turn_change(game_key: str, before: State | None, after: State, events: Sequence[Event]) -> dict[str, Any]:
+def turn_change(game_key: str, before: AnyState | None, after: AnyState, events: Sequence[Event]) -> dict[str, Any]:
     """The payload fields that say what the change from ``before`` to ``after`` did to the turn.
 
     No ``before`` (the start): a new turn for everyone. A seat newly to move starts its turn

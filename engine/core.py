@@ -19,6 +19,9 @@ ActionKind = Literal["concede", "resign", "pass"]
 ACTION_KINDS: frozenset[str] = frozenset({"concede", "resign", "pass"})
 # A saved state (``State.to_dict``, ``Game.load``): JSON-safe, its fields the game's own.
 Saved = dict[str, Any]
+# A JSON record inside a game's state or content (a pending decision, a jar in play, a goal), as
+# saved by ``to_dict`` and checked field by field when loaded.
+Record = dict[str, Any]
 # Chosen options, by name: JSON scalars the game defines (``Game.options``).
 Options = dict[str, Any]
 
@@ -325,6 +328,11 @@ class State(Generic[PublicT, PrivateT]):
         raise NotImplementedError
 
 
+# A state of a game not known where it is held (the registry's, the platform's game-agnostic
+# code): its views have no static shape there.
+AnyState = State[Any, Any]
+
+
 class Game:
     """One game's definition: its options, how to set it up, how to load a saved state."""
 
@@ -362,7 +370,7 @@ class Game:
 
     def new(
         self, players: int, seed: int, options: Options | None = None, rules_version: int | None = None
-    ) -> State[Any, Any]:
+    ) -> AnyState:
         """Check the player count, seed, options and rules version (None: the current one), then
         set up with ``_new``."""
         self.check_players(players)
@@ -377,7 +385,7 @@ class Game:
             raise RuntimeError(f"{type(self).__name__}._new did not set the state's rules_version to {version}")
         return state
 
-    def load(self, data: Saved) -> State[Any, Any]:
+    def load(self, data: Saved) -> AnyState:
         """Check the common header, then rebuild with ``_load``; a damaged save is a ValueError.
 
         A save without ``rules_version`` (written before rules had versions) is version 1."""
@@ -392,11 +400,11 @@ class Game:
         state.rules_version = version
         return state
 
-    def _new(self, players: int, seed: int, options: Options, rules_version: int) -> State[Any, Any]:
+    def _new(self, players: int, seed: int, options: Options, rules_version: int) -> AnyState:
         """Set up a game; the state's ``rules_version`` is set before anything the rules decide."""
         raise NotImplementedError
 
-    def _load(self, data: Saved) -> State[Any, Any]:
+    def _load(self, data: Saved) -> AnyState:
         raise NotImplementedError
 
     # -- shared validation -----------------------------------------------------------------

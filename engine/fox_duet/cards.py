@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.content import ContentError, OneOf, Range, load
+from engine.core import Record
 
 ABILITY_NAMES = ("musician", "fox", "gazelle", "gift", "royal")
 
@@ -58,7 +59,7 @@ class Card:
         }
 
 
-def _build(data: dict) -> tuple[tuple[str, ...], dict[str, Card], dict[str, dict]]:
+def _build(data: Record) -> tuple[tuple[str, ...], dict[str, Card], dict[str, Record]]:
     suits = tuple(data["suits"])
     if len(suits) != 3 or len(set(suits)) != 3:
         raise ContentError("fox-duet/cards.json: exactly 3 different suits are needed")

@@ -14,9 +14,10 @@ of the version it started with, so rule code reads them through ``jar_set(rules_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.content import ContentError, OneOf, Range, load
+from engine.core import Record
 
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
@@ -95,7 +96,7 @@ def _dist(q: int, r: int) -> int:
     return max(abs(q), abs(r), abs(q + r))
 
 
-def _check_geometry(board: dict) -> tuple[list[Space], list[Shore]]:
+def _check_geometry(board: Record) -> tuple[list[Space], list[Shore]]:
     where = "noctiluca/board.json"
     island = (board["island"]["q"], board["island"]["r"])
     if island != (0, 0):
@@ -221,7 +222,8 @@ def _load() -> None:
     FAVOURITE_BY_COLOUR = {f["colour"]: f for f in favourites}
 
 
-COMPONENTS: dict
+COMPONENTS: dict[str, Any]
+
 DICE_COLOURS: tuple[str, ...]
 JAR_COLOURS: tuple[str, ...]
 SPACES: tuple[Space, ...]
@@ -231,8 +233,8 @@ JAR_SETS: dict[int, dict[str, Jar]]
 JAR_IDS: tuple[str, ...]
 STACKS: dict[str, tuple[int, ...]]
 BACK_VALUE: int
-FAVOURITES: tuple[dict, ...]
-FAVOURITE_BY_COLOUR: dict[str, dict]
+FAVOURITES: tuple[Record, ...]
+FAVOURITE_BY_COLOUR: dict[str, Record]
 _load()
 
 COLOUR_LETTER = {"orange": "o", "green": "g", "purple": "p", "blue": "b"}

@@ -8,9 +8,10 @@ equipment cards (``equipment.json``), the 21 contracts and 8 starting contracts
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.content import ContentError, OneOf, Optional, Range, load
+from engine.core import Record
 
 if TYPE_CHECKING:
     from engine.vivarium.views import CardView, ChainTokenView, PriorityView, StartingContract
@@ -94,7 +95,7 @@ class ChainToken:
 @dataclass(frozen=True)
 class PriorityToken:
     id: str
-    icon: dict | None  # {"type": ...} or {"habitat": ...}; None for the blank one
+    icon: Record | None  # {"type": ...} or {"habitat": ...}; None for the blank one
 
     def to_view(self) -> PriorityView:
         return {"id": self.id, "icon": None if self.icon is None else dict(self.icon)}
@@ -112,15 +113,15 @@ class Card:
     points: int = 0
     icon: str | None = None
     gems: int = 0
-    ability: dict = field(default_factory=dict)
-    goal: dict = field(default_factory=dict)
+    ability: Record = field(default_factory=Record)
+    goal: Record = field(default_factory=Record)
 
-    def attributes(self) -> dict:
+    def attributes(self) -> Record:
         """What filters match: a creature's type, habitat and points; equipment's icon and 'counts as'."""
         if self.kind == "creature":
             return {"type": self.type, "habitat": self.habitat, "points": self.points}
         if self.kind == "equipment":
-            attrs: dict = {"icon": self.icon}
+            attrs: Record = {"icon": self.icon}
             if self.ability.get("kind") == "counts-as":
                 attrs.update(self.ability["filter"])
             return attrs
@@ -137,7 +138,7 @@ class Card:
         return view
 
 
-def plain_copy(value):
+def plain_copy(value: Any) -> Any:
     """A copy of plain JSON data (faster than copy.deepcopy: views are built very often, and the
     computer players copy the state at every determinization)."""
     if isinstance(value, dict):
@@ -149,12 +150,12 @@ def plain_copy(value):
     return value
 
 
-def _check_filter(where: str, f: dict) -> None:
+def _check_filter(where: str, f: Record) -> None:
     if not f:
         raise ContentError(f"{where}: an empty filter matches nothing useful")
 
 
-def _check_goal(where: str, goal: dict) -> None:
+def _check_goal(where: str, goal: Record) -> None:
     kind = goal["kind"]
     need = {
         "count": {"filter", "tiers"},
@@ -183,7 +184,7 @@ def _check_goal(where: str, goal: dict) -> None:
             raise ContentError(f"{where}: tiers must rise")
 
 
-def _check_ability(where: str, ability: dict) -> None:
+def _check_ability(where: str, ability: Record) -> None:
     kind = ability["kind"]
     need = {
         "counts-as": {"filter"},
@@ -208,7 +209,15 @@ def _unique(where: str, ids: list[str]) -> None:
         seen.add(i)
 
 
-def _build() -> tuple:
+def _build() -> tuple[
+    dict[str, ChainToken],
+    dict[str, PriorityToken],
+    dict[str, Card],
+    tuple[str, ...],
+    dict[int, tuple[str, ...]],
+    tuple[str, ...],
+    dict[str, Record],
+]:
     tokens = load("vivarium/tokens.json", TOKENS_SCHEMA)
     chain = {}
     for raw in tokens["chain_tokens"]:
@@ -267,7 +276,7 @@ def _build() -> tuple:
         contracts.append(raw["id"])
     if len(contracts) != 21:
         raise ContentError("vivarium/contracts.json: 21 contracts")
-    starting: dict[str, dict] = {}
+    starting: dict[str, Record] = {}
     for raw in contracts_raw["starting_contracts"]:
         _check_goal(f"vivarium/contracts.json: {raw['id']}", raw["goal"])
         starting[raw["id"]] = raw

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import Action, Event, IllegalAction, Outcome, State, illegal
+from engine.core import Action, Event, Game, IllegalAction, Outcome, Record, Saved, State, illegal
 from engine.rng import Rng
 from engine.vivarium import rounds, turn
 from engine.vivarium.rounds import TURNS_EACH
@@ -26,7 +26,7 @@ PHASES = ("swap", "take", "ability", "over")
 
 
 class VivariumState(State["VivariumPublic", "VivariumPrivate"]):
-    def __init__(self, game, players: int) -> None:
+    def __init__(self, game: Game, players: int) -> None:
         self.game = game
         self.players = players
         self.version = 0
@@ -49,9 +49,9 @@ class VivariumState(State["VivariumPublic", "VivariumPrivate"]):
         self.round = 1
         self.turn = 0
         self.phase = "swap"
-        self.pending: dict = {}
+        self.pending: Record = {}
         self.numbers: dict[str, list[int]] = {}
-        self.result: dict | None = None
+        self.result: Record | None = None
         self.resigned: int | None = None
         self.setup_events: list[Event] = []
 
@@ -154,7 +154,7 @@ class VivariumState(State["VivariumPublic", "VivariumPrivate"]):
 
         return private_view(self, seat)
 
-    def _to_dict(self) -> dict:
+    def _to_dict(self) -> Saved:
         from engine.vivarium.persist import state_to_dict
 
         return state_to_dict(self)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from engine.fox_duet import FoxDuetPrivate, FoxDuetPublic
 from l10n import t
 from render.common import (
     Color,
@@ -46,7 +46,7 @@ def hand_layout(n: int) -> tuple[int, int, int, int]:
 
 
 def draw_hand(
-    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+    public: FoxDuetPublic, private: FoxDuetPrivate, names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
     """Draw a seat's hand with ability reminders, its gift pick and the decree for reference, in ``locale``."""
     image = backdrop((W, H))
