@@ -4,7 +4,7 @@ looked at are private; dice, wild tokens, played cards and everything on the boa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from engine.tm_dice import scoring
 from engine.tm_dice.content import (
@@ -148,7 +148,7 @@ class StepView(TypedDict):
     kind: str
     seat: int
     effects: NotRequired[list[str]]
-    source: NotRequired[Any]
+    source: NotRequired[str]
     cost: NotRequired[dict[str, int]]
     proposal: NotRequired[str | None]
     tile: NotRequired[str]
@@ -157,18 +157,19 @@ class StepView(TypedDict):
     purpose: NotRequired[str]
     as_main: NotRequired[bool]
     colours: NotRequired[list[str]]
-    face: NotRequired[str]
-    kept: NotRequired[list[str]]
-    open: NotRequired[Any]
+    face: NotRequired[str | None]
+    kept: NotRequired[dict[str, int]]
+    open: NotRequired[bool]
 
 
 class Result(TypedDict):
     """The final scores, winners and each seat's parts (``terraforming and tiles``, ``awards``,
-    ``milestones``, ``card vp``, ``total``, and ``resignation`` for one who resigned)."""
+    ``milestones``, ``card vp``, ``total``, ``resignation`` for one who resigned; solo, whether
+    ``all parameters`` were completed)."""
 
     scores: list[int]
     winners: list[int]
-    details: list[dict[str, int]]
+    details: list[dict[str, int | bool]]
 
 
 class TMDicePublic(TypedDict):

@@ -123,7 +123,7 @@ class PriorityState(TypedDict):
 class Pending(TypedDict, total=False):
     """The equipment ability being resolved (``ability`` step): its kind and the card."""
 
-    ability: dict[str, Any]
+    ability: str
     card: CardView
 
 
