@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -55,7 +56,9 @@ def draw_hand(
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = HEADER
     draw.rounded_rectangle((x0 + 14, y0 + 16, x0 + 24, y1 - 16), radius=5, fill=Palette.ACCENT)
-    decree = public.get("decree") or {}
+    # Read as the drawer always has, defensively: a view without its decree card shows none.
+    shown: Mapping[str, Any] = public
+    decree = shown.get("decree") or {}
     suit = str(decree.get("suit"))
     st = suit_style(suit)
     trump, tf = fitted(t("fox-duet.render.trump", locale, suit=suit_label(suit, locale)), TRUMP_W, 38, True, 24)
