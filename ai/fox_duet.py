@@ -15,13 +15,19 @@ one drawn consistently with what the seat has seen).
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import Any, cast
 
 from ai.knowledge import Knowledge
 from engine import Action, State
 from engine.fox_duet import board
 from engine.fox_duet.cards import CARDS, MUSICIAN, playable, trick_winner
 from engine.fox_duet.state import FoxDuetState
+
+
+def own(state: State[Any, Any]) -> FoxDuetState:
+    """``state`` as a FoxDuetState (for ai/knowledge.py, which dispatched on ``state.game.id``)."""
+    return cast(FoxDuetState, state)
+
 
 EXPLORE = 0.15
 OVERSHOOT = -2.0  # a forest token lost; with none left the game is lost

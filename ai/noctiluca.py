@@ -14,12 +14,18 @@ Reads only the state it is given: in the search, a determinization.
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import Any, cast
 
 from ai.knowledge import Knowledge, outcome_rewards
 from engine import Action, State
 from engine.noctiluca.content import COLOUR_LETTER, SHORES
 from engine.noctiluca.state import NoctilucaState
+
+
+def own(state: State[Any, Any]) -> NoctilucaState:
+    """``state`` as a NoctilucaState (for ai/knowledge.py, which dispatched on ``state.game.id``)."""
+    return cast(NoctilucaState, state)
+
 
 # A delivered jar's usual worth beyond its printed points: a token (values 2 to 8, the early
 # ones low) and a share of the majorities.

@@ -13,7 +13,7 @@ Reads only the state it is given: in the search, a determinization.
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import Any, cast
 
 from ai.knowledge import Knowledge
 from engine import Action, State
@@ -21,6 +21,12 @@ from engine.vivarium.content import CARDS, PRIORITY
 from engine.vivarium.grid import cell_index
 from engine.vivarium.scoring import matches
 from engine.vivarium.state import VivariumState
+
+
+def own(state: State[Any, Any]) -> VivariumState:
+    """``state`` as a VivariumState (for ai/knowledge.py, which dispatched on ``state.game.id``)."""
+    return cast(VivariumState, state)
+
 
 # Rollout steps of the take phase that take a reachable card, by worth (the rest: at random).
 TAKE = 0.85

@@ -19,16 +19,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.tm_dice import TMDice  # noqa: E402
-from engine.tm_dice.content import PARAMETERS, TRACKS  # noqa: E402
+from engine import GAMES  # noqa: E402
 from tests.support.tm_dice_policy import choose  # noqa: E402
 
 MAX_STEPS = 5_000
+PARAMETERS = ("temperature", "oxygen", "oceans")
 
 
 def play(players: int, seed: int):
     """One seeded game with every seat played by the policy: (final state, steps taken)."""
-    state = TMDice().new(players, seed)
+    state = GAMES["tm-dice"].new(players, seed)
     rng = random.Random(seed)
     steps = 0
     while state.outcome() is None:
@@ -42,17 +42,19 @@ def play(players: int, seed: int):
 
 def simulate(players: int, seeds: int) -> dict:
     turns, steps, spreads, best, points = [], [], [], [], []
-    short = {p: [] for p in PARAMETERS}
+    short: dict[str, list[int]] = {p: [] for p in PARAMETERS}
     for seed in range(seeds):
         state, n = play(players, seed)
         outcome = state.outcome()
-        turns.append(state.turn)
+        public = state.view(None)["public"]
+        turns.append(public["turn"])
         steps.append(n)
         spreads.append(max(outcome.scores) - min(outcome.scores))
         best.append(max(outcome.scores))
         points.append(outcome.details[0]["total"])
         for p in PARAMETERS:
-            short[p].append(TRACKS[p]["steps"] - getattr(state, p))
+            track = public["parameters"][p]
+            short[p].append(track["steps"] - track["position"])
     per_player = [t / players for t in turns]
     return {
         "per_player": per_player,

@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
-from engine.core import ACTION_KINDS, Action, ActionKind, Event, Game, IllegalAction, Outcome, State, Term, illegal
+from engine.core import (
+    ACTION_KINDS,
+    Action,
+    ActionKind,
+    AnyState,
+    Event,
+    Game,
+    IllegalAction,
+    NoSecrets,
+    Options,
+    OptionSpec,
+    Outcome,
+    Saved,
+    State,
+    Term,
+    View,
+    illegal,
+)
 from engine.registry import GAMES, register, shipped, unregister
 
 
@@ -25,12 +42,18 @@ __all__ = [
     "GAMES",
     "Action",
     "ActionKind",
+    "AnyState",
     "Event",
     "Game",
     "IllegalAction",
+    "NoSecrets",
+    "OptionSpec",
+    "Options",
     "Outcome",
+    "Saved",
     "State",
     "Term",
+    "View",
     "illegal",
     "register",
     "shipped",

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import Record
 from engine.resources import data_file
 from engine.rng import Rng
 
@@ -91,7 +92,7 @@ def load(relative: str, schema: Any) -> Any:
     return value
 
 
-def check_keys(data: dict, keys: Iterable[str], optional: Iterable[str] = ()) -> None:
+def check_keys(data: Record, keys: Iterable[str], optional: Iterable[str] = ()) -> None:
     """A save holds every one of ``keys``, and nothing beyond them, ``optional`` and the header
     (``game``, ``players``, ``version``, ``rules_version``); else a ValueError naming the first
     key amiss."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypedDict, TypeVar, overload
 
 from engine.facts import GameFacts
 
@@ -19,6 +19,20 @@ Event = dict[str, Any]
 # know it for time-outs (forfeit, skip), confirmations and random play, whatever the verb.
 ActionKind = Literal["concede", "resign", "pass"]
 ACTION_KINDS: frozenset[str] = frozenset({"concede", "resign", "pass"})
+# A saved state (``State.to_dict``, ``Game.load``): JSON-safe, its fields the game's own.
+Saved = dict[str, Any]
+# A JSON record inside a game's state or content (a pending decision, a jar in play, a goal), as
+# saved by ``to_dict`` and checked field by field when loaded.
+Record = dict[str, Any]
+# Chosen options, by name: JSON scalars the game defines (``Game.options``).
+Options = dict[str, Any]
+
+
+class OptionSpec(TypedDict):
+    """One option of ``Game.options``: the values it may take and the one a new game gets."""
+
+    choices: list[Any]
+    default: Any
 
 
 class IllegalAction(ValueError):
@@ -30,7 +44,9 @@ class IllegalAction(ValueError):
     without one (the bot then shows the English).
     """
 
-    def __init__(self, message: str = "", *, key: str | None = None, values: Mapping[str, object] | None = None):
+    def __init__(
+        self, message: str = "", *, key: str | None = None, values: Mapping[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         self.key = key
         self.values: dict[str, object] = dict(values or {})
@@ -102,13 +118,13 @@ def normalise(text: str) -> str:
 class Outcome:
     scores: list[int]
     winners: list[int]
-    details: list[dict] = field(default_factory=list)
+    details: list[dict[str, Any]] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"scores": list(self.scores), "winners": list(self.winners), "details": copy.deepcopy(self.details)}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Outcome:
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
         return cls(list(data["scores"]), list(data["winners"]), list(data.get("details", [])))
 
 
@@ -117,8 +133,27 @@ def event(type_: str, visible_to: list[int] | None = None, **data: Any) -> Event
     return {"type": type_, "visible_to": visible_to, **data}
 
 
-class State:
-    """Base class for a game position. Subclasses implement the ``_`` hooks."""
+# A game's public and private views (docs/ENGINE.md, "Typed views"): each game declares them as
+# TypedDicts in engine/<game>/views.py and its state is a ``State[ItsPublic, ItsPrivate]``.
+PublicT = TypeVar("PublicT")
+PrivateT = TypeVar("PrivateT")
+
+
+class NoSecrets(TypedDict):
+    """The private part of a spectator's view (``view(None)``): nothing."""
+
+
+class View(TypedDict, Generic[PublicT, PrivateT]):
+    """What ``State.view`` returns: the public part, the same for every viewer, and one seat's
+    secrets (``NoSecrets`` for a spectator)."""
+
+    public: PublicT
+    private: PrivateT
+
+
+class State(Generic[PublicT, PrivateT]):
+    """Base class for a game position. Subclasses implement the ``_`` hooks; a game's state is a
+    ``State[Public, Private]`` of its typed views."""
 
     game: Game
     players: int
@@ -169,15 +204,27 @@ class State:
         self.version += 1
         return events
 
-    def view(self, seat: int | None) -> dict:
-        if seat is not None and not self._valid_seat(seat):
-            raise ValueError("There is no such seat in this game.")
-        return {
-            "public": self._public_view(),
-            "private": {} if seat is None else self._private_view(seat),
-        }
+    # A state of a game not known where it is read (the registry's ``State[Any, Any]``: the
+    # platform's game-agnostic code) has a view of no static shape; a game's own state returns its
+    # typed views.
+    @overload
+    def view(self: State[dict[str, Any], dict[str, Any]], seat: int | None) -> Any: ...
 
-    def private_view(self, seat: int) -> dict:
+    @overload
+    def view(self, seat: int) -> View[PublicT, PrivateT]: ...
+
+    @overload
+    def view(self, seat: None) -> View[PublicT, NoSecrets]: ...
+
+    def view(self, seat: int | None) -> View[PublicT, PrivateT] | View[PublicT, NoSecrets]:
+        if seat is None:
+            spectator: View[PublicT, NoSecrets] = {"public": self._public_view(), "private": {}}
+            return spectator
+        if not self._valid_seat(seat):
+            raise ValueError("There is no such seat in this game.")
+        return {"public": self._public_view(), "private": self._private_view(seat)}
+
+    def private_view(self, seat: int) -> PrivateT:
         """``view(seat)["private"]`` alone: the seat's secrets, without working out the public
         part (for a caller that has it, or needs only the secrets)."""
         if not self._valid_seat(seat):
@@ -225,7 +272,7 @@ class State:
         as the game declares it (``Game.action_kind``)."""
         return self.game.action_kind(action)
 
-    def determinize(self, seat: int, seed: int) -> State:
+    def determinize(self, seat: int, seed: int) -> State[PublicT, PrivateT]:
         """A copy in which everything ``seat`` cannot see is drawn again (docs/ENGINE-EXTENSIONS.md).
 
         Other seats' hands, the order of decks, bags and piles, face-down tokens and the random
@@ -239,10 +286,10 @@ class State:
             raise ValueError("There is no such seat in this game.")
         return self._determinize(seat, seed)
 
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> State[PublicT, PrivateT]:
         raise NotImplementedError(f"{self.game.id} has no determinization")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Saved:
         data = self._to_dict()
         data["game"] = self.game.id
         data["players"] = self.players
@@ -254,7 +301,7 @@ class State:
     def _valid_seat(self, seat: object) -> bool:
         return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
 
-    def _restore(self, other: State) -> None:
+    def _restore(self, other: State[PublicT, PrivateT]) -> None:
         self.__dict__.clear()
         self.__dict__.update(other.__dict__)
 
@@ -273,14 +320,19 @@ class State:
     def _apply(self, seat: int, action: Action) -> list[Event]:
         raise NotImplementedError
 
-    def _public_view(self) -> dict:
+    def _public_view(self) -> PublicT:
         raise NotImplementedError
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> PrivateT:
         raise NotImplementedError
 
-    def _to_dict(self) -> dict:
+    def _to_dict(self) -> Saved:
         raise NotImplementedError
+
+
+# A state of a game not known where it is held (the registry's, the platform's game-agnostic
+# code): its views have no static shape there.
+AnyState = State[Any, Any]
 
 
 class Game:
@@ -307,7 +359,7 @@ class Game:
     # Extension: what the platform needs to know (co-operative, rating, duplicate, challenge).
     facts: GameFacts = GameFacts()
 
-    def options(self) -> dict[str, dict]:
+    def options(self) -> dict[str, OptionSpec]:
         return {}
 
     def action_kind(self, action: Action | str) -> ActionKind | None:
@@ -320,7 +372,9 @@ class Game:
     def supports_resign(self) -> bool:
         return type(self.new(self.min_players, 0))._resign is not State._resign
 
-    def new(self, players: int, seed: int, options: dict | None = None, rules_version: int | None = None) -> State:
+    def new(
+        self, players: int, seed: int, options: Options | None = None, rules_version: int | None = None
+    ) -> AnyState:
         """Check the player count, seed, options and rules version (None: the current one), then
         set up with ``_new``."""
         self.check_players(players)
@@ -335,7 +389,7 @@ class Game:
             raise RuntimeError(f"{type(self).__name__}._new did not set the state's rules_version to {version}")
         return state
 
-    def load(self, data: dict) -> State:
+    def load(self, data: Saved) -> AnyState:
         """Check the common header, then rebuild with ``_load``; a damaged save is a ValueError.
 
         A save without ``rules_version`` (written before rules had versions) is version 1."""
@@ -350,11 +404,11 @@ class Game:
         state.rules_version = version
         return state
 
-    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> State:
+    def _new(self, players: int, seed: int, options: Options, rules_version: int) -> AnyState:
         """Set up a game; the state's ``rules_version`` is set before anything the rules decide."""
         raise NotImplementedError
 
-    def _load(self, data: dict) -> State:
+    def _load(self, data: Saved) -> AnyState:
         raise NotImplementedError
 
     # -- shared validation -----------------------------------------------------------------
@@ -374,14 +428,14 @@ class Game:
             raise ValueError(f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}")
         return players
 
-    def resolve_options(self, options: dict | None) -> dict:
+    def resolve_options(self, options: Options | None) -> Options:
         """Fill in defaults and refuse unknown options or values."""
         spec = self.options()
         given = dict(options or {})
         unknown = sorted(set(given) - set(spec))
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r} for {self.id}")
-        resolved = {}
+        resolved: Options = {}
         for name, info in spec.items():
             value = given.get(name, info["default"])
             if value not in info["choices"]:
@@ -389,7 +443,7 @@ class Game:
             resolved[name] = value
         return resolved
 
-    def check_header(self, data: object) -> dict:
+    def check_header(self, data: object) -> Saved:
         """Validate the common part of a saved state."""
         if not isinstance(data, dict):
             raise ValueError("a saved state must be a dict")

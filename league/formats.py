@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import GAMES, Outcome, State, registry
+from engine import GAMES, AnyState, Outcome, registry
 from l10n.words import decimal, t, title_term
 from league import duplicate, elimination, pods, round_robin, swiss
 from league.records import Entrant, Pairing, Tournament
@@ -443,7 +443,7 @@ def draw_note(
     return t(key, loc, score=score, **values)
 
 
-def standing_now(state: State) -> Outcome | None:
+def standing_now(state: AnyState) -> Outcome | None:
     """The game scored as it stands, when the game can say (the engine's ``standing``)."""
     standing = getattr(state, "standing", None)
     if not callable(standing):

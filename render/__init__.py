@@ -17,7 +17,8 @@ from PIL import Image
 import engine
 from render.common import GameRenderer, encode_png
 
-RENDERERS: dict[str, GameRenderer] = {}
+# Each game's renderer reads its own typed views; the registry, by game id, cannot know them.
+RENDERERS: dict[str, GameRenderer[Any, Any]] = {}
 
 # Pillow's optimize (zlib level 9) costs ~100 ms more per 1600x900 board for ~2% fewer bytes;
 # boards and hands are posted after every move, so the bot uses a fast level (and a palette:
@@ -25,14 +26,14 @@ RENDERERS: dict[str, GameRenderer] = {}
 OPTIMIZE_PNG = False
 
 
-def register(renderer: GameRenderer) -> GameRenderer:
+def register(renderer: GameRenderer[Any, Any]) -> GameRenderer[Any, Any]:
     if renderer.game_id in RENDERERS:
         raise ValueError(f"renderer for {renderer.game_id!r} is registered twice")
     RENDERERS[renderer.game_id] = renderer
     return renderer
 
 
-def _renderer(game_id: str) -> GameRenderer:
+def _renderer(game_id: str) -> GameRenderer[Any, Any]:
     try:
         return RENDERERS[game_id]
     except KeyError:

@@ -6,7 +6,7 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Generic, Protocol, TypeVar
 
 import regex
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -43,19 +43,26 @@ class Palette:
     SHADOW: RGBA = (0, 0, 0, 90)
 
 
-class BoardDrawer(Protocol):
+# The typed views a game's drawers read (docs/ENGINE.md, "Typed views").
+PublicT = TypeVar("PublicT", contravariant=True)
+PrivateT = TypeVar("PrivateT", contravariant=True)
+PublicV = TypeVar("PublicV")
+PrivateV = TypeVar("PrivateV")
+
+
+class BoardDrawer(Protocol[PublicT]):
     """Draws a public board; ``phone`` (the default) puts the band of key lines on top (``render.phone``)."""
 
     def __call__(
-        self, public: Mapping[str, Any], names: Sequence[str], *, locale: str = ..., phone: bool = ...
+        self, public: PublicT, names: Sequence[str], *, locale: str = ..., phone: bool = ...
     ) -> Image.Image: ...
 
 
-class HandDrawer(Protocol):
+class HandDrawer(Protocol[PublicT, PrivateT]):
     def __call__(
         self,
-        public: Mapping[str, Any],
-        private: Mapping[str, Any],
+        public: PublicT,
+        private: PrivateT,
         names: Sequence[str],
         seat: int,
         *,
@@ -64,7 +71,7 @@ class HandDrawer(Protocol):
 
 
 @dataclass(frozen=True)
-class GameRenderer:
+class GameRenderer(Generic[PublicV, PrivateV]):
     """One game's drawing functions and byte budgets, as registered in ``render.RENDERERS``.
 
     ``board(public, names, *, locale)`` sees only the public part of a view; ``hand(public, private,
@@ -73,8 +80,8 @@ class GameRenderer:
     """
 
     game_id: str
-    board: BoardDrawer
-    hand: HandDrawer
+    board: BoardDrawer[PublicV]
+    hand: HandDrawer[PublicV, PrivateV]
     board_budget: int
     hand_budget: int
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.noctiluca import NoctilucaPrivate, NoctilucaPublic
 from l10n import t
 from render.common import (
     RGB,
@@ -749,7 +750,7 @@ def scored(key: str, points: Sequence[int], names: Sequence[str], locale: str) -
     return [t(key, locale, scores=items[0]), *items[1:]] if items else []
 
 
-def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
+def board(public: NoctilucaPublic, names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
     """The pool, the stacks and piles, the players; with ``phone`` under the band of key lines (``render.phone``)."""
     image = sea((W, H))
     draw_pool(image, public, locale)
@@ -763,7 +764,7 @@ def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en"
 
 # --- the hand ---------------------------------------------------------------------------------
 def hand(
-    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+    public: NoctilucaPublic, private: NoctilucaPrivate, names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
     image = sea((HAND_W, HAND_H))
     draw = ImageDraw.Draw(image)

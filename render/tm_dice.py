@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.tm_dice.content import CARDS, FACE_COLOUR, HEXES, RULES
+from engine.tm_dice import CONTENT, TMDicePrivate, TMDicePublic
 from l10n import content_name, t
 from l10n.typography import aside
 from render.common import (
@@ -45,6 +45,9 @@ from render.phone import Key, with_band
 GAME_ID = "tm-dice"
 BOARD_BUDGET = 700_000
 HAND_BUDGET = 400_000
+
+# The map's areas by label (``c4``), as the game publishes them.
+HEXES = CONTENT.hexes
 
 # --- layout (pixels) --------------------------------------------------------------------------
 W, H = 1600, 900
@@ -197,10 +200,10 @@ def draw_die(
     draw: ImageDraw.ImageDraw, x: float, y: float, face: str, locale: str, size: int = DIE, height: int | None = None
 ) -> None:
     """A die showing its face's word, ``size`` wide and ``height`` (``size`` unless given) tall."""
-    colour = DICE[FACE_COLOUR[face]]
+    colour = DICE[CONTENT.face_colour[face]]
     h = size if height is None else height
     draw.rounded_rectangle((x, y, x + size, y + h), radius=7, fill=colour, outline=shade(colour, 0.55), width=2)
-    ink = Palette.TEXT_DARK if FACE_COLOUR[face] == "yellow" else TEXT
+    ink = Palette.TEXT_DARK if CONTENT.face_colour[face] == "yellow" else TEXT
     label = die_label(face, locale)
     draw_centred(
         draw, (x + 1, y, x + size - 1, y + h), label, 17 if len(label) < 4 else 14, ink, bold=True, min_size=10
@@ -363,7 +366,7 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
     shadowed_box(image, box, 14, PANEL, PANEL_EDGE)
     shown, fnt = fitted(t("tm-dice.render.awards", locale), 90, 20, True)
     put_text(draw, (RIGHT_X0 + 14, 34), shown, font=fnt, fill=MUTED, anchor="lm")
-    solo = RULES["solo"] if public["solo"] else None
+    solo = CONTENT.solo if public["solo"] else None
     for i, a in enumerate(public["awards"]):
         draw_die(draw, RIGHT_X0 + 110 + i * 64, 16, a["face"], locale, 44)
         if solo is not None:  # solo: the count that wins the award
@@ -401,7 +404,8 @@ def draw_goals(image: Image.Image, public: Mapping[str, Any], names: Sequence[st
 
 
 def card_name(card_id: str, locale: str = "en") -> str:
-    return content_name(GAME_ID, "card", card_id, CARDS[card_id].name, locale) if card_id in CARDS else card_id
+    cards = CONTENT.cards
+    return content_name(GAME_ID, "card", card_id, cards[card_id]["name"], locale) if card_id in cards else card_id
 
 
 def draw_player(
@@ -500,7 +504,7 @@ def played_lines(text: str, width: float, height: float) -> tuple[list[str], Ima
     return None
 
 
-def board(public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
+def board(public: TMDicePublic, names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
     """The map, tracks, goals and players; with ``phone`` under the band of key lines (``render.phone``),
     which then says whose turn it is instead of the map's title line (the guide's pictures keep that)."""
     image = gradient((W, H), SKY_TOP, SKY_BOTTOM)
@@ -578,7 +582,7 @@ def draw_card(image: Image.Image, x: float, y: float, card: Mapping[str, Any], k
 
 
 def hand(
-    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+    public: TMDicePublic, private: TMDicePrivate, names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
     items: list[tuple[Mapping, str]] = [(c, "corporation") for c in private.get("corporations", [])]
     items += [(b, "bonus") for b in private.get("bonus_choice", [])]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from engine import Outcome
 from l10n.words import game_title, t
@@ -51,7 +52,7 @@ def fit(parts: Iterable[str], names: Mapping[int, str] | None = None) -> str:
 
 def board(
     game: str,
-    public: dict,
+    public: Mapping[str, Any],
     movers: Sequence[int],
     names: Sequence[str],
     locale: str,
@@ -79,14 +80,14 @@ def board(
     return fit(parts, dict(zip(users, names, strict=False)))
 
 
-def past_board(game: str, public: dict, names: Sequence[str], locale: str, title: str) -> str:
+def past_board(game: str, public: Mapping[str, Any], names: Sequence[str], locale: str, title: str) -> str:
     """A board of the history (``title`` says which move it shows): the position, in words."""
     adapter = adapter_for(game)
     parts = [t("alt.history", locale, game=game_title(game, locale)), title, adapter.status(public, locale)]
     return fit([*parts, *adapter.board_facts(public, names, locale)])
 
 
-def hand(game: str, view: dict, locale: str) -> str:
+def hand(game: str, view: Mapping[str, Any], locale: str) -> str:
     """A hand's alt text, for its owner only: the private view in words."""
     text = adapter_for(game).hand_text(view, locale)
     return fit([t("alt.hand", locale, game=game_title(game, locale)), text or t("alt.hand.empty", locale)])

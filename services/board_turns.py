@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Event, State
+from engine import AnyState, Event
 from services.wording import adapter_for
 
 # Fields of a board job's payload: whether a whole new turn began (everyone to move starts
@@ -26,7 +26,7 @@ STARTS = "starts"
 FIRST = "first"
 
 
-def turn_change(game_key: str, before: State | None, after: State, events: Sequence[Event]) -> dict[str, Any]:
+def turn_change(game_key: str, before: AnyState | None, after: AnyState, events: Sequence[Event]) -> dict[str, Any]:
     """The payload fields that say what the change from ``before`` to ``after`` did to the turn.
 
     No ``before`` (the start): a new turn for everyone. A seat newly to move starts its turn

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from ai.ismcts import Abandoned
 from ai.turn_budgets import move_seed as move_seed  # the scheduler's time-out move uses it too
-from engine import IllegalAction, State
+from engine import AnyState, IllegalAction
 from l10n.words import available_locales, listing, t
 from league.refusal import Refusal
 from services import metrics
@@ -121,7 +121,12 @@ def who(user_id: int, display: str | None) -> str:
 
 
 def turn_line(
-    adapter: GameAdapter, public: dict, movers: Sequence[int], users: Sequence[int], names: Sequence[str], locale: str
+    adapter: GameAdapter[Any, Any, Any],
+    public: dict[str, Any],
+    movers: Sequence[int],
+    users: Sequence[int],
+    names: Sequence[str],
+    locale: str,
 ) -> str:
     """The board's turn line: the people to move are asked to (mentioned), the computers to move
     are said to be choosing; nobody tells a computer to open My hand."""
@@ -176,10 +181,10 @@ class Ahead:
 
     version: int
     seat: int
-    position: dict  # the state it was searched in (``State.to_dict``)
-    turn: asyncio.Task  # its moves' texts
+    position: dict[str, Any]  # the state it was searched in (``State.to_dict``)
+    turn: asyncio.Task[list[str]]  # its moves' texts
 
-    def fits(self, state: State, seat: int) -> bool:
+    def fits(self, state: AnyState, seat: int) -> bool:
         return self.version == state.version and self.seat == seat and self.position == state.to_dict()
 
 
@@ -224,14 +229,14 @@ class ComputerTurns:
         self.delay = delay
         self.concurrency = concurrency or max(CONCURRENCY, 2 * getattr(computers, "workers", 1))
         self._slots = asyncio.Semaphore(self.concurrency)
-        self._running: dict[int, asyncio.Task] = {}
-        self._boards: dict[int, asyncio.Task] = {}  # game id -> its computer's board being delivered
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._boards: dict[int, asyncio.Task[object]] = {}  # game id -> its computer's board being delivered
         self._ahead: dict[int, Ahead] = {}  # game id -> the next computer's turn, searched ahead
         self.ahead_played = 0  # turns played from a search ahead (logs and tests)
         self.ahead_discarded = 0  # searches ahead thrown away: the position was not the one searched
         # Game id -> the person's position and the turns searched while they think, least recently moved first.
         self._foresight: OrderedDict[int, Foresight] = OrderedDict()
-        self._foreseeing: asyncio.Task | None = None  # the one task making those searches
+        self._foreseeing: asyncio.Task[None] | None = None  # the one task making those searches
         self.guess_played = 0  # a person's move led to a position searched while they thought
         self.guess_missed = 0  # it led elsewhere: those searches were discarded
         self.tasks = Tasks()  # every task above, held until it ends and cancelled at shutdown (services/tasks.py)
@@ -246,7 +251,7 @@ class ComputerTurns:
         # Forget a finished task (a bot serving thousands of tables keeps none of them).
         task.add_done_callback(functools.partial(self._forget, game_id))
 
-    def _forget(self, game_id: int, task: asyncio.Task) -> None:
+    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
         if self._running.get(game_id) is task:
             del self._running[game_id]
 
@@ -293,7 +298,7 @@ class ComputerTurns:
                 left.add_done_callback(functools.partial(self._board_failed, game_id))
 
     @staticmethod
-    def _board_failed(game_id: int, board: asyncio.Task) -> None:
+    def _board_failed(game_id: int, board: asyncio.Task[object]) -> None:
         if not board.cancelled() and (error := board.exception()) is not None:
             log.error("the board after a computer's move in game %s failed", game_id, exc_info=error)
 
@@ -347,7 +352,7 @@ class ComputerTurns:
             )
         return True
 
-    async def _decide(self, game_id: int, state: State, seat: int, level: str, game_seed: int) -> list[str]:
+    async def _decide(self, game_id: int, state: AnyState, seat: int, level: str, game_seed: int) -> list[str]:
         """``seat``'s turn in ``state``: the one searched ahead for this very position if there is
         one, else searched now. A search ahead for another position is discarded."""
         foresight = self._foresight.pop(game_id, None)
@@ -372,7 +377,7 @@ class ComputerTurns:
         return await self.computers.play_turn(state, seat, level, game_seed)
 
     def _think_ahead(
-        self, game_id: int, state: State, seat: int, texts: Sequence[str], levels: Mapping[int, str], game_seed: int
+        self, game_id: int, state: AnyState, seat: int, texts: Sequence[str], levels: Mapping[int, str], game_seed: int
     ) -> None:
         """Start searching the next computer's turn in the position after ``seat`` plays ``texts``
         in ``state``, if a computer is to move there (``Ahead``; ``_decide`` plays it or not)."""
@@ -398,7 +403,7 @@ class ComputerTurns:
 
     # -- thinking while a person thinks ----------------------------------------------------------
 
-    async def _guessed(self, foresight: Foresight, state: State, seat: int) -> list[str] | None:
+    async def _guessed(self, foresight: Foresight, state: AnyState, seat: int) -> list[str] | None:
         """The turn searched while the person thought for this very position, if one was; every
         other is discarded."""
         hit = next((guess for guess in foresight.guesses if guess.fits(state, seat)), None)
@@ -418,7 +423,7 @@ class ComputerTurns:
         self.guess_played += 1
         return list(hit.turn.result())
 
-    def _want(self, game_id: int, state: State) -> None:
+    def _want(self, game_id: int, state: AnyState) -> None:
         """A person alone is to move at ``game_id`` in ``state``: have their likely turns guessed
         and the computer's answers searched, when the workers are free."""
         movers = state.to_move()
@@ -481,7 +486,7 @@ class ComputerTurns:
         likely = await self.computers.likely_turns(state, person, GUESSES, move_seed(row.seed, version, person))
         if not current():
             return
-        positions: list[tuple[State, int]] = []
+        positions: list[tuple[AnyState, int]] = []
         for texts in likely:
             world = state.game.load(state.to_dict())
             try:

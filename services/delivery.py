@@ -29,9 +29,9 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from engine import Action, Event, State
+from engine import Action, AnyState, Event
 from l10n.words import game_title, listing, t
 from services import board_turns as turns
 from services import history, metrics
@@ -91,7 +91,7 @@ class _Pass:
     seats: list[SeatRow]
     done: list[int] = field(default_factory=list)
     # Boards delivered in the pass -> their payload with what their message shows (marked with them).
-    shown: dict[int, dict] = field(default_factory=dict)
+    shown: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -487,7 +487,7 @@ class Delivery:
         await jobs.fail(self.db, job.id, describe(exc))
 
     # -- what each job posts ------------------------------------------------------------------
-    async def state_at(self, row: GameRow, version: int) -> State:
+    async def state_at(self, row: GameRow, version: int) -> AnyState:
         """The position a job shows: the current state, or the one rebuilt from the log."""
         if version == row.version:
             return await self.service.state(row)

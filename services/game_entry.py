@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import engine
 import l10n
@@ -37,8 +38,8 @@ class GameEntry:
     """Everything the platform needs of one game, as its own packages declare it."""
 
     game: Game  # rules, and the platform facts (``game.facts``)
-    adapter: GameAdapter  # words
-    renderer: GameRenderer  # board and hand pictures
+    adapter: GameAdapter[Any, Any, Any]  # words
+    renderer: GameRenderer[Any, Any]  # board and hand pictures
     knowledge: Knowledge  # what the computer players know beyond the contract
     howto: tuple[Scene, ...] = ()  # the How to play pages, in the renderer's pixels
     # A folder of ``<locale>.po`` files holding the game's words, for a game whose words are not

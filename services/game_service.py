@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import Any
 
-from engine import GAMES, Action, Event, Game, IllegalAction, Outcome, State
+from engine import GAMES, Action, AnyState, Event, Game, IllegalAction, Options, Outcome
 from l10n.words import Listed, OptionRef, Phrase, available_locales, title_term
 from league import results
 from league.refusal import Refusal
@@ -95,13 +96,13 @@ def check_timing(
 @dataclass
 class MoveResult:
     row: GameRow
-    state: State
+    state: AnyState
     seat: int
     action: str
     events: list[Event] = field(default_factory=list)
     # The acting seat's view before the move: actions are worded from it (the card taken, not
     # the one that refilled its space).
-    view_before: dict | None = None
+    view_before: dict[str, Any] | None = None
     # The game's seats as the move read them (empty when it did not): the answer names players from them.
     seats: list[SeatRow] = field(default_factory=list)
     # Whether the move finished the game and stored its results (and ratings) with it.
@@ -117,7 +118,7 @@ class MoveResult:
 @dataclass
 class StartResult:
     row: GameRow
-    state: State
+    state: AnyState
     seats: list[int]
     events: list[Event] = field(default_factory=list)
 
@@ -128,7 +129,7 @@ def delivery_jobs(
     events: list[Event],
     players: int | None = None,
     recorded: bool = False,
-    turn: dict | None = None,
+    turn: dict[str, Any] | None = None,
 ) -> list[JobSpec]:
     """What a change must announce: the board at ``version`` (its public events, worded when it is
     posted) and a DM to each seat that received private information. ``players`` is given at
@@ -167,7 +168,7 @@ class GameService:
         # A game's lock lives as long as someone holds or awaits it (they keep it referenced),
         # then goes: a bot that served 10,000 games keeps no lock of an idle one.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._cache: OrderedDict[int, tuple[int, State | bytes]] = OrderedDict()
+        self._cache: OrderedDict[int, tuple[int, AnyState | bytes]] = OrderedDict()
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -175,7 +176,7 @@ class GameService:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
-    def _remember(self, game_id: int, state: State) -> None:
+    def _remember(self, game_id: int, state: AnyState) -> None:
         """Cache a game's current state, forgetting the least recently used beyond the limit.
 
         Only the ``HOT_STATES`` most recently used are kept as objects: each call moves one game
@@ -197,7 +198,7 @@ class GameService:
     # -- tables ---------------------------------------------------------------------------
     def parse_options(
         self, game_key: str, text: str | None, locale: str | None = None, command: str = "table create"
-    ) -> dict:
+    ) -> Options:
         """Read ``level=2 memory=on`` (or ``等級=2``, ``nível=2``: services/game_options.py) into a validated
         options dict for ``game_key``; a refusal is worded for ``locale``, naming the ``options`` of
         ``command``."""
@@ -223,7 +224,7 @@ class GameService:
         channel_id: int,
         user_id: int,
         name: str | None,
-        options: dict,
+        options: Options,
         timing: Timing | None = None,
         others: Sequence[tuple[int, str | None]] = (),
         rated: bool = True,
@@ -394,7 +395,7 @@ class GameService:
             return await self.get(game_id)
 
     # -- play -----------------------------------------------------------------------------
-    async def state(self, row: GameRow) -> State:
+    async def state(self, row: GameRow) -> AnyState:
         """The current state of a running or finished game (cached by version)."""
         cached = self._cache.get(row.id)
         if cached and cached[0] == row.version:
@@ -412,11 +413,11 @@ class GameService:
         users = await self.seat_users(row.id)
         return users.index(user_id) if user_id in users else None
 
-    async def running_seat(self, game_id: int, user_id: int) -> tuple[GameRow, int, State]:
+    async def running_seat(self, game_id: int, user_id: int) -> tuple[GameRow, int, AnyState]:
         row, _, seat, state = await self._running_seat(game_id, user_id)
         return row, seat, state
 
-    async def _running_seat(self, game_id: int, user_id: int) -> tuple[GameRow, list[SeatRow], int, State]:
+    async def _running_seat(self, game_id: int, user_id: int) -> tuple[GameRow, list[SeatRow], int, AnyState]:
         """The running game, its seats, the user's seat in it and its state."""
         row = await self.get(game_id)
         if row.status == "lobby":
@@ -440,7 +441,7 @@ class GameService:
         left = await left_players(self.db, game_id) if any(is_computer(user) for user in users) else {}
         return results.final_results(outcome, users, forfeited, left)
 
-    def undoable(self, game_key: str, seat: int, state: State, events: list[Event]) -> bool:
+    def undoable(self, game_key: str, seat: int, state: AnyState, events: list[Event]) -> bool:
         """Whether ``seat`` may take back the move that produced ``events`` (BGA's rule)."""
         revealing = self.game(game_key).revealing_events
         if revealing is None or seat not in state.to_move():

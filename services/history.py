@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine import GAMES, Action, Event, State
+from engine import GAMES, Action, AnyState, Event
 from l10n.words import t
 from services.storage import Database, GameRow
 from services.wording import adapter_for
@@ -31,7 +32,7 @@ def require_record(row: GameRow) -> None:
         raise RecordCompacted(row)
 
 
-def apply_logged(state: State, seat: int, text: str) -> list[Event]:
+def apply_logged(state: AnyState, seat: int, text: str) -> list[Event]:
     """Apply one entry of a stored log: ``resign`` is the out-of-turn extension, the rest actions."""
     return state.resign(seat) if text == "resign" else state.apply(seat, text)
 
@@ -56,13 +57,13 @@ async def steps(db: Database, row: GameRow) -> list[Step]:
     return result
 
 
-def start_state(row: GameRow, players: int) -> tuple[State, list[Event]]:
+def start_state(row: GameRow, players: int) -> tuple[AnyState, list[Event]]:
     """The game as it was set up, under the rules version it was started with."""
     state = GAMES[row.game].new(players, row.seed, row.options, rules_version=row.rules_version)
     return state, list(getattr(state, "setup_events", []))
 
 
-async def state_at(db: Database, row: GameRow, version: int) -> State:
+async def state_at(db: Database, row: GameRow, version: int) -> AnyState:
     """The position as it stood after ``version`` actions (from the nearest snapshot)."""
     require_record(row)
     game = GAMES[row.game]
@@ -80,7 +81,7 @@ async def state_at(db: Database, row: GameRow, version: int) -> State:
     return state
 
 
-def public_now(row: GameRow) -> dict:
+def public_now(row: GameRow) -> dict[str, Any]:
     """The game's public view as it stands (what a game's log or past boards may tell depends on it)."""
     if row.state is None:
         return {}

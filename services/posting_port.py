@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from engine import State
+from engine import AnyState
 from services.storage import GameRow, SeatRow
 
 # Discord's ids count milliseconds from this moment (2015-01-01) in their upper bits.
@@ -79,7 +79,7 @@ class Poster(Protocol):
     async def post_board(
         self,
         row: GameRow,
-        state: State,
+        state: AnyState,
         lines: list[str],
         seats: Sequence[SeatRow] | None = None,
         *,
@@ -93,7 +93,7 @@ class Poster(Protocol):
     async def send_hand(
         self,
         row: GameRow,
-        state: State,
+        state: AnyState,
         seat: int,
         reason: str,
         lines: Sequence[str] = (),

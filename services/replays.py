@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from engine import GAMES, State
+from engine import GAMES, AnyState
 from l10n import t
 from render.replay import DEFAULT_BUDGET, replay_animation
 
@@ -35,7 +35,7 @@ class ReplayOrder:
     caption_key: str = field(default="replay.caption")
 
 
-def apply_logged(state: State, seat: int, text: str) -> None:
+def apply_logged(state: AnyState, seat: int, text: str) -> None:
     """One entry of a stored log, as ``services.history.apply_logged`` applies it (``resign`` is the
     out-of-turn extension); repeated here so that a worker does not import the storage layer."""
     if text == "resign":
@@ -53,7 +53,7 @@ class LoggedPositions(Sequence[dict[str, Any]]):
 
     def __init__(self, order: ReplayOrder) -> None:
         self.order = order
-        self._state: State | None = None
+        self._state: AnyState | None = None
         self._at = 0
 
     def __len__(self) -> int:

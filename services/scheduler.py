@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING
 
-from engine import Action, State
+from engine import Action, AnyState
 from l10n.words import t
 from league.refusal import Refusal
 from services.computers import is_computer, move_seed
@@ -76,7 +76,7 @@ def overlap(start: datetime, end: datetime, spans: list[tuple[datetime, datetime
     return total
 
 
-def automatic_action(row: GameRow, state: State, seat: int, mode: str) -> tuple[Action, str]:
+def automatic_action(row: GameRow, state: AnyState, seat: int, mode: str) -> tuple[Action, str]:
     """The action the bot takes for a player out of time, and how it was chosen.
 
     ``forfeit`` uses the game's own concede/resign action when the rules have one; ``skip`` a
@@ -217,7 +217,7 @@ class Plan:
 
     row: GameRow
     close_days: int | None = None  # closed as idle after this many days
-    time_out: tuple[State, int, str] | None = None  # the state, the late seat, the consequence
+    time_out: tuple[AnyState, int, str] | None = None  # the state, the late seat, the consequence
     warning: tuple[list[int], int, str] | None = None  # who, the hours left, the consequence in words
     reminder: tuple[int, list[int], int] | None = None  # the wait's n-th, who, the hours waited
     due: datetime | None = None  # when the game may next need the scheduler, its notes written
@@ -426,7 +426,7 @@ class Scheduler:
             return None
         return sent + 1, due, round(max(waiting[u] for u in due).total_seconds() / 3600)
 
-    async def time_out(self, row: GameRow, state: State, seat: int, mode: str) -> None:
+    async def time_out(self, row: GameRow, state: AnyState, seat: int, mode: str) -> None:
         follow_up = self.follow_up
         assert follow_up is not None, "a scheduler that plays for late players follows up their moves"
         users = await self.service.seat_users(row.id)
@@ -447,7 +447,7 @@ class Scheduler:
         line = t(f"timeout.applied.{how}", loc, player=f"<@{users[seat]}>", action=result.worded(action, loc, names))
         await follow_up.after_move(result, before=[line], forfeited={seat} if how == "forfeit" else set())
 
-    async def computer_move(self, row: GameRow, state: State, seat: int, fallback: Action) -> Action:
+    async def computer_move(self, row: GameRow, state: AnyState, seat: int, fallback: Action) -> Action:
         """The normal computer's move for a player out of time (it sees only what their seat
         sees: ai/ismcts.py); the random legal move if the computer cannot answer."""
         assert self.computers is not None

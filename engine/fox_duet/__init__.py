@@ -5,11 +5,12 @@ Rules as implemented: docs/rules/fox-duet.md. The view's shape: docs/fox-duet-vi
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Game, Options, OptionSpec, Saved
 from engine.facts import Challenge, GameFacts
 from engine.fox_duet.state import FoxDuetState
+from engine.fox_duet.views import CardView, FoxDuetPrivate, FoxDuetPublic
 
-__all__ = ["FoxDuet", "FoxDuetState"]
+__all__ = ["CardView", "FoxDuet", "FoxDuetPrivate", "FoxDuetPublic", "FoxDuetState"]
 
 
 class FoxDuet(Game):
@@ -38,10 +39,10 @@ class FoxDuet(Game):
     rules_version = 2
     rules_versions = (1, 2)
 
-    def options(self) -> dict[str, dict]:
+    def options(self) -> dict[str, OptionSpec]:
         return {"level": {"choices": [1, 2, 3], "default": 1}, "memory": {"choices": ["off", "on"], "default": "off"}}
 
-    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> FoxDuetState:
+    def _new(self, players: int, seed: int, options: Options, rules_version: int) -> FoxDuetState:
         level = options["level"]
         state = FoxDuetState(self)
         state.rules_version = rules_version
@@ -49,7 +50,7 @@ class FoxDuet(Game):
         state.setup(level, seed)
         return state
 
-    def _load(self, data: dict) -> FoxDuetState:
+    def _load(self, data: Saved) -> FoxDuetState:
         from engine.fox_duet.persist import state_from_dict
 
         return state_from_dict(self, data)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.content import ContentError, OneOf, Range, load
-from engine.core import Event, event
+from engine.core import Event, Record, event
 
 BOARDS_SCHEMA = {
     "gem_tokens": Range(1, 100),
@@ -60,7 +60,7 @@ class Level:
     score: int
 
 
-def _build(data: dict) -> tuple[int, dict[str, Side], dict[int, Level]]:
+def _build(data: Record) -> tuple[int, dict[str, Side], dict[int, Level]]:
     sides: dict[str, Side] = {}
     for raw in data["sides"]:
         name = raw["side"]

@@ -7,8 +7,10 @@ module is imported; the rules below only read the resulting tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.content import ContentError, OneOf, Range, load
+from engine.core import Record
 
 ABILITY_NAMES = ("musician", "fox", "gazelle", "gift", "royal")
 
@@ -33,6 +35,9 @@ CARDS_SCHEMA = {
     ],
 }
 
+if TYPE_CHECKING:
+    from engine.fox_duet.views import CardView
+
 MUSICIAN, FOX, GAZELLE, GIFT, ROYAL = ABILITY_NAMES
 
 
@@ -44,7 +49,7 @@ class Card:
     footprints: int
     ability: str | None
 
-    def to_view(self) -> dict:
+    def to_view(self) -> CardView:
         return {
             "id": self.id,
             "suit": self.suit,
@@ -54,7 +59,7 @@ class Card:
         }
 
 
-def _build(data: dict) -> tuple[tuple[str, ...], dict[str, Card], dict[str, dict]]:
+def _build(data: Record) -> tuple[tuple[str, ...], dict[str, Card], dict[str, Record]]:
     suits = tuple(data["suits"])
     if len(suits) != 3 or len(set(suits)) != 3:
         raise ContentError("fox-duet/cards.json: exactly 3 different suits are needed")
@@ -94,7 +99,7 @@ def card(card_id: str) -> Card:
     return CARDS[card_id]
 
 
-def card_view(card_id: str) -> dict:
+def card_view(card_id: str) -> CardView:
     return CARDS[card_id].to_view()
 
 

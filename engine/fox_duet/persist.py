@@ -10,6 +10,7 @@ import copy
 from typing import Any
 
 from engine.content import check_keys, saved_rng
+from engine.core import Game, Record, Saved
 from engine.fox_duet import board
 from engine.fox_duet.board import GEM_TOKENS, LEVELS
 from engine.fox_duet.cards import ALL_CARD_IDS, CARDS, GAZELLE, SUITS, sort_hand
@@ -46,7 +47,7 @@ KEYS = (
 OPTIONAL = ("memory_aid", "voids", "shown")
 
 
-def state_to_dict(s: FoxDuetState) -> dict:
+def state_to_dict(s: FoxDuetState) -> Saved:
     return copy.deepcopy(
         {
             "level": s.level,
@@ -80,7 +81,7 @@ def state_to_dict(s: FoxDuetState) -> dict:
     )
 
 
-def _int(data: dict, key: str, lo: int, hi: int) -> int:
+def _int(data: Record, key: str, lo: int, hi: int) -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise ValueError(f"{key!r} must be an integer from {lo} to {hi}, not {value!r}")
@@ -99,7 +100,7 @@ def _card_list(value: Any, where: str) -> list[str]:
     return list(value)
 
 
-def _plays(value: Any, where: str) -> list[dict]:
+def _plays(value: Any, where: str) -> list[Record]:
     if not isinstance(value, list):
         raise ValueError(f"{where} must be a list")
     plays = []
@@ -113,7 +114,7 @@ def _plays(value: Any, where: str) -> list[dict]:
     return plays
 
 
-def state_from_dict(game, data: dict) -> FoxDuetState:
+def state_from_dict(game: Game, data: Saved) -> FoxDuetState:
     check_keys(data, KEYS, optional=OPTIONAL)
     if data["players"] != 2:
         raise ValueError("The Fox in the Forest Duet is for exactly 2 players")
@@ -209,7 +210,7 @@ def _shown(s: FoxDuetState, voids: Any, shown: Any) -> tuple[list[list[str]], li
     return out_voids, out_shown
 
 
-def _last_trick(value: Any) -> dict | None:
+def _last_trick(value: Any) -> Record | None:
     if value is None:
         return None
     keys = {"cards", "winner", "steps", "toward", "overshoot", "gem"}
@@ -226,7 +227,7 @@ def _last_trick(value: Any) -> dict | None:
     return {**value, "cards": plays}
 
 
-def _phase(s: FoxDuetState, phase: Any, pending: Any) -> tuple[str, dict]:
+def _phase(s: FoxDuetState, phase: Any, pending: Any) -> tuple[str, Record]:
     if phase not in PHASES:
         raise ValueError(f"'phase' must be one of {list(PHASES)}, not {phase!r}")
     if not isinstance(pending, dict):
@@ -276,7 +277,7 @@ def _phase(s: FoxDuetState, phase: Any, pending: Any) -> tuple[str, dict]:
     return phase, copy.deepcopy(pending)
 
 
-def _result(value: Any, phase: str) -> dict | None:
+def _result(value: Any, phase: str) -> Record | None:
     if value is None:
         if phase == "over":
             raise ValueError("phase 'over' needs a 'result'")

@@ -15,11 +15,29 @@ Phases (``self.phase``):
 
 from __future__ import annotations
 
-from engine.core import Action, Event, IllegalAction, Outcome, State, Term, event, illegal, wrong_step
+from typing import TYPE_CHECKING
+
+from engine.core import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    Record,
+    Saved,
+    State,
+    Term,
+    event,
+    illegal,
+    wrong_step,
+)
 from engine.fox_duet import board, cards
 from engine.fox_duet.board import GEM_TOKENS, LEVELS, SIDES
 from engine.fox_duet.cards import CARDS, FOX, GAZELLE, GIFT, MUSICIAN, ROYAL, SUITS, card_view, sort_hand
 from engine.rng import Rng
+
+if TYPE_CHECKING:
+    from engine.fox_duet.views import FoxDuetPrivate, FoxDuetPublic
 
 HAND_SIZE = 11
 TRICKS_PER_ROUND = 11
@@ -39,10 +57,10 @@ STEP_VERBS = {
 }
 
 
-class FoxDuetState(State):
+class FoxDuetState(State["FoxDuetPublic", "FoxDuetPrivate"]):
     players = 2
 
-    def __init__(self, game) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.players = 2
         self.version = 0
@@ -62,9 +80,9 @@ class FoxDuetState(State):
         self.hands: list[list[str]] = [[], []]
         self.deck: list[str] = []
         self.decree = ""
-        self.trick_cards: list[dict] = []
+        self.trick_cards: list[Record] = []
         self.discard: list[str] = []
-        self.last_trick: dict | None = None
+        self.last_trick: Record | None = None
         # What each seat has shown the other this round (for ``determinize``): ``voids[s]``, the
         # suits ``s`` failed to follow (in SUITS order); ``shown[s]``, the cards in ``s``'s hand
         # the partner saw arrive there (its own gift, an old decree card). Every other card in
@@ -75,8 +93,8 @@ class FoxDuetState(State):
         # rules version 1).
         self.memory_aid = True
         self.phase = "play"
-        self.pending: dict = {}
-        self.result: dict | None = None
+        self.pending: Record = {}
+        self.result: Record | None = None
         self.setup_events: list[Event] = []
 
     # -- setup -------------------------------------------------------------------------------
@@ -432,7 +450,7 @@ class FoxDuetState(State):
         return events + self._deal(self.round + 1, 1 - self.dealer)
 
     # -- the end -----------------------------------------------------------------------------
-    def score_details(self) -> dict:
+    def score_details(self) -> Record:
         base = LEVELS[self.level].score
         in_hand = len(self.hands[0]) + len(self.hands[1])
         bonus = ROUND_BONUS[self.round]
@@ -470,24 +488,24 @@ class FoxDuetState(State):
         return [event("game lost", None, **data)]
 
     # -- views (shape: docs/fox-duet-view.md) ------------------------------------------------
-    def _public_view(self) -> dict:
+    def _public_view(self) -> FoxDuetPublic:
         from engine.fox_duet.views import public_view
 
         return public_view(self)
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> FoxDuetPrivate:
         from engine.fox_duet.views import private_view
 
         return private_view(self, seat)
 
     # -- determinizing (docs/ENGINE-EXTENSIONS.md) --------------------------------------------
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> FoxDuetState:
         from engine.fox_duet.determinize import determinize
 
         return determinize(self, seat, seed)
 
     # -- saving ------------------------------------------------------------------------------
-    def _to_dict(self) -> dict:
+    def _to_dict(self) -> Saved:
         from engine.fox_duet.persist import state_to_dict
 
         return state_to_dict(self)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.fox_duet.cards import card_view, sort_hand
 
@@ -10,7 +10,98 @@ if TYPE_CHECKING:
     from engine.fox_duet.state import FoxDuetState
 
 
-def public_pending(state: FoxDuetState) -> dict:
+class CardView(TypedDict):
+    """One card face up: ``dove-7``, its suit, rank, footprints and ability (None for none)."""
+
+    id: str
+    suit: str
+    rank: int
+    footprints: int
+    ability: str | None
+
+
+class SpaceView(TypedDict):
+    """A space of the path: covered by a forest token, its gems, its printed marks."""
+
+    covered: bool
+    gems: int
+    plus: bool
+    diamond: bool
+    start: bool
+
+
+class PlayedCard(TypedDict):
+    seat: int
+    card: CardView
+
+
+class LastTrick(TypedDict):
+    cards: list[PlayedCard]
+    winner: int
+    steps: int
+    toward: int
+    overshoot: bool
+    gem: bool
+
+
+class Pending(TypedDict, total=False):
+    """The public side of the decision being made, by phase: ``fox-pick`` (``fox_player``),
+    ``fox-swap`` (``fox_player``, ``chooser``), ``gift`` (``chosen``: who has picked),
+    ``gazelle`` (``winner``, ``cards``), ``direction`` (``winner``, ``steps``), ``forest``
+    (``ends``); empty otherwise."""
+
+    fox_player: int
+    chooser: int
+    chosen: list[bool]
+    winner: int
+    cards: list[CardView]
+    steps: int
+    ends: list[int]
+
+
+class Result(TypedDict):
+    won: bool
+    reason: str
+    score: int
+
+
+class FoxDuetPublic(TypedDict):
+    """``view(seat)["public"]`` (docs/fox-duet-view.md)."""
+
+    game: str
+    level: int
+    side: str
+    round: int
+    trick: int
+    dealer: int
+    leader: int
+    phase: str
+    to_move: list[int]
+    spaces: list[SpaceView]
+    tracker: int
+    forest_tokens_left: int
+    forest_tokens_total: int
+    gems_on_board: int
+    gems_collected: int
+    gems_in_supply: int
+    decree: CardView
+    trick_cards: list[PlayedCard]
+    last_trick: LastTrick | None
+    memory_aid: bool
+    hand_sizes: list[int]
+    deck_size: int
+    pending: Pending
+    result: Result | None
+
+
+class FoxDuetPrivate(TypedDict):
+    """``view(seat)["private"]``: the seat's hand, sorted, and the card it is giving (gift step)."""
+
+    hand: list[CardView]
+    gift: CardView | None
+
+
+def public_pending(state: FoxDuetState) -> Pending:
     phase, pending = state.phase, state.pending
     if phase == "fox-pick":
         return {"fox_player": pending["fox_player"]}
@@ -27,7 +118,7 @@ def public_pending(state: FoxDuetState) -> dict:
     return {}
 
 
-def public_view(state: FoxDuetState) -> dict:
+def public_view(state: FoxDuetState) -> FoxDuetPublic:
     side = state.side
     # Without the memory aid the trick just won is not shown once the next begins (the seed:
     # players may not look at earlier tricks during a round); the game's end shows it again.
@@ -80,7 +171,7 @@ def public_view(state: FoxDuetState) -> dict:
     }
 
 
-def private_view(state: FoxDuetState, seat: int) -> dict:
+def private_view(state: FoxDuetState, seat: int) -> FoxDuetPrivate:
     pick = state.pending["picks"][seat] if state.phase == "gift" else None
     return {
         "hand": [card_view(c) for c in sort_hand(state.hands[seat])],

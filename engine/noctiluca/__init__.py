@@ -5,11 +5,12 @@ Rules as implemented: docs/rules/noctiluca.md. Content: data/noctiluca/ (the jar
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Game, Options, Saved
 from engine.facts import Challenge, GameFacts
 from engine.noctiluca.state import NoctilucaState
+from engine.noctiluca.views import DieView, JarCard, JarInPlay, NoctilucaPrivate, NoctilucaPublic
 
-__all__ = ["Noctiluca", "NoctilucaState"]
+__all__ = ["DieView", "JarCard", "JarInPlay", "Noctiluca", "NoctilucaPrivate", "NoctilucaPublic", "NoctilucaState"]
 
 
 class Noctiluca(Game):
@@ -52,7 +53,7 @@ class Noctiluca(Game):
     # receiver's answer to dice passed to them, not a turn given up.
     action_kinds = {}
 
-    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> NoctilucaState:
+    def _new(self, players: int, seed: int, options: Options, rules_version: int) -> NoctilucaState:
         from engine.noctiluca.setup import new_game
 
         state = NoctilucaState(self, players)
@@ -60,7 +61,7 @@ class Noctiluca(Game):
         new_game(state, seed)
         return state
 
-    def _load(self, data: dict) -> NoctilucaState:
+    def _load(self, data: Saved) -> NoctilucaState:
         from engine.noctiluca.persist import state_from_dict
 
         return state_from_dict(self, data)

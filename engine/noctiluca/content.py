@@ -14,8 +14,10 @@ of the version it started with, so rule code reads them through ``jar_set(rules_
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from engine.content import ContentError, OneOf, Range, load
+from engine.core import Record
 
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
@@ -59,6 +61,10 @@ JAR_FILES = {1: "jars.json", 2: "jars-v2.json"}
 FAVOURITES_SCHEMA = {"favourites": [{"id": str, "colour": str, "name": str}]}
 
 
+if TYPE_CHECKING:
+    from engine.noctiluca.views import DieView
+
+
 @dataclass(frozen=True)
 class Space:
     id: int
@@ -90,7 +96,7 @@ def _dist(q: int, r: int) -> int:
     return max(abs(q), abs(r), abs(q + r))
 
 
-def _check_geometry(board: dict) -> tuple[list[Space], list[Shore]]:
+def _check_geometry(board: Record) -> tuple[list[Space], list[Shore]]:
     where = "noctiluca/board.json"
     island = (board["island"]["q"], board["island"]["r"])
     if island != (0, 0):
@@ -216,7 +222,8 @@ def _load() -> None:
     FAVOURITE_BY_COLOUR = {f["colour"]: f for f in favourites}
 
 
-COMPONENTS: dict
+COMPONENTS: dict[str, Any]
+
 DICE_COLOURS: tuple[str, ...]
 JAR_COLOURS: tuple[str, ...]
 SPACES: tuple[Space, ...]
@@ -226,8 +233,8 @@ JAR_SETS: dict[int, dict[str, Jar]]
 JAR_IDS: tuple[str, ...]
 STACKS: dict[str, tuple[int, ...]]
 BACK_VALUE: int
-FAVOURITES: tuple[dict, ...]
-FAVOURITE_BY_COLOUR: dict[str, dict]
+FAVOURITES: tuple[Record, ...]
+FAVOURITE_BY_COLOUR: dict[str, Record]
 _load()
 
 COLOUR_LETTER = {"orange": "o", "green": "g", "purple": "p", "blue": "b"}
@@ -251,7 +258,7 @@ def is_die(value: object) -> bool:
     return isinstance(value, str) and len(value) == 2 and value[0] in LETTER_COLOUR and value[1] in "123456"
 
 
-def die_view(d: str) -> dict:
+def die_view(d: str) -> DieView:
     return {"colour": die_colour(d), "face": die_face(d)}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import Event, event, illegal
+from engine.core import Event, Record, event, illegal
 from engine.noctiluca import content
 from engine.noctiluca.content import DICE_COLOURS, SHORES
 
@@ -66,7 +66,7 @@ def ambiguous_colours(s: NoctilucaState, seat: int, hand: list[str]) -> list[str
     return out
 
 
-def store_die(s: NoctilucaState, seat: int, die: str, jar: dict) -> None:
+def store_die(s: NoctilucaState, seat: int, die: str, jar: Record) -> None:
     slots = s.jar_cards[jar["id"]].slots
     colour = content.die_colour(die)
     for i, (c, d) in enumerate(zip(slots, jar["dice"], strict=True)):

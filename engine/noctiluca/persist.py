@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.content import bounded_int as _int
 from engine.content import check_keys, resigned_seat, saved_rng
+from engine.core import Game, Record, Saved
 from engine.noctiluca import content
 from engine.noctiluca.content import COMPONENTS, DICE_COLOURS, JAR_IDS, SPACES, STACKS, Jar
 from engine.noctiluca.state import PATHS, PHASES, NoctilucaState
@@ -58,7 +59,7 @@ def _plain(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-def state_to_dict(s: NoctilucaState) -> dict:
+def state_to_dict(s: NoctilucaState) -> Saved:
     keys = KEYS + tuple(OPTIONAL)
     return _plain({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
 
@@ -77,7 +78,7 @@ def copied(s: NoctilucaState) -> NoctilucaState:
     return c
 
 
-def _list(value: Any, where: str, length: int | None = None) -> list:
+def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list) or (length is not None and len(value) != length):
         raise ValueError(f"{where} must be a list" + ("" if length is None else f" of {length}"))
     return value
@@ -95,7 +96,7 @@ def _jar_ids(value: Any, where: str) -> list[str]:
     return list(value)
 
 
-def _tokens(value: Any, where: str) -> list[list]:
+def _tokens(value: Any, where: str) -> list[list[Any]]:
     _list(value, where)
     for i, tok in enumerate(value):
         ok = isinstance(tok, list) and len(tok) == 2 and tok[0] in STACKS and isinstance(tok[1], int)
@@ -104,7 +105,7 @@ def _tokens(value: Any, where: str) -> list[list]:
     return [list(t) for t in value]
 
 
-def _jars_in_play(value: Any, where: str, cards: dict[str, Jar]) -> list[dict]:
+def _jars_in_play(value: Any, where: str, cards: dict[str, Jar]) -> list[Record]:
     out = []
     for i, j in enumerate(_list(value, where)):
         if not isinstance(j, dict) or set(j) != {"id", "dice"} or j["id"] not in cards:
@@ -118,7 +119,7 @@ def _jars_in_play(value: Any, where: str, cards: dict[str, Jar]) -> list[dict]:
     return out
 
 
-def state_from_dict(game, data: dict) -> NoctilucaState:
+def state_from_dict(game: Game, data: Saved) -> NoctilucaState:
     check_keys(data, KEYS, OPTIONAL)
     n = data["players"]
     s = NoctilucaState(game, n)
@@ -191,7 +192,7 @@ def state_from_dict(game, data: dict) -> NoctilucaState:
     return s
 
 
-def _phase(s: NoctilucaState, phase: Any, pending: Any) -> tuple[str, dict]:
+def _phase(s: NoctilucaState, phase: Any, pending: Any) -> tuple[str, Record]:
     if phase not in PHASES:
         raise ValueError(f"'phase' must be one of {list(PHASES)}, not {phase!r}")
     if not isinstance(pending, dict):
@@ -241,7 +242,7 @@ def _phase(s: NoctilucaState, phase: Any, pending: Any) -> tuple[str, dict]:
     return phase, p
 
 
-def _last_dive(value: Any, n: int) -> dict | None:
+def _last_dive(value: Any, n: int) -> Record | None:
     if value is None:
         return None
     keys = {"seat", "shore", "path", "spaces", "number", "taken"}
@@ -258,7 +259,7 @@ def _last_dive(value: Any, n: int) -> dict | None:
     return _plain(value)
 
 
-def _storm(value: Any, n: int) -> dict | None:
+def _storm(value: Any, n: int) -> Record | None:
     if n != 1:
         if value is not None:
             raise ValueError("only a solo game has a storm")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.core import Event, Outcome, event
+from engine.core import Event, Outcome, Record, event
 from engine.noctiluca import content
 from engine.noctiluca.content import BACK_VALUE, JAR_COLOURS
 
@@ -12,9 +13,11 @@ if TYPE_CHECKING:
     from engine.noctiluca.state import NoctilucaState
 
 STORM = "storm"
+# Who may take a colour's remaining tokens: a seat, or the storm (solo).
+_Who = TypeVar("_Who", int, str, int | str)
 
 
-def majorities(counts: dict, remaining: int) -> dict:
+def majorities(counts: Mapping[_Who, int], remaining: int) -> dict[_Who, int]:
     """Who takes the remaining tokens of one colour, face down (1 point each).
 
     ``counts`` maps each contender to the number of tokens it holds (not their value). The
@@ -29,14 +32,17 @@ def majorities(counts: dict, remaining: int) -> dict:
     return {who: (share if who in leaders else 0) for who in counts}
 
 
-def score(s: NoctilucaState) -> dict:
+def score(s: NoctilucaState) -> Record:
     """The final scoring of every seat (and, solo, of the storm), part by part."""
-    contenders: list = list(range(s.players)) + ([STORM] if s.solo else [])
+    contenders: list[int | str] = list(range(s.players)) + ([STORM] if s.solo else [])
     # Only a solo game has a storm, and only then is it read below.
-    storm: dict = s.storm if s.storm is not None else {}
+    storm: Record = s.storm if s.storm is not None else {}
 
-    def held(who) -> list[list]:
-        return storm["tokens"] if who == STORM else s.tokens[who]
+    def held(who: int | str) -> list[list[Any]]:
+        if isinstance(who, str):  # the storm
+            tokens: list[list[Any]] = storm["tokens"]
+            return tokens
+        return s.tokens[who]
 
     extra = {who: 0 for who in contenders}
     by_colour = {}
@@ -90,7 +96,7 @@ def finish(s: NoctilucaState) -> list[Event]:
     return [event("round ended", None, round=s.round), final_scores_event(s)]
 
 
-def final_scores_event(s: NoctilucaState, **extra) -> Event:
+def final_scores_event(s: NoctilucaState, **extra: object) -> Event:
     result = s.result
     assert result is not None, "the game is scored before its final event"
     return event(

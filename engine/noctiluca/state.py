@@ -19,11 +19,15 @@ The rules themselves live in the sibling modules (setup, dive, delivery, storm, 
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING, Any
 
-from engine.core import Action, Event, IllegalAction, Outcome, State, illegal, wrong_step
+from engine.core import Action, Event, Game, IllegalAction, Outcome, Record, Saved, State, illegal, wrong_step
 from engine.noctiluca import content
 from engine.noctiluca.content import DICE_COLOURS, Jar
 from engine.rng import Rng
+
+if TYPE_CHECKING:
+    from engine.noctiluca.views import NoctilucaPrivate, NoctilucaPublic
 
 PHASES = ("keep", "shore", "path", "number", "store", "pass", "deliver", "pile", "draw", "over")
 PATHS = ("short", "long")
@@ -41,20 +45,20 @@ STEP_VERBS = {
 }
 
 
-class NoctilucaState(State):
-    def __init__(self, game, players: int) -> None:
+class NoctilucaState(State["NoctilucaPublic", "NoctilucaPrivate"]):
+    def __init__(self, game: Game, players: int) -> None:
         self.game = game
         self.players = players
         self.version = 0
         self.rng = Rng(0)
         self.spaces: list[list[str]] = [[] for _ in content.SPACES]
         self.lid: dict[str, int] = {c: 0 for c in DICE_COLOURS}
-        self.shores: list[dict | None] = [None] * len(content.SHORES)
+        self.shores: list[Record | None] = [None] * len(content.SHORES)
         self.pawns: list[int] = [0] * players
         self.favourites: list[str] = [""] * players
-        self.jars: list[list[dict]] = [[] for _ in range(players)]
+        self.jars: list[list[Record]] = [[] for _ in range(players)]
         self.delivered: list[list[str]] = [[] for _ in range(players)]
-        self.tokens: list[list[list]] = [[] for _ in range(players)]
+        self.tokens: list[list[list[Any]]] = [[] for _ in range(players)]
         self.stacks: dict[str, list[int]] = {c: list(v) for c, v in content.STACKS.items()}
         self.piles: list[list[str]] = []
         self.deck: list[str] = []
@@ -68,10 +72,10 @@ class NoctilucaState(State):
         self.first = 0
         self.current = 0
         self.phase = "keep"
-        self.pending: dict = {}
-        self.last_dive: dict | None = None
-        self.storm: dict | None = None
-        self.result: dict | None = None
+        self.pending: Record = {}
+        self.last_dive: Record | None = None
+        self.storm: Record | None = None
+        self.result: Record | None = None
         self.resigned: int | None = None
         self.setup_events: list[Event] = []
 
@@ -93,13 +97,13 @@ class NoctilucaState(State):
         """The jar cards of this game's rules version: a game keeps the jars it started with."""
         return content.jar_set(self.rules_version)
 
-    def jar(self, seat: int, jar_id: str) -> dict:
+    def jar(self, seat: int, jar_id: str) -> Record:
         for j in self.jars[seat]:
             if j["id"] == jar_id:
                 return j
         raise illegal("noctiluca.illegal.no-jar", "You have no jar {jar}.", jar=jar_id[:20])
 
-    def free_slots(self, j: dict, colour: str) -> int:
+    def free_slots(self, j: Record, colour: str) -> int:
         free = 0
         for c, d in zip(self.jar_cards[j["id"]].slots, j["dice"], strict=True):
             if d is None and c == colour:
@@ -107,10 +111,10 @@ class NoctilucaState(State):
         return free
 
     @staticmethod
-    def is_full(j: dict) -> bool:
+    def is_full(j: Record) -> bool:
         return all(d is not None for d in j["dice"])
 
-    def jars_taking(self, seat: int, colour: str) -> list[dict]:
+    def jars_taking(self, seat: int, colour: str) -> list[Record]:
         return [j for j in self.jars[seat] if self.free_slots(j, colour) > 0]
 
     def can_store_any(self, seat: int, dice: list[str]) -> bool:
@@ -213,22 +217,22 @@ class NoctilucaState(State):
 
         return standing(self)
 
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> NoctilucaState:
         from engine.noctiluca.determinize import determinize
 
         return determinize(self, seat, seed)
 
-    def _public_view(self) -> dict:
+    def _public_view(self) -> NoctilucaPublic:
         from engine.noctiluca.views import public_view
 
         return public_view(self)
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> NoctilucaPrivate:
         from engine.noctiluca.views import private_view
 
         return private_view(self, seat)
 
-    def _to_dict(self) -> dict:
+    def _to_dict(self) -> Saved:
         from engine.noctiluca.persist import state_to_dict
 
         return state_to_dict(self)

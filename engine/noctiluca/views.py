@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from engine.noctiluca import content
 from engine.noctiluca.content import SHORES, SPACES
@@ -11,20 +11,200 @@ if TYPE_CHECKING:
     from engine.noctiluca.state import NoctilucaState
 
 
-def jar_card(s: NoctilucaState, jar_id: str) -> dict:
+class DieView(TypedDict):
+    colour: str
+    face: int
+
+
+class JarCard(TypedDict):
+    """A jar card: its slots (a colour each) and the points it scores once delivered."""
+
+    id: str
+    colour: str
+    slots: list[str]
+    points: int
+
+
+class JarInPlay(JarCard):
+    """A jar being filled: the die in each slot, None where empty."""
+
+    dice: list[DieView | None]
+
+
+class Pending(TypedDict, total=False):
+    """The public side of the current step, by phase: ``keep`` (``chosen``: who has kept),
+    ``path`` (``shore``), ``number`` (``shore``, ``path``), ``store`` (``hand``: the dice taken),
+    ``pass`` (``dice``, ``receiver``), ``deliver``/``pile``/``draw`` (``seat``); else empty."""
+
+    chosen: list[bool]
+    shore: int
+    path: str
+    hand: list[DieView]
+    dice: list[DieView]
+    receiver: int
+    seat: int
+
+
+class SpaceView(TypedDict):
+    id: int
+    q: int
+    r: int
+    ring: str
+    section: str
+    number: int
+    dice: list[DieView]
+
+
+class Pawn(TypedDict):
+    seat: int
+    round: int
+
+
+class ShoreView(TypedDict):
+    id: int
+    q: int
+    r: int
+    paths: dict[str, list[int]]
+    pawn: Pawn | None
+
+
+class PileView(TypedDict):
+    size: int
+    top: JarCard | None
+
+
+class Token(TypedDict):
+    colour: str
+    value: int
+
+
+class SeatView(TypedDict):
+    pawns: int
+    jars: list[JarInPlay]
+    delivered: list[JarCard]
+    tokens: list[Token]
+    favourite: str | None
+
+
+class LastDive(TypedDict):
+    seat: int
+    shore: int
+    path: str
+    spaces: list[int]
+    number: int
+    taken: list[DieView]
+
+
+class StormTurn(TypedDict):
+    """What the storm did last (solo): the jar it discarded, the token that took, where it struck."""
+
+    jar: str | None
+    token: Token | None
+    section: str
+    roll: int
+    space: int
+    removed: list[DieView]
+
+
+class StormView(TypedDict):
+    tokens: list[Token]
+    dice: list[DieView]
+    arrow: str
+    turning: str
+    last: StormTurn | None
+    discarded: int
+
+
+class Result(TypedDict):
+    """The final scoring: ``details`` name each part as the rulebook does (``jar points``,
+    ``favourite colour``...), ``majorities`` who took each colour's stack backs."""
+
+    scores: list[int]
+    winners: list[int]
+    details: list[dict[str, Any]]
+    majorities: dict[str, dict[str, int]]
+
+
+class NoctilucaPublic(TypedDict):
+    """``view(seat)["public"]``."""
+
+    game: str
+    solo: bool
+    players: int
+    round: int
+    direction: str
+    first: int
+    current: int
+    phase: str
+    to_move: list[int]
+    pending: Pending
+    spaces: list[SpaceView]
+    shores: list[ShoreView]
+    lid: dict[str, int]
+    lid_total: int
+    stacks: dict[str, list[int]]
+    piles: list[PileView]
+    deck_size: int
+    seats: list[SeatView]
+    last_dive: LastDive | None
+    storm: StormView | None
+    result: Result | None
+    resigned: int | None
+
+
+class Favourite(TypedDict):
+    id: str
+    colour: str
+    name: str
+
+
+class NoctilucaPrivate(TypedDict):
+    """``view(seat)["private"]``: the seat's favourite; while jars are dealt (``keep``) or offered
+    (``draw``) to it, those in ``hand``, with ``kept`` (ids) or ``offer`` (ids)."""
+
+    seat: int
+    favourite: Favourite
+    hand: list[JarCard]
+    kept: NotRequired[list[str] | None]
+    offer: NotRequired[list[str]]
+
+
+def jar_card(s: NoctilucaState, jar_id: str) -> JarCard:
     jar = s.jar_cards[jar_id]
     return {"id": jar.id, "colour": jar.colour, "slots": list(jar.slots), "points": jar.points}
 
 
-def jar_in_play(s: NoctilucaState, j: dict) -> dict:
+def jar_in_play(s: NoctilucaState, j: dict[str, Any]) -> JarInPlay:
     return {**jar_card(s, j["id"]), "dice": [None if d is None else content.die_view(d) for d in j["dice"]]}
 
 
-def dice(ds: list[str]) -> list[dict]:
+def dice(ds: list[str]) -> list[DieView]:
     return [content.die_view(d) for d in ds]
 
 
-def public_pending(s: NoctilucaState) -> dict:
+def last_dive(d: dict[str, Any]) -> LastDive:
+    return {
+        "seat": d["seat"],
+        "shore": d["shore"],
+        "path": d["path"],
+        "spaces": d["spaces"],
+        "number": d["number"],
+        "taken": dice(d["taken"]),
+    }
+
+
+def storm_turn(d: dict[str, Any]) -> StormTurn:
+    return {
+        "jar": d["jar"],
+        "token": d["token"],
+        "section": d["section"],
+        "roll": d["roll"],
+        "space": d["space"],
+        "removed": dice(d["removed"]),
+    }
+
+
+def public_pending(s: NoctilucaState) -> Pending:
     p = s.pending
     if s.phase == "keep":
         return {"chosen": [k is not None for k in p["kept"]]}
@@ -41,9 +221,9 @@ def public_pending(s: NoctilucaState) -> dict:
     return {}
 
 
-def public_view(s: NoctilucaState) -> dict:
+def public_view(s: NoctilucaState) -> NoctilucaPublic:
     over = s.phase == "over"
-    view = {
+    view: NoctilucaPublic = {
         "game": "noctiluca",
         "solo": s.solo,
         "players": s.players,
@@ -72,7 +252,7 @@ def public_view(s: NoctilucaState) -> dict:
                 "q": sh.q,
                 "r": sh.r,
                 "paths": {k: list(v) for k, v in sh.paths.items()},
-                "pawn": None if (pawn := s.shores[i]) is None else dict(pawn),
+                "pawn": None if (pawn := s.shores[i]) is None else {"seat": pawn["seat"], "round": pawn["round"]},
             }
             for i, sh in enumerate(SHORES)
         ],
@@ -91,11 +271,11 @@ def public_view(s: NoctilucaState) -> dict:
             }
             for seat in range(s.players)
         ],
-        "last_dive": None
-        if s.last_dive is None
-        else {**{k: v for k, v in s.last_dive.items() if k != "taken"}, "taken": dice(s.last_dive["taken"])},
+        "last_dive": None if s.last_dive is None else last_dive(s.last_dive),
         "storm": None,
-        "result": None if s.result is None else {k: v for k, v in s.result.items()},
+        "result": None
+        if (r := s.result) is None
+        else {"scores": r["scores"], "winners": r["winners"], "details": r["details"], "majorities": r["majorities"]},
         "resigned": s.resigned,
     }
     if s.storm is not None:
@@ -105,19 +285,16 @@ def public_view(s: NoctilucaState) -> dict:
             "dice": dice(st["dice"]),
             "arrow": content.SECTIONS[st["arrow"]],
             "turning": "clockwise" if s.round == 1 else "anticlockwise",
-            "last": st["last"]
-            and {
-                **st["last"],
-                "removed": dice(st["last"]["removed"]),
-            },
+            "last": storm_turn(st["last"]) if st["last"] else None,
             "discarded": len(s.discard),
         }
     return view
 
 
-def private_view(s: NoctilucaState, seat: int) -> dict:
+def private_view(s: NoctilucaState, seat: int) -> NoctilucaPrivate:
     fav = content.FAVOURITE_BY_COLOUR[s.favourites[seat]]
-    private: dict = {"seat": seat, "favourite": dict(fav), "hand": []}
+    favourite: Favourite = {"id": fav["id"], "colour": fav["colour"], "name": fav["name"]}
+    private: NoctilucaPrivate = {"seat": seat, "favourite": favourite, "hand": []}
     if s.phase == "keep":
         kept = s.pending["kept"][seat]
         private["hand"] = [jar_card(s, j) for j in s.pending["dealt"][seat]]

@@ -1,15 +1,50 @@
 """Terraforming Mars: The Dice Game (fan adaptation with our own content), 1 to 4 players.
 
 Rules as implemented and every adaptation choice: docs/rules/tm-dice.md.
+
+The game's public API (docs/ENGINE.md, "Typed views" and "A game's public content"): the views'
+types, ``CONTENT`` (cards, corporations, bonus cards, milestones, die faces, the map, the solo
+rules) and ``payment``. Nothing outside engine/tm_dice/ but the game's tests and its computer
+knowledge (ai/tm_dice.py) imports its modules.
 """
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Game, Options, Saved
 from engine.facts import Challenge, GameFacts
+from engine.tm_dice.public import CONTENT, Content, Payment, payment
 from engine.tm_dice.state import TMDiceState
+from engine.tm_dice.views import (
+    BonusView,
+    CardView,
+    CorporationView,
+    HexView,
+    MilestoneView,
+    SeatView,
+    SoloRules,
+    StepView,
+    TMDicePrivate,
+    TMDicePublic,
+)
 
-__all__ = ["TMDice", "TMDiceState"]
+__all__ = [
+    "CONTENT",
+    "BonusView",
+    "CardView",
+    "Content",
+    "CorporationView",
+    "HexView",
+    "MilestoneView",
+    "Payment",
+    "SeatView",
+    "SoloRules",
+    "StepView",
+    "TMDice",
+    "TMDicePrivate",
+    "TMDicePublic",
+    "TMDiceState",
+    "payment",
+]
 
 
 class TMDice(Game):
@@ -56,13 +91,13 @@ class TMDice(Game):
     rules_version = 2
     rules_versions = (1, 2)
 
-    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> TMDiceState:
+    def _new(self, players: int, seed: int, options: Options, rules_version: int) -> TMDiceState:
         state = TMDiceState(self, players)
         state.rules_version = rules_version
         state.setup(seed)
         return state
 
-    def _load(self, data: dict) -> TMDiceState:
+    def _load(self, data: Saved) -> TMDiceState:
         from engine.tm_dice.persist import state_from_dict
 
         return state_from_dict(self, data)

@@ -7,6 +7,7 @@ row letter (a-g, top to bottom) and a column number from the left (``d4`` is the
 from __future__ import annotations
 
 from engine.tm_dice.content import HEXES
+from engine.tm_dice.records import Tile
 
 TILE_KINDS = ("ocean", "greenery", "city", "lava", "mine")
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
@@ -28,7 +29,7 @@ def row_of(label: str) -> str:
     return label[0]
 
 
-def legal_hexes(tiles: dict, kind: str) -> list[str]:
+def legal_hexes(tiles: dict[str, Tile], kind: str) -> list[str]:
     """Free areas where a tile of ``kind`` may go now, in label order.
 
     Oceans only on ocean areas; special tiles only on the areas printed with their icon;
@@ -54,11 +55,11 @@ def legal_hexes(tiles: dict, kind: str) -> list[str]:
     return out
 
 
-def adjacent_count(tiles: dict, label: str, kind: str) -> int:
+def adjacent_count(tiles: dict[str, Tile], label: str, kind: str) -> int:
     return sum(1 for n in neighbours(label) if tiles.get(n, {}).get("tile") == kind)
 
 
-def placement_vp(tiles: dict, label: str, kind: str) -> int:
+def placement_vp(tiles: dict[str, Tile], label: str, kind: str) -> int:
     """VP a tile earns its owner as it is placed, beside the terraforming VP.
 
     A greenery: 1 per adjacent city. A city: 1 per adjacent greenery.
@@ -70,5 +71,5 @@ def placement_vp(tiles: dict, label: str, kind: str) -> int:
     return 0
 
 
-def owned(tiles: dict, seat: int, kind: str) -> int:
+def owned(tiles: dict[str, Tile], seat: int, kind: str) -> int:
     return sum(1 for t in tiles.values() if t["owner"] == seat and t["tile"] == kind)

@@ -7,9 +7,14 @@ tables built here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from engine.content import ContentError, OneOf, Optional, Range, load
+
+if TYPE_CHECKING:
+    from engine.tm_dice.views import BonusView, CardView, CorporationView
 
 COLOURS = ("green", "gray", "blue", "red", "yellow")
 RARITIES = ("common", "uncommon", "rare")
@@ -88,12 +93,12 @@ class Card:
     vp: int
     end_vp: int
     effects: tuple[str, ...]
-    action: dict | None
+    action: dict[str, Any] | None
     production: tuple[str, ...]
     passive: tuple[str, ...]
 
-    def to_view(self) -> dict:
-        out = {
+    def to_view(self) -> CardView:
+        out: CardView = {
             "id": self.id,
             "name": self.name,
             "colour": self.colour,
@@ -104,14 +109,15 @@ class Card:
         if self.colour == "red":
             out["effects"] = list(self.effects)
         if self.action is not None:
-            out["action"] = {k: list(v) if isinstance(v, list) else v for k, v in self.action.items()}
+            a = self.action
+            out["action"] = {"type": a["type"], "cost": list(a["cost"]), "effects": list(a["effects"])}
         if self.colour == "green":
             out["production"] = list(self.production)
         if self.passive:
             out["passive"] = list(self.passive)
         return out
 
-    def blue_action(self) -> dict:
+    def blue_action(self) -> dict[str, Any]:
         """The action of this blue card (the content check gives every blue card one)."""
         assert self.action is not None, f"card {self.id} has no action"
         return self.action
@@ -137,18 +143,20 @@ ALL_FACES: tuple[str, ...] = tuple(f for c in COLOURS for f in FACES[c])
 DICE_PER_COLOUR: int = _dice["per_colour"]
 WILD_TOKENS: int = _dice["wild_tokens"]
 
-RULES: dict = load("tm-dice/rules.json", RULES_SCHEMA)
-TRACKS: dict[str, dict] = {p: RULES[p] for p in PARAMETERS}
+RULES: dict[str, Any] = load("tm-dice/rules.json", RULES_SCHEMA)
+TRACKS: dict[str, dict[str, Any]] = {p: RULES[p] for p in PARAMETERS}
 TRACK_BONUS: dict[str, dict[int, tuple[str, ...]]] = {
     p: {b["at"]: tuple(b["effects"]) for b in RULES[p]["bonuses"]} for p in PARAMETERS
 }
-GENERAL_ACTIONS: dict[str, dict] = {g["id"]: g for g in RULES["general_actions"]}
+GENERAL_ACTIONS: dict[str, dict[str, Any]] = {g["id"]: g for g in RULES["general_actions"]}
 
 _map = load("tm-dice/map.json", MAP_SCHEMA)
-HEXES: dict[str, dict] = {h["label"].lower(): {**h, "label": h["label"].lower()} for h in _map["hexes"]}
+HEXES: dict[str, dict[str, Any]] = {h["label"].lower(): {**h, "label": h["label"].lower()} for h in _map["hexes"]}
 SOLO_SETUP: dict[str, str] = {k: v.lower() for k, v in _map["solo_setup"].items()}
 
-CORPORATIONS: dict[str, dict] = {c["id"]: c for c in load("tm-dice/corporations.json", CORPS_SCHEMA)["corporations"]}
+CORPORATIONS: dict[str, dict[str, Any]] = {
+    c["id"]: c for c in load("tm-dice/corporations.json", CORPS_SCHEMA)["corporations"]
+}
 
 CARDS: dict[str, Card] = {}
 for _raw in load("tm-dice/cards.json", CARDS_SCHEMA)["cards"]:
@@ -166,8 +174,10 @@ for _raw in load("tm-dice/cards.json", CARDS_SCHEMA)["cards"]:
     )
 CARD_IDS: tuple[str, ...] = tuple(CARDS)
 
-BONUS_CARDS: dict[str, dict] = {b["id"]: b for b in load("tm-dice/bonus.json", BONUS_SCHEMA)["bonus_cards"]}
-MILESTONES: dict[str, dict] = {m["id"]: m for m in load("tm-dice/milestones.json", MILESTONES_SCHEMA)["milestones"]}
+BONUS_CARDS: dict[str, dict[str, Any]] = {b["id"]: b for b in load("tm-dice/bonus.json", BONUS_SCHEMA)["bonus_cards"]}
+MILESTONES: dict[str, dict[str, Any]] = {
+    m["id"]: m for m in load("tm-dice/milestones.json", MILESTONES_SCHEMA)["milestones"]
+}
 
 
 # -- cross-checks ---------------------------------------------------------------------------
@@ -194,13 +204,13 @@ def passive_ok(text: str) -> bool:
     return kind in ("keep", "on-green") and arg.isdigit() and 1 <= int(arg) <= 9
 
 
-def _check_effects(effects, where: str) -> None:
+def _check_effects(effects: Iterable[str], where: str) -> None:
     for e in effects:
         if not effect_ok(e):
             raise ContentError(f"{where}: unknown effect {e!r}")
 
 
-def _check_cost(cost, where: str) -> None:
+def _check_cost(cost: Iterable[str], where: str) -> None:
     for face in cost:
         if face not in FACE_COLOUR:
             raise ContentError(f"{where}: unknown resource {face!r} in a cost")
@@ -284,11 +294,11 @@ def die_face(colour: str, roll: int) -> str:
     return FACES[colour][RARITIES.index(FACE_RARITY[roll])]
 
 
-def card_view(card_id: str) -> dict:
+def card_view(card_id: str) -> CardView:
     return CARDS[card_id].to_view()
 
 
-def bonus_view(bonus_id: str) -> dict:
+def bonus_view(bonus_id: str) -> BonusView:
     b = BONUS_CARDS[bonus_id]
     return {
         "id": b["id"],
@@ -299,6 +309,6 @@ def bonus_view(bonus_id: str) -> dict:
     }
 
 
-def corporation_view(corp_id: str) -> dict:
+def corporation_view(corp_id: str) -> CorporationView:
     c = CORPORATIONS[corp_id]
     return {"id": c["id"], "name": c["name"], "start": list(c["start"]), "production": list(c["production"])}

@@ -13,26 +13,27 @@ from itertools import product
 
 from engine.rng import Rng
 from engine.tm_dice.content import ALL_FACES, COLOURS, FACE_COLOUR, FACES, die_face
+from engine.tm_dice.records import Player
 
 
-def dice_count(player: dict) -> int:
+def dice_count(player: Player) -> int:
     return sum(player["dice"].values())
 
 
-def held_faces(player: dict) -> list[str]:
+def held_faces(player: Player) -> list[str]:
     """Faces the player holds at least one die of, in the content's order."""
     return [f for f in ALL_FACES if player["dice"].get(f, 0) > 0]
 
 
-def held_colours(player: dict) -> set[str]:
+def held_colours(player: Player) -> set[str]:
     return {FACE_COLOUR[f] for f in held_faces(player)}
 
 
-def add_die(player: dict, face: str) -> None:
+def add_die(player: Player, face: str) -> None:
     player["dice"][face] = player["dice"].get(face, 0) + 1
 
 
-def remove_die(player: dict, face: str) -> None:
+def remove_die(player: Player, face: str) -> None:
     left = player["dice"][face] - 1
     if left:
         player["dice"][face] = left
@@ -40,14 +41,14 @@ def remove_die(player: dict, face: str) -> None:
         del player["dice"][face]
 
 
-def take_from_pool(pool: dict, colour: str) -> bool:
+def take_from_pool(pool: dict[str, int], colour: str) -> bool:
     if pool[colour] <= 0:
         return False
     pool[colour] -= 1
     return True
 
 
-def return_die(pool: dict, player: dict, face: str) -> None:
+def return_die(pool: dict[str, int], player: Player, face: str) -> None:
     remove_die(player, face)
     pool[FACE_COLOUR[face]] += 1
 
@@ -56,7 +57,7 @@ def roll(rng: Rng, colour: str) -> str:
     return die_face(colour, rng.below(6))
 
 
-def available_colours(pool: dict) -> list[str]:
+def available_colours(pool: dict[str, int]) -> list[str]:
     return [c for c in COLOURS if pool[c] > 0]
 
 
@@ -65,7 +66,7 @@ def faces_of(colour: str) -> tuple[str, str, str]:
 
 
 # -- paying ---------------------------------------------------------------------------------
-def shortfall(player: dict, cost: dict[str, int]) -> int:
+def shortfall(player: Player, cost: dict[str, int]) -> int:
     """Wild tokens needed on top of the player's dice to pay ``cost``."""
     return sum(max(0, n - player["dice"].get(face, 0)) for face, n in cost.items())
 
@@ -76,7 +77,7 @@ def _cost_counts(cost: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     return tuple(Counter(cost).items())
 
 
-def can_pay(player: dict, cost: list[str] | tuple[str, ...] | dict[str, int]) -> bool:
+def can_pay(player: Player, cost: list[str] | tuple[str, ...] | dict[str, int]) -> bool:
     # The legal-action lists ask this a hundred thousand times a game: count each cost once and
     # stop as soon as the wild tokens cannot cover what the dice miss (same answer as shortfall).
     need = cost.items() if isinstance(cost, dict) else _cost_counts(tuple(cost))
@@ -92,7 +93,7 @@ def can_pay(player: dict, cost: list[str] | tuple[str, ...] | dict[str, int]) ->
     return True
 
 
-def payment_plans(player: dict, cost: dict[str, int]) -> list[dict[str, int]]:
+def payment_plans(player: Player, cost: dict[str, int]) -> list[dict[str, int]]:
     """Every way to pay ``cost``: how many wild tokens pay each face, the player's dice the rest.
 
     A plan names every face of the cost (0 for "dice only"); plans come in the content's face
@@ -121,7 +122,7 @@ def parse_plan(text: str, cost: dict[str, int]) -> dict[str, int]:
     return plan
 
 
-def left_after(player: dict, plan: dict[str, int], cost: dict[str, int]) -> tuple[dict[str, int], int]:
+def left_after(player: Player, plan: dict[str, int], cost: dict[str, int]) -> tuple[dict[str, int], int]:
     """The dice (by face) and wild tokens the player keeps after paying ``cost`` by ``plan``."""
     left = dict(player["dice"])
     for face, n in cost.items():
@@ -129,7 +130,7 @@ def left_after(player: dict, plan: dict[str, int], cost: dict[str, int]) -> tupl
     return {f: n for f, n in left.items() if n > 0}, player["wild"] - sum(plan.values())
 
 
-def pay_plan(pool: dict, player: dict, cost: dict[str, int], plan: dict[str, int]) -> None:
+def pay_plan(pool: dict[str, int], player: Player, cost: dict[str, int], plan: dict[str, int]) -> None:
     """Pay all of ``cost``: ``plan[face]`` wild tokens for each face, dice back to the pool for the rest."""
     for face, n in list(cost.items()):
         player["wild"] -= plan[face]

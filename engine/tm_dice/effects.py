@@ -8,6 +8,7 @@ player for the choice it needs. An effect that cannot be carried out is skipped 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engine.core import Event, event
@@ -24,6 +25,7 @@ from engine.tm_dice.content import (
     TRACKS,
     card_view,
 )
+from engine.tm_dice.records import Task
 
 if TYPE_CHECKING:
     from engine.tm_dice.state import TMDiceState
@@ -31,23 +33,23 @@ if TYPE_CHECKING:
 PARAM_OF_TILE = {"ocean": "oceans", "greenery": "oxygen"}
 
 
-def push(s: TMDiceState, kind: str, seat: int, **data) -> None:
+def push(s: TMDiceState, kind: str, seat: int, **data: object) -> None:
     s.queue.append({"kind": kind, "seat": seat, **data})
 
 
-def pop_task(s: TMDiceState, task: dict) -> None:
+def pop_task(s: TMDiceState, task: Task) -> None:
     """Remove ``task``, which must be the step being asked (the top of the stack)."""
     if not s.queue or s.queue[-1] is not task:
         raise AssertionError("only the current step can be removed")
     s.queue.pop()
 
 
-def push_effects(s: TMDiceState, seat: int, effects, source: str) -> None:
+def push_effects(s: TMDiceState, seat: int, effects: Iterable[str], source: str) -> None:
     if effects:
         push(s, "effects", seat, effects=list(effects), source=source)
 
 
-def push_payment(s: TMDiceState, seat: int, cost) -> None:
+def push_payment(s: TMDiceState, seat: int, cost: Iterable[str]) -> None:
     counts: dict[str, int] = {}
     for face in cost:
         counts[face] = counts.get(face, 0) + 1
@@ -218,28 +220,28 @@ def _skip(seat: int, effect: str, reason: str) -> list[Event]:
 
 
 # -- the tasks of this module: choices and resolution ---------------------------------------
-def effect_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def effect_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     distinct = list(dict.fromkeys(task["effects"]))
     if len(distinct) <= 1:
         return []
     return [("effect", f"resolve {e}") for e in distinct]
 
 
-def effect_auto(s: TMDiceState, task: dict) -> list[Event]:
+def effect_auto(s: TMDiceState, task: Task) -> list[Event]:
     if not task["effects"]:
         pop_task(s, task)
         return []
     return effect_resolve(s, task, task["effects"][0])
 
 
-def effect_resolve(s: TMDiceState, task: dict, effect: str) -> list[Event]:
+def effect_resolve(s: TMDiceState, task: Task, effect: str) -> list[Event]:
     task["effects"].remove(effect)
     if not task["effects"]:
         pop_task(s, task)
     return perform(s, task["seat"], effect, task["source"])
 
 
-def pay_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def pay_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     """Every way to pay, the proposal first (``ranked_plans``); none when only one way exists."""
     plans = ranked_plans(s, task)
     if len(plans) < 2:
@@ -247,7 +249,7 @@ def pay_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
     return [("pay", f"pay {dice.plan_text(plan)}") for plan in plans]
 
 
-def ranked_plans(s: TMDiceState, task: dict) -> list[dict[str, int]]:
+def ranked_plans(s: TMDiceState, task: Task) -> list[dict[str, int]]:
     """The ways to pay ``task``'s cost, the one that keeps the most useful resources first.
 
     What is kept is judged by what it still lets the player pay for: the five general actions
@@ -266,7 +268,7 @@ def ranked_plans(s: TMDiceState, task: dict) -> list[dict[str, int]]:
     targets = [Counter(g["cost"]) for g in GENERAL_ACTIONS.values()]
     targets += [Counter(CARDS[c].blue_action()["cost"]) for c in player["blue"]]
 
-    def key(indexed: tuple[int, dict[str, int]]) -> tuple:
+    def key(indexed: tuple[int, dict[str, int]]) -> tuple[int, int, int, int]:
         index, plan = indexed
         held, wild = dice.left_after(player, plan, cost)
         missing = [dice.shortfall({"dice": held}, dict(t)) - wild for t in targets]
@@ -280,13 +282,13 @@ def ranked_plans(s: TMDiceState, task: dict) -> list[dict[str, int]]:
     return [plan for _, plan in sorted(enumerate(plans), key=key)]
 
 
-def pay_auto(s: TMDiceState, task: dict) -> list[Event]:
+def pay_auto(s: TMDiceState, task: Task) -> list[Event]:
     """The only way to pay: pay it."""
     plans = dice.payment_plans(s.seats[task["seat"]], task["cost"])
     return pay_resolve(s, task, plans[0])
 
 
-def pay_resolve(s: TMDiceState, task: dict, plan: dict[str, int]) -> list[Event]:
+def pay_resolve(s: TMDiceState, task: Task, plan: dict[str, int]) -> list[Event]:
     player = s.seats[task["seat"]]
     used = {f: n - plan[f] for f, n in task["cost"].items() if n > plan[f]}
     wild = sum(plan.values())
@@ -296,15 +298,15 @@ def pay_resolve(s: TMDiceState, task: dict, plan: dict[str, int]) -> list[Event]
     return [event("paid", None, seat=task["seat"], faces=used, wild=wild)]
 
 
-def colour_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def colour_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     return [("colour", f"colour {c}") for c in dice.available_colours(s.pool)]
 
 
-def face_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def face_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     return [(c, f"take {f}") for c in task["colours"] if s.pool[c] > 0 for f in dice.faces_of(c)]
 
 
-def turn_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def turn_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     """Die and face in one step when that fits in 25 choices, else the die first, then the face.
 
     Seed: 「玩家能將 1 顆骰子轉至任意骰面」 (the player *may* turn 1 die to any face): from rules
@@ -319,7 +321,7 @@ def turn_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
     return [("die", f"turn {f}") for f in held] + leave
 
 
-def turn_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def turn_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     if words[0] == "leave-dice":
         pop_task(s, task)
         return [event("dice left", None, seat=task["seat"])]
@@ -335,12 +337,12 @@ def turn_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
     return [event("die turned", None, seat=task["seat"], old=task["face"], new=words[1])]
 
 
-def lose_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def lose_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     faces = [f for f in dice.held_faces(s.seats[task["seat"]]) if FACE_COLOUR[f] == task["colour"]]
     return [("lose", f"lose {f}") for f in faces] if len(faces) > 1 else []
 
 
-def lose_auto(s: TMDiceState, task: dict) -> list[Event]:
+def lose_auto(s: TMDiceState, task: Task) -> list[Event]:
     faces = [f for f in dice.held_faces(s.seats[task["seat"]]) if FACE_COLOUR[f] == task["colour"]]
     pop_task(s, task)
     if not faces:
@@ -349,17 +351,17 @@ def lose_auto(s: TMDiceState, task: dict) -> list[Event]:
     return [event("die lost", None, seat=task["seat"], face=faces[0])]
 
 
-def lose_resolve(s: TMDiceState, task: dict, face: str) -> list[Event]:
+def lose_resolve(s: TMDiceState, task: Task, face: str) -> list[Event]:
     pop_task(s, task)
     dice.return_die(s.pool, s.seats[task["seat"]], face)
     return [event("die lost", None, seat=task["seat"], face=face)]
 
 
-def place_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def place_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     return [(f"row {board.row_of(h)}", f"hex {h}") for h in board.legal_hexes(s.tiles, task["tile"])]
 
 
-def place_auto(s: TMDiceState, task: dict) -> list[Event]:
+def place_auto(s: TMDiceState, task: Task) -> list[Event]:
     pop_task(s, task)
     return _skip(task["seat"], task["tile"], "no-area")
 

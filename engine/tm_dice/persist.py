@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Container
 from typing import Any
 
 from engine.content import bounded_int as _int
 from engine.content import check_keys, resigned_seat, saved_rng
+from engine.core import Game, Saved
 from engine.tm_dice import board
 from engine.tm_dice.content import (
     ALL_FACES,
@@ -27,6 +29,7 @@ from engine.tm_dice.content import (
     TRACKS,
     WILD_TOKENS,
 )
+from engine.tm_dice.records import Player, Task, Tile
 from engine.tm_dice.state import STAGES, TMDiceState, new_seat
 from engine.tm_dice.steps import HANDLERS
 
@@ -77,19 +80,19 @@ TASK_FIELDS = {
 OPTIONAL_TASK_FIELDS = {"turn-die": {"may_leave"}}
 
 
-def state_to_dict(s: TMDiceState) -> dict:
+def state_to_dict(s: TMDiceState) -> Saved:
     # A JSON round trip is the deep copy: several times faster than copy.deepcopy here.
     keys = KEYS + tuple(OPTIONAL)
     return json.loads(json.dumps({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys}))
 
 
-def _ids(value: Any, where: str, table) -> list[str]:
+def _ids(value: Any, where: str, table: Container[str]) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v in table for v in value):
         raise ValueError(f"{where} must be a list of known ids")
     return list(value)
 
 
-def state_from_dict(game, data: dict) -> TMDiceState:
+def state_from_dict(game: Game, data: Saved) -> TMDiceState:
     check_keys(data, KEYS, OPTIONAL)
     n = data["players"]
     s = TMDiceState(game, n)
@@ -176,13 +179,13 @@ def state_from_dict(game, data: dict) -> TMDiceState:
     return s
 
 
-def _list(value: Any, where: str, length: int | None = None) -> list:
+def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list) or (length is not None and len(value) != length):
         raise ValueError(f"{where} must be a list" + ("" if length is None else f" of {length}"))
     return value
 
 
-def _tiles(value: Any, n: int) -> dict:
+def _tiles(value: Any, n: int) -> dict[str, Tile]:
     if not isinstance(value, dict):
         raise ValueError("'tiles' must map hexes to tiles")
     out = {}
@@ -200,7 +203,7 @@ def _tiles(value: Any, n: int) -> dict:
     return out
 
 
-def _seat(value: Any, where: str, n: int) -> dict:
+def _seat(value: Any, where: str, n: int) -> Player:
     if not isinstance(value, dict) or set(value) != set(SEAT_KEYS):
         raise ValueError(f"{where} must have keys {sorted(SEAT_KEYS)}")
     p = copy.deepcopy(value)
@@ -224,7 +227,7 @@ def _seat(value: Any, where: str, n: int) -> dict:
     return p
 
 
-def _task(value: Any, where: str, n: int) -> dict:
+def _task(value: Any, where: str, n: int) -> Task:
     if not isinstance(value, dict) or value.get("kind") not in HANDLERS:
         raise ValueError(f"{where} must be a step of a known kind")
     _int(value.get("seat"), f"{where}.seat", 0, n - 1)
@@ -236,7 +239,7 @@ def _task(value: Any, where: str, n: int) -> dict:
     return copy.deepcopy(value)
 
 
-def _result(value: Any, n: int) -> dict | None:
+def _result(value: Any, n: int) -> dict[str, Any] | None:
     if value is None:
         return None
     if not isinstance(value, dict) or set(value) != {"scores", "winners", "details"}:

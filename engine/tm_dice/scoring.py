@@ -79,7 +79,7 @@ def award_count(s: TMDiceState, seat: int, face: str) -> int:
     return cost_faces(s, seat)[face]
 
 
-def cost_faces(s: TMDiceState, seat: int) -> Counter:
+def cost_faces(s: TMDiceState, seat: int) -> Counter[str]:
     player = s.seats[seat]
     return Counter(f for colour in ("red", "blue", "green") for c in player[colour] for f in CARDS[c].cost)
 
@@ -114,7 +114,7 @@ def card_vp(s: TMDiceState, seat: int) -> int:
     return total + sum(BONUS_CARDS[b]["end_vp"] for b in player["bonus"])
 
 
-def final_details(s: TMDiceState) -> list[dict]:
+def final_details(s: TMDiceState) -> list[dict[str, int]]:
     awards = award_points(s)
     out = []
     for seat in range(s.players):
@@ -136,7 +136,7 @@ def _winners(s: TMDiceState, scores: list[int], seats: list[int]) -> list[int]:
     return [seat for seat in tied if production_count(s, seat) == top]
 
 
-def _close(s: TMDiceState, scores: list[int], winners: list[int], details: list[dict]) -> None:
+def _close(s: TMDiceState, scores: list[int], winners: list[int], details: list[dict[str, int]]) -> None:
     s.result = {"scores": scores, "winners": winners, "details": details}
     s.queue = []
     for player in s.seats:  # the end: hands and resources are discarded

@@ -7,7 +7,9 @@ resigned, if one did; docs/ENGINE-EXTENSIONS.md).
 
 from __future__ import annotations
 
-from engine.core import Action, Event, IllegalAction, Outcome, State, event, illegal
+from typing import TYPE_CHECKING, Any
+
+from engine.core import Action, Event, Game, IllegalAction, Outcome, Saved, State, event, illegal
 from engine.rng import Rng
 from engine.tm_dice import board, effects, scoring, steps
 from engine.tm_dice.content import (
@@ -25,13 +27,17 @@ from engine.tm_dice.content import (
     corporation_view,
 )
 from engine.tm_dice.dice import roll
+from engine.tm_dice.records import Player, Task, Tile
+
+if TYPE_CHECKING:
+    from engine.tm_dice.views import TMDicePrivate, TMDicePublic
 
 MAX_CHOICES = 25
 PAGE = MAX_CHOICES - 1
 STAGES = ("corp", "play", "over")
 
 
-def new_seat() -> dict:
+def new_seat() -> Player:
     return {
         "corp": None,
         "offer": [],
@@ -49,8 +55,8 @@ def new_seat() -> dict:
     }
 
 
-class TMDiceState(State):
-    def __init__(self, game, players: int) -> None:
+class TMDiceState(State["TMDicePublic", "TMDicePrivate"]):
+    def __init__(self, game: Game, players: int) -> None:
         self.game = game
         self.players = players
         self.version = 0
@@ -59,7 +65,7 @@ class TMDiceState(State):
         self.temperature = 0
         self.oxygen = 0
         self.oceans = 0
-        self.tiles: dict[str, dict] = {}
+        self.tiles: dict[str, Tile] = {}
         self.pool = {c: DICE_PER_COLOUR for c in COLOURS}
         self.wild_supply = WILD_TOKENS
         self.deck: list[str] = []
@@ -79,8 +85,8 @@ class TMDiceState(State):
         self.current = 0
         self.turn = 0
         self.end_at: int | None = None
-        self.queue: list[dict] = []
-        self.result: dict | None = None
+        self.queue: list[Task] = []
+        self.result: dict[str, Any] | None = None
         self.resigned: int | None = None
         self.setup_events: list[Event] = []
 
@@ -168,10 +174,10 @@ class TMDiceState(State):
             return [Action.of("corporation", c) for c in self.seats[seat]["offer"]]
         return [Action(t) for t in self.menu(self.queue[-1])]
 
-    def choices(self, task: dict) -> list[tuple[str, str]]:
+    def choices(self, task: Task) -> list[tuple[str, str]]:
         return steps.HANDLERS[task["kind"]][0](self, task)
 
-    def menu(self, task: dict) -> list[str]:
+    def menu(self, task: Task) -> list[str]:
         """The texts offered now: all choices when they fit in one step, else by category, by page.
 
         A list of one category only (the ways to pay) goes straight to its pages, so its first
@@ -255,22 +261,22 @@ class TMDiceState(State):
             accepted=accepted,
         )
 
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> TMDiceState:
         from engine.tm_dice.determinize import determinize
 
         return determinize(self, seat, seed)
 
-    def _public_view(self) -> dict:
+    def _public_view(self) -> TMDicePublic:
         from engine.tm_dice.views import public_view
 
         return public_view(self)
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> TMDicePrivate:
         from engine.tm_dice.views import private_view
 
         return private_view(self, seat)
 
-    def _to_dict(self) -> dict:
+    def _to_dict(self) -> Saved:
         from engine.tm_dice.persist import state_to_dict
 
         return state_to_dict(self)

@@ -9,6 +9,7 @@ action's words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.core import Event, event
@@ -22,6 +23,7 @@ from engine.tm_dice.content import (
     bonus_view,
 )
 from engine.tm_dice.effects import pop_task, push, push_effects, push_payment
+from engine.tm_dice.records import Task
 
 if TYPE_CHECKING:
     from engine.tm_dice.state import TMDiceState
@@ -85,14 +87,14 @@ def produce_dice(s: TMDiceState, seat: int, compensate: bool) -> list[Event]:
 
 
 # -- turn start -----------------------------------------------------------------------------
-def turn_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def turn_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     """A production turn, or an action turn started by choosing its support action at once."""
     support = [c for c in support_choices(s, task) if c[0] not in ("free", "skip")]
     out = [("turn", "production")] + (support or [("turn", "action")])
     return out + free_choices(s, task["seat"])
 
 
-def turn_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def turn_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     seat = task["seat"]
     if words[0] == "free":
         return use_blue(s, seat, words[1])
@@ -114,7 +116,7 @@ def turn_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
 
 
 # -- production -----------------------------------------------------------------------------
-def keep_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def keep_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     """Choose the dice to keep one at a time, up to the limit; the rest go back to the pool.
 
     Seed: 「保留至多 3 顆」 (keep *at most* 3): from rules version 2 a player holding no more than
@@ -129,7 +131,7 @@ def keep_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
     return out + [("return", "return-rest")]
 
 
-def keep_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def keep_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     seat = task["seat"]
     kept = task["kept"]
     if words[0] == "keep-all":
@@ -150,12 +152,12 @@ def keep_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
     return [event("dice returned", None, seat=seat, dice=returned)] + keep_auto(s, task)
 
 
-def keep_auto(s: TMDiceState, task: dict) -> list[Event]:
+def keep_auto(s: TMDiceState, task: Task) -> list[Event]:
     pop_task(s, task)
     return [event("dice kept", None, seat=task["seat"], dice=dict(s.seats[task["seat"]]["dice"]))]
 
 
-def discard_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def discard_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     """First whether to discard at all, then the cards one at a time."""
     hand = s.seats[task["seat"]]["hand"]
     if not hand:
@@ -165,7 +167,7 @@ def discard_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
     return [("done", "keep-hand")] + [("discard", f"discard {c}") for c in hand]
 
 
-def discard_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def discard_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     seat = task["seat"]
     if words[0] == "keep-hand":
         pop_task(s, task)
@@ -178,7 +180,7 @@ def discard_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]
     return [event("card discarded", None, seat=seat, card=words[1])]
 
 
-def produce_auto(s: TMDiceState, task: dict) -> list[Event]:
+def produce_auto(s: TMDiceState, task: Task) -> list[Event]:
     seat = task["seat"]
     player = s.seats[seat]
     pop_task(s, task)
@@ -194,7 +196,7 @@ def produce_auto(s: TMDiceState, task: dict) -> list[Event]:
 
 
 # -- action turn ----------------------------------------------------------------------------
-def support_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def support_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     seat = task["seat"]
     player = s.seats[seat]
     out = [("general", f"roll {c}") for c in dice.available_colours(s.pool)]
@@ -209,7 +211,7 @@ def support_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
     return out
 
 
-def support_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def support_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     seat = task["seat"]
     verb = words[0]
     if verb == "free":
@@ -226,11 +228,11 @@ def support_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]
     return [event("action skipped", None, seat=seat, step="support")] if verb == "skip" else []
 
 
-def drop_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def drop_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     return [("drop", f"drop {f}") for f in dice.held_faces(s.seats[task["seat"]])]
 
 
-def drop_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def drop_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     seat = task["seat"]
     pop_task(s, task)
     dice.return_die(s.pool, s.seats[seat], words[1])
@@ -241,7 +243,7 @@ def drop_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
     return events + effects.draw(s, seat, 2)
 
 
-def main_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def main_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     seat = task["seat"]
     player = s.seats[seat]
     out = [("general", g) for g in GENERAL_ACTIONS if general_possible(s, seat, g)]
@@ -255,7 +257,7 @@ def main_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
     return out
 
 
-def main_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def main_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     seat = task["seat"]
     verb = words[0]
     if verb == "free":
@@ -280,25 +282,25 @@ def main_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
     return [event("action skipped", None, seat=seat, step="main")]
 
 
-def finish_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def finish_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     free = free_choices(s, task["seat"])
     return [("end", "end")] + free if free else []
 
 
-def finish_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def finish_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     if words[0] == "free":
         return use_blue(s, task["seat"], words[1])
     pop_task(s, task)
     return []
 
 
-def pop_auto(s: TMDiceState, task: dict) -> list[Event]:
+def pop_auto(s: TMDiceState, task: Task) -> list[Event]:
     pop_task(s, task)
     return []
 
 
 # -- end of a turn, bonus cards, next turn --------------------------------------------------
-def advance_auto(s: TMDiceState, task: dict) -> list[Event]:
+def advance_auto(s: TMDiceState, task: Task) -> list[Event]:
     seat = task["seat"]
     player = s.seats[seat]
     for threshold in RULES["bonus_thresholds"]:
@@ -327,11 +329,11 @@ def offer_bonus(s: TMDiceState, seat: int) -> list[Event]:
     return [event("bonus cards shown", [seat], seat=seat, cards=[bonus_view(b) for b in s.bonus_deck])]
 
 
-def bonus_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def bonus_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     return [("bonus", f"bonus {b}") for b in s.bonus_deck]
 
 
-def bonus_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def bonus_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     seat = task["seat"]
     chosen = words[1]
     pop_task(s, task)
@@ -342,12 +344,12 @@ def bonus_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
 
 
 # -- set-up steps after the corporations are revealed ---------------------------------------
-def start_production_auto(s: TMDiceState, task: dict) -> list[Event]:
+def start_production_auto(s: TMDiceState, task: Task) -> list[Event]:
     pop_task(s, task)
     return produce_dice(s, task["seat"], compensate=False)
 
 
-def gift_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
+def gift_choices(s: TMDiceState, task: Task) -> list[tuple[str, str]]:
     player = s.seats[task["seat"]]
     out = [("give", f"give {f}") for f in dice.held_faces(player)]
     if player["wild"]:
@@ -355,7 +357,7 @@ def gift_choices(s: TMDiceState, task: dict) -> list[tuple[str, str]]:
     return out
 
 
-def gift_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
+def gift_resolve(s: TMDiceState, task: Task, words: list[str]) -> list[Event]:
     giver, to = task["seat"], task["to"]
     pop_task(s, task)
     if words[1] == "wild":
@@ -367,12 +369,12 @@ def gift_resolve(s: TMDiceState, task: dict, words: list[str]) -> list[Event]:
     return [event("gift", None, seat=giver, to=to, resource=words[1])]
 
 
-def gift_auto(s: TMDiceState, task: dict) -> list[Event]:
+def gift_auto(s: TMDiceState, task: Task) -> list[Event]:
     pop_task(s, task)
     return [event("gift", None, seat=task["seat"], to=task["to"], resource=None)]
 
 
-def begin_auto(s: TMDiceState, task: dict) -> list[Event]:
+def begin_auto(s: TMDiceState, task: Task) -> list[Event]:
     pop_task(s, task)
     return start_turn(s, s.first)
 
@@ -417,6 +419,6 @@ HANDLERS = {
 }
 
 
-def _pop_then(s: TMDiceState, task: dict, then) -> list[Event]:
+def _pop_then(s: TMDiceState, task: Task, then: Callable[[], list[Event]]) -> list[Event]:
     pop_task(s, task)
     return then()

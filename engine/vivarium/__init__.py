@@ -5,11 +5,12 @@ Rules as implemented and every adaptation choice: docs/rules/vivarium.md.
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Game, Options, Saved
 from engine.vivarium.content import RULES_VERSIONS
 from engine.vivarium.state import VivariumState
+from engine.vivarium.views import CardView, PriorityView, VivariumPrivate, VivariumPublic
 
-__all__ = ["Vivarium", "VivariumState"]
+__all__ = ["CardView", "PriorityView", "Vivarium", "VivariumPrivate", "VivariumPublic", "VivariumState"]
 
 
 class Vivarium(Game):
@@ -40,7 +41,7 @@ class Vivarium(Game):
     rules_versions = RULES_VERSIONS
     rules_version = RULES_VERSIONS[-1]
 
-    def _new(self, players: int, seed: int, options: dict, rules_version: int) -> VivariumState:
+    def _new(self, players: int, seed: int, options: Options, rules_version: int) -> VivariumState:
         from engine.vivarium.setup import setup
 
         state = VivariumState(self, players)
@@ -48,7 +49,7 @@ class Vivarium(Game):
         setup(state, seed)
         return state
 
-    def _load(self, data: dict) -> VivariumState:
+    def _load(self, data: Saved) -> VivariumState:
         from engine.vivarium.persist import state_from_dict
 
         return state_from_dict(self, data)

@@ -8,8 +8,13 @@ equipment cards (``equipment.json``), the 21 contracts and 8 starting contracts
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from engine.content import ContentError, OneOf, Optional, Range, load
+from engine.core import Record
+
+if TYPE_CHECKING:
+    from engine.vivarium.views import CardView, ChainTokenView, PriorityView, StartingContract
 
 TYPES = ("animal", "plant", "mineral", "dragon")
 HABITATS = ("mountain", "forest", "desert", "swamp")
@@ -83,16 +88,16 @@ class ChainToken:
     numbers: tuple[int, int]
     dots: int
 
-    def to_view(self) -> dict:
+    def to_view(self) -> ChainTokenView:
         return {"id": self.id, "numbers": list(self.numbers), "dots": self.dots}
 
 
 @dataclass(frozen=True)
 class PriorityToken:
     id: str
-    icon: dict | None  # {"type": ...} or {"habitat": ...}; None for the blank one
+    icon: Record | None  # {"type": ...} or {"habitat": ...}; None for the blank one
 
-    def to_view(self) -> dict:
+    def to_view(self) -> PriorityView:
         return {"id": self.id, "icon": None if self.icon is None else dict(self.icon)}
 
 
@@ -108,32 +113,32 @@ class Card:
     points: int = 0
     icon: str | None = None
     gems: int = 0
-    ability: dict = field(default_factory=dict)
-    goal: dict = field(default_factory=dict)
+    ability: Record = field(default_factory=Record)
+    goal: Record = field(default_factory=Record)
 
-    def attributes(self) -> dict:
+    def attributes(self) -> Record:
         """What filters match: a creature's type, habitat and points; equipment's icon and 'counts as'."""
         if self.kind == "creature":
             return {"type": self.type, "habitat": self.habitat, "points": self.points}
         if self.kind == "equipment":
-            attrs: dict = {"icon": self.icon}
+            attrs: Record = {"icon": self.icon}
             if self.ability.get("kind") == "counts-as":
                 attrs.update(self.ability["filter"])
             return attrs
         return {}
 
-    def to_view(self) -> dict:
-        view: dict = {"id": self.id, "kind": self.kind, "name": self.name}
+    def to_view(self) -> CardView:
+        view: CardView = {"id": self.id, "kind": self.kind, "name": self.name}
         if self.kind == "creature":
-            view.update(type=self.type, habitat=self.habitat, points=self.points)
+            view["type"], view["habitat"], view["points"] = self.type, self.habitat, self.points
         elif self.kind == "equipment":
-            view.update(icon=self.icon, gems=self.gems, ability=plain_copy(self.ability))
+            view["icon"], view["gems"], view["ability"] = self.icon, self.gems, plain_copy(self.ability)
         else:
-            view.update(goal=plain_copy(self.goal))
+            view["goal"] = plain_copy(self.goal)
         return view
 
 
-def plain_copy(value):
+def plain_copy(value: Any) -> Any:
     """A copy of plain JSON data (faster than copy.deepcopy: views are built very often, and the
     computer players copy the state at every determinization)."""
     if isinstance(value, dict):
@@ -145,12 +150,12 @@ def plain_copy(value):
     return value
 
 
-def _check_filter(where: str, f: dict) -> None:
+def _check_filter(where: str, f: Record) -> None:
     if not f:
         raise ContentError(f"{where}: an empty filter matches nothing useful")
 
 
-def _check_goal(where: str, goal: dict) -> None:
+def _check_goal(where: str, goal: Record) -> None:
     kind = goal["kind"]
     need = {
         "count": {"filter", "tiers"},
@@ -179,7 +184,7 @@ def _check_goal(where: str, goal: dict) -> None:
             raise ContentError(f"{where}: tiers must rise")
 
 
-def _check_ability(where: str, ability: dict) -> None:
+def _check_ability(where: str, ability: Record) -> None:
     kind = ability["kind"]
     need = {
         "counts-as": {"filter"},
@@ -204,7 +209,15 @@ def _unique(where: str, ids: list[str]) -> None:
         seen.add(i)
 
 
-def _build() -> tuple:
+def _build() -> tuple[
+    dict[str, ChainToken],
+    dict[str, PriorityToken],
+    dict[str, Card],
+    tuple[str, ...],
+    dict[int, tuple[str, ...]],
+    tuple[str, ...],
+    dict[str, Record],
+]:
     tokens = load("vivarium/tokens.json", TOKENS_SCHEMA)
     chain = {}
     for raw in tokens["chain_tokens"]:
@@ -263,7 +276,7 @@ def _build() -> tuple:
         contracts.append(raw["id"])
     if len(contracts) != 21:
         raise ContentError("vivarium/contracts.json: 21 contracts")
-    starting: dict[str, dict] = {}
+    starting: dict[str, Record] = {}
     for raw in contracts_raw["starting_contracts"]:
         _check_goal(f"vivarium/contracts.json: {raw['id']}", raw["goal"])
         starting[raw["id"]] = raw
@@ -289,6 +302,8 @@ def equipment_deck(rules_version: int) -> tuple[str, ...]:
 def game_cards(rules_version: int) -> tuple[str, ...]:
     """Every grid card of a game played by ``rules_version``: creatures, its equipment, contracts."""
     return CREATURES + equipment_deck(rules_version) + CONTRACTS
+
+
 BLANK_PRIORITY = next(p.id for p in PRIORITY.values() if p.icon is None)
 ATTRIBUTES = {card_id: card.attributes() for card_id, card in CARDS.items()}
 _VIEWS = {card_id: card.to_view() for card_id, card in CARDS.items()}
@@ -297,24 +312,27 @@ _VIEWS = {card_id: card.to_view() for card_id, card in CARDS.items()}
 _FLAT = {card_id for card_id, view in _VIEWS.items() if not any(isinstance(v, dict | list) for v in view.values())}
 
 
-def card_view(card_id: str) -> dict:
+def card_view(card_id: str) -> CardView:
     view = _VIEWS[card_id]
-    return dict(view) if card_id in _FLAT else plain_copy(view)
+    if card_id in _FLAT:
+        return view.copy()
+    copied: CardView = plain_copy(view)
+    return copied
 
 
-def shared_card_view(card_id: str) -> dict:
+def shared_card_view(card_id: str) -> CardView:
     """The card's view object itself, for a caller that copies the whole result once."""
     return _VIEWS[card_id]
 
 
-def starting_view(contract_id: str) -> dict:
+def starting_view(contract_id: str) -> StartingContract:
     raw = STARTING[contract_id]
     return {"id": raw["id"], "name": raw["name"], "deck": raw["deck"], "goal": plain_copy(raw["goal"])}
 
 
-def chain_view(token_id: str) -> dict:
+def chain_view(token_id: str) -> ChainTokenView:
     return CHAIN[token_id].to_view()
 
 
-def priority_view(token_id: str | None) -> dict | None:
+def priority_view(token_id: str | None) -> PriorityView | None:
     return None if token_id is None else PRIORITY[token_id].to_view()

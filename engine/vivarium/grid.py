@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.core import Record
+
 ROW_DECK = {1: "creature", 2: "creature", 3: "equipment", 4: "contract"}
 SIZE = 4
 
@@ -44,7 +46,7 @@ def clear_column(col: int, grid: list[str | None], discard: list[str]) -> list[s
     return removed
 
 
-def refill(grid: list[str | None], decks: dict[str, list[str]]) -> list[dict]:
+def refill(grid: list[str | None], decks: dict[str, list[str]]) -> list[Record]:
     """Fill every empty cell from its row's deck; equipment and contract gaps take creatures once
     their own deck is empty. A cell stays empty only when no deck can fill it."""
     placed = []

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any
 
 from engine.content import bounded_int as _int
 from engine.content import check_keys, resigned_seat, saved_rng
+from engine.core import Game, Saved
 from engine.vivarium.content import (
     BLANK_PRIORITY,
     CARDS,
@@ -51,24 +53,24 @@ KEYS = (
 OPTIONAL = {"resigned": None}
 
 
-def state_to_dict(s: VivariumState) -> dict:
+def state_to_dict(s: VivariumState) -> Saved:
     keys = KEYS + tuple(OPTIONAL)
     return plain_copy({key: (s.rng.state if key == "rng" else getattr(s, key)) for key in keys})
 
 
-def _ids(value: Any, where: str, allowed) -> list[str]:
+def _ids(value: Any, where: str, allowed: Container[str]) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value):
         raise ValueError(f"{where} must be a list of known ids")
     return list(value)
 
 
-def _per_seat(value: Any, where: str, n: int) -> list:
+def _per_seat(value: Any, where: str, n: int) -> list[Any]:
     if not isinstance(value, list) or len(value) != n:
         raise ValueError(f"{where} must hold one entry per seat ({n})")
     return value
 
 
-def state_from_dict(game, data: dict) -> VivariumState:
+def state_from_dict(game: Game, data: Saved) -> VivariumState:
     check_keys(data, KEYS, OPTIONAL)
     n = data["players"]
     s = VivariumState(game, n)

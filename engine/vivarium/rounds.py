@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import Event, Outcome, event
+from engine.core import Event, Outcome, Record, event
 from engine.vivarium import grid as g
 from engine.vivarium.content import CHAIN, PRIORITY, card_view, chain_view, priority_view
 from engine.vivarium.scoring import count, score
@@ -82,7 +82,7 @@ def flip_two_player(state: VivariumState) -> list[Event]:
     ]
 
 
-def final_details(state: VivariumState) -> list[dict]:
+def final_details(state: VivariumState) -> list[Record]:
     return [
         score(state.collections[s], state.gems[s], state.priority_won[s], state.starting[s])
         for s in range(state.players)
@@ -99,7 +99,7 @@ def end_game(state: VivariumState) -> list[Event]:
     return [game_over_event(state)]
 
 
-def game_over_event(state: VivariumState, **extra) -> Event:
+def game_over_event(state: VivariumState, **extra: object) -> Event:
     result = state.result
     assert result is not None, "the game is scored before its final event"
     return event(

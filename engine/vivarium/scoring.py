@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
+from engine.core import Record
 from engine.vivarium.content import ATTRIBUTES, CARDS, HABITATS, ICONS, STARTING, TYPES
+
+if TYPE_CHECKING:
+    from engine.vivarium.views import Progress
 
 PRIORITY_POINTS = 2
 
 
-def matches(card_id: str, flt: dict) -> bool:
+def matches(card_id: str, flt: Record) -> bool:
     """True when the card has every attribute the filter names (equipment 'counts as' included)."""
     attrs = ATTRIBUTES[card_id]
     for key, value in flt.items():
@@ -19,7 +24,7 @@ def matches(card_id: str, flt: dict) -> bool:
     return True
 
 
-def count(collection: Sequence[str], flt: dict) -> int:
+def count(collection: Sequence[str], flt: Record) -> int:
     return sum(1 for c in collection if matches(c, flt))
 
 
@@ -27,7 +32,7 @@ def creature_points(collection: Sequence[str]) -> int:
     return sum(CARDS[c].points for c in collection if CARDS[c].kind == "creature")
 
 
-def progress(goal: dict, collection: Sequence[str]) -> dict:
+def progress(goal: dict[str, Any], collection: Sequence[str]) -> Progress:
     """How far a collection is towards a goal: ``{"have": n, "points": p}`` (and per-part counts)."""
     kind = goal["kind"]
     if kind == "count":
@@ -56,7 +61,7 @@ def tier_points(tiers: list[list[int]], have: int) -> int:
     return points
 
 
-def goal_of(contract_id: str) -> dict:
+def goal_of(contract_id: str) -> Record:
     if contract_id in STARTING:
         return STARTING[contract_id]["goal"]
     return CARDS[contract_id].goal
@@ -77,7 +82,7 @@ def equipment_bonus(card_id: str, collection: Sequence[str], gems: int, priority
     return 0
 
 
-def score(collection: list[str], gems: int, priority: list[str], starting: list[str]) -> dict:
+def score(collection: list[str], gems: int, priority: list[str], starting: list[str]) -> Record:
     """One player's final score, part by part, named as the rulebook names them.
 
     A fresh dict each call; the counting is cached (``_score``): the computer players score the
@@ -87,7 +92,7 @@ def score(collection: list[str], gems: int, priority: list[str], starting: list[
 
 
 @lru_cache(maxsize=8192)
-def _score(collection: tuple[str, ...], gems: int, priority: tuple[str, ...], starting: tuple[str, ...]) -> dict:
+def _score(collection: tuple[str, ...], gems: int, priority: tuple[str, ...], starting: tuple[str, ...]) -> Record:
     """``score`` of immutable arguments (the caller copies the dict it returns)."""
     creatures = creature_points(collection)
     contracts = [c for c in collection if CARDS[c].kind == "contract"]

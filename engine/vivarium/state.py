@@ -12,16 +12,21 @@ Steps (``self.phase``) of the player to act (``self.current``):
 
 from __future__ import annotations
 
-from engine.core import Action, Event, IllegalAction, Outcome, State, illegal
+from typing import TYPE_CHECKING
+
+from engine.core import Action, Event, Game, IllegalAction, Outcome, Record, Saved, State, illegal
 from engine.rng import Rng
 from engine.vivarium import rounds, turn
 from engine.vivarium.rounds import TURNS_EACH
 
+if TYPE_CHECKING:
+    from engine.vivarium.views import VivariumPrivate, VivariumPublic
+
 PHASES = ("swap", "take", "ability", "over")
 
 
-class VivariumState(State):
-    def __init__(self, game, players: int) -> None:
+class VivariumState(State["VivariumPublic", "VivariumPrivate"]):
+    def __init__(self, game: Game, players: int) -> None:
         self.game = game
         self.players = players
         self.version = 0
@@ -44,9 +49,9 @@ class VivariumState(State):
         self.round = 1
         self.turn = 0
         self.phase = "swap"
-        self.pending: dict = {}
+        self.pending: Record = {}
         self.numbers: dict[str, list[int]] = {}
-        self.result: dict | None = None
+        self.result: Record | None = None
         self.resigned: int | None = None
         self.setup_events: list[Event] = []
 
@@ -133,23 +138,23 @@ class VivariumState(State):
     def _standing(self) -> Outcome | None:
         return rounds.standing(self)
 
-    def _determinize(self, seat: int, seed: int) -> State:
+    def _determinize(self, seat: int, seed: int) -> VivariumState:
         from engine.vivarium.determinize import determinize
 
         return determinize(self, seat, seed)
 
     # -- views and saving --------------------------------------------------------------------
-    def _public_view(self) -> dict:
+    def _public_view(self) -> VivariumPublic:
         from engine.vivarium.views import public_view
 
         return public_view(self)
 
-    def _private_view(self, seat: int) -> dict:
+    def _private_view(self, seat: int) -> VivariumPrivate:
         from engine.vivarium.views import private_view
 
         return private_view(self, seat)
 
-    def _to_dict(self) -> dict:
+    def _to_dict(self) -> Saved:
         from engine.vivarium.persist import state_to_dict
 
         return state_to_dict(self)

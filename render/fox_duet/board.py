@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.fox_duet import FoxDuetPublic
 from l10n import t
 from render.common import (
     LAST_RESORT_SIZE,
@@ -464,9 +465,7 @@ def phone_keys(public: Mapping[str, Any], names: Sequence[str], locale: str = "e
     return keys
 
 
-def draw_board(
-    public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True
-) -> Image.Image:
+def draw_board(public: FoxDuetPublic, names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
     """Draw the public board of a view, worded in ``locale``: key lines, path, tracker, decree, trick, counters.
 
     With ``phone`` the header of status, round and level gives way to the band of key lines

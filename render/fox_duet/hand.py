@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.fox_duet import FoxDuetPrivate, FoxDuetPublic
 from l10n import t
 from render.common import (
     Color,
@@ -46,7 +47,7 @@ def hand_layout(n: int) -> tuple[int, int, int, int]:
 
 
 def draw_hand(
-    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+    public: FoxDuetPublic, private: FoxDuetPrivate, names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
     """Draw a seat's hand with ability reminders, its gift pick and the decree for reference, in ``locale``."""
     image = backdrop((W, H))
@@ -55,7 +56,9 @@ def draw_hand(
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = HEADER
     draw.rounded_rectangle((x0 + 14, y0 + 16, x0 + 24, y1 - 16), radius=5, fill=Palette.ACCENT)
-    decree = public.get("decree") or {}
+    # Read as the drawer always has, defensively: a view without its decree card shows none.
+    shown: Mapping[str, Any] = public
+    decree = shown.get("decree") or {}
     suit = str(decree.get("suit"))
     st = suit_style(suit)
     trump, tf = fitted(t("fox-duet.render.trump", locale, suit=suit_label(suit, locale)), TRUMP_W, 38, True, 24)

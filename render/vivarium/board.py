@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.vivarium import VivariumPrivate, VivariumPublic
 from l10n import t
 from render.common import (
     Palette,
@@ -496,9 +497,7 @@ def draw_tiles(draw, image, x0: float, y: float, x1: float, collection: Sequence
         x += 14
 
 
-def draw_board(
-    public: Mapping[str, Any], names: Sequence[str], *, locale: str = "en", phone: bool = True
-) -> Image.Image:
+def draw_board(public: VivariumPublic, names: Sequence[str], *, locale: str = "en", phone: bool = True) -> Image.Image:
     """Draw the public board of a view, worded in ``locale``: grid, middle tokens, priority, players.
 
     With ``phone`` the header strip gives way to the band of key lines (``render.phone``); without it
@@ -578,7 +577,7 @@ HAND_W, HAND_H = 1400, 700
 
 
 def draw_hand(
-    public: Mapping[str, Any], private: Mapping[str, Any], names: Sequence[str], seat: int, *, locale: str = "en"
+    public: VivariumPublic, private: VivariumPrivate, names: Sequence[str], seat: int, *, locale: str = "en"
 ) -> Image.Image:
     """Draw a seat's secret starting contracts with their progress, worded in ``locale``."""
     image = backdrop_rgba((HAND_W, HAND_H))

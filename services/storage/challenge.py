@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from league import challenge
 from league.challenge import Entry, ranked
-from services.storage.connection import Connection
+from services.storage.connection import Connection, Link
 
 if TYPE_CHECKING:
     from services.storage import Database
@@ -40,7 +40,7 @@ async def attempt_of(db: Database, guild_id: int, week: str, mode: str, user_id:
     return rows[0][0] if rows else None
 
 
-def recorder(guild_id: int, week: str, mode: str, user_ids: list[int]):
+def recorder(guild_id: int, week: str, mode: str, user_ids: list[int]) -> Link:
     """What Database.create_game runs in its transaction: the attempt recorded with the table.
 
     The primary key refuses a second attempt by the same player even when two commands race.

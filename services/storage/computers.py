@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
-from services.storage.connection import Connection
+from services.storage.connection import Connection, Link
 
 if TYPE_CHECKING:
     from services.storage import Database
 
 
-def recorder(levels: dict[int, str], takeover: bool = False):  # noqa: ANN201 - Database.create_game's link
+def recorder(levels: dict[int, str], takeover: bool = False) -> Link:
     """What Database.create_game runs in its transaction: the computer seats and the takeover
     option with the table."""
 

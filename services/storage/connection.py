@@ -6,7 +6,7 @@ The SQLite backend hands out aiosqlite's own connection; the PostgreSQL backend 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Generator, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator
 from typing import Any, Protocol
 
 
@@ -54,3 +54,8 @@ class Connection(Protocol):
     def executemany(self, sql: str, parameters: Iterable[Iterable[Any]], /) -> Awaitable[Any]: ...
 
     def execute_fetchall(self, sql: str, parameters: Iterable[Any] | None = None, /) -> Awaitable[Iterable[Any]]: ...
+
+
+# What ``Database.create_game`` runs in its transaction once the game has its id (a computer
+# seat, a challenge attempt, a tournament pairing recorded with the table).
+Link = Callable[[Connection, int], Awaitable[None]]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -25,7 +25,7 @@ import aiosqlite
 from services import metrics
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
-from services.storage.connection import Connection, Row
+from services.storage.connection import Connection, Link, Row
 from services.storage.dialect import SQLITE_NOW
 from services.storage.jobs import JobSpec, insert_jobs
 from services.storage.migrate import migrate
@@ -450,7 +450,7 @@ class Database:
         timeout_action: str | None = None,
         others: Sequence[tuple[int, str | None]] = (),
         rated: bool = True,
-        link: Callable[[Connection, int], Awaitable[None]] | None = None,
+        link: Link | None = None,
         language: str | None = None,
     ) -> GameRow:
         """Open a lobby in the channel with the creator in seat 0; raise ChannelBusy if taken.

@@ -18,7 +18,7 @@ from league.records import AuditLine, Entrant, Pairing, Round, Tournament
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
 from services.storage.async_play import parse_stamp, stamp
-from services.storage.connection import Connection
+from services.storage.connection import Connection, Link
 from services.storage.dialect import SQLITE_NOW
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ async def set_thread(db: Database, tournament_id: int, round_number: int, slot: 
         )
 
 
-def linker(tournament_id: int, round_number: int, slot: int):
+def linker(tournament_id: int, round_number: int, slot: int) -> Link:
     """What Database.create_game runs in its transaction: the table linked to its pairing.
 
     The guard (game_id IS NULL) makes a second table for the same pairing impossible: the

@@ -8,39 +8,52 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from typing import Any, Generic, TypeVar, Union
 
 import engine
-from engine import GAMES, Action, Event, Outcome
+from engine import GAMES, Action, Event, NoSecrets, Outcome, View
 from l10n.words import has, t
 
+# A game's typed views (docs/ENGINE.md, "Typed views"): its adapter reads them and nothing else
+# of the game but what its engine package exports.
+PublicT = TypeVar("PublicT")
+PrivateT = TypeVar("PrivateT")
+# What a choice is worded from: a seat's view, or a spectator's (the public board's choices).
+SeenView = Union[View[PublicT, PrivateT], View[PublicT, NoSecrets]]  # noqa: UP007 (a generic alias)
+# An adapter's three kinds of input: the public view, a view choices are worded from (a seat's or
+# a spectator's: ``SeenView``) and a seat's own view. A game's adapter is a
+# ``GameAdapter[ItsPublic, SeenView[ItsPublic, ItsPrivate], View[ItsPublic, ItsPrivate]]``.
+SeenT = TypeVar("SeenT")
+SeatT = TypeVar("SeatT")
 
-class GameAdapter:
+
+class GameAdapter(Generic[PublicT, SeenT, SeatT]):
     """Wording and presentation of one game; subclass per game and register in ``ADAPTERS``."""
 
     game_id: str = ""
 
-    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
+    def action_label(self, action: Action, view: SeenT, locale: str, names: Sequence[str] = ()) -> str:
         """A button or menu label (at most 80 characters); ``names`` are the seats' display names."""
         return action.text
 
-    def action_description(self, action: Action, view: dict, locale: str) -> str | None:
+    def action_description(self, action: Action, view: SeenT, locale: str) -> str | None:
         """A select-menu option's second line, if useful."""
         return None
 
-    def action_emoji(self, action: Action, view: dict) -> str | None:
+    def action_emoji(self, action: Action, view: SeenT) -> str | None:
         return None
 
     def action_is_private(self, action: Action) -> bool:
         """True when offering this choice in public would reveal hidden information."""
         return True
 
-    def choice_groups(self, actions: list[Action], view: dict, locale: str) -> list[tuple[str, list[Action]]]:
+    def choice_groups(self, actions: list[Action], view: SeenT, locale: str) -> list[tuple[str, list[Action]]]:
         """How the board offers its public choices, so they fit a phone (5 rows of components at
         most): groups of ``(name, actions)``, a group named "" as buttons, any other as one menu
         (its placeholder ``<game-id>.choices.<name>``, options with descriptions). By default, buttons."""
         return [("", actions)]
 
-    def action_is_suggested(self, action: Action, view: dict) -> bool:
+    def action_is_suggested(self, action: Action, view: SeenT) -> bool:
         """True for the choice the bot proposes (shown as the highlighted button)."""
         return False
 
@@ -63,20 +76,20 @@ class GameAdapter:
         """The lines for a run of events (one move's); a game may merge related ones into one."""
         return [line for e in events if (line := self.describe_event(e, names, locale))]
 
-    def status(self, public: dict, locale: str) -> str:
+    def status(self, public: PublicT, locale: str) -> str:
         """Where the game stands (round, turn...): the first line of the board's prompt."""
         raise NotImplementedError
 
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+    def prompt(self, public: PublicT, mentions: list[str], locale: str) -> str:
         """What the players who must act are asked to do, for the public board message: the
         ``status`` line, then what the mentioned players must do."""
         raise NotImplementedError
 
-    def hand_text(self, view: dict, locale: str) -> str:
+    def hand_text(self, view: SeatT, locale: str) -> str:
         """The private part of a view in words, for the 'My hand' answer and DMs."""
         return ""
 
-    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+    def board_facts(self, public: PublicT, names: Sequence[str], locale: str) -> list[str]:
         """What the board picture shows besides whose turn it is, in words for its alt text (the
         scores first): sentences read from the public view only, so they may stand in a channel."""
         return []
@@ -95,13 +108,13 @@ class GameAdapter:
         """An option's name as players read it (the lobby menu's placeholder)."""
         return name
 
-    def log_events(self, steps: Sequence[tuple[int, list[Event]]], public: dict) -> list[list[Event]]:
+    def log_events(self, steps: Sequence[tuple[int, list[Event]]], public: PublicT) -> list[list[Event]]:
         """The events of each logged step (its version, its events) as the log may tell them now:
         a game may keep some from the players for a while (``public`` is the current public
         view). By default, all of them."""
         return [events for _, events in steps]
 
-    def hidden_boards(self, steps: Sequence[tuple[int, list[Event]]], public: dict) -> range:
+    def hidden_boards(self, steps: Sequence[tuple[int, list[Event]]], public: PublicT) -> range:
         """The versions whose past board ``/table history`` may not show now (by default none)."""
         return range(0)
 
@@ -109,7 +122,7 @@ class GameAdapter:
         """Private event types after which the seat gets its hand by DM (a new deal, a gift)."""
         return set()
 
-    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+    def choice_help(self, view: SeatT, seat: int, locale: str) -> str | None:
         """What the seat's current decision means (a line of 'My hand' on its turn), or None."""
         return None
 
@@ -119,7 +132,7 @@ class GameAdapter:
     # choices are steps of the current turn (a follow-up mentions a person asked in it).
     turn_follows_movers: bool = True
 
-    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+    def turn_started(self, events: Sequence[Event], before: PublicT, after: PublicT) -> bool:
         """Whether a move began a new turn for whoever is to move after it, even a seat that was
         already to move (a new round, a new dive): from its public ``events`` and the public
         views ``before`` and ``after`` it. By default only a change of movers does."""
@@ -132,15 +145,16 @@ def help_line(game_id: str, step: str, locale: str, **values: object) -> str | N
     return t(key, locale, **values) if has(key, locale) else None
 
 
-ADAPTERS: dict[str, GameAdapter] = {}
+# By game id: the platform's game-agnostic code cannot know which views an adapter reads.
+ADAPTERS: dict[str, GameAdapter[Any, Any, Any]] = {}
 
 
-def register(adapter: GameAdapter) -> GameAdapter:
+def register(adapter: GameAdapter[Any, Any, Any]) -> GameAdapter[Any, Any, Any]:
     ADAPTERS[adapter.game_id] = adapter
     return adapter
 
 
-def adapter_for(game_id: str) -> GameAdapter:
+def adapter_for(game_id: str) -> GameAdapter[Any, Any, Any]:
     return ADAPTERS[game_id]
 
 

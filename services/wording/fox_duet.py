@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from engine import Action, Event, Outcome
+from engine import Action, Event, Outcome, View
+from engine.fox_duet import FoxDuetPrivate, FoxDuetPublic
 from l10n.words import aside, listing, t
-from services.wording import GameAdapter, help_line
+from services.wording import GameAdapter, SeenView, help_line
+
+# What choices are worded from (a seat's or a spectator's view), and a seat's own view.
+Seen = SeenView[FoxDuetPublic, FoxDuetPrivate]
+Mine = View[FoxDuetPublic, FoxDuetPrivate]
 
 SUIT_EMOJI = {"dove": "\N{DOVE OF PEACE}", "rose": "\N{ROSE}", "star": "\N{WHITE MEDIUM STAR}"}
 PRIVATE_VERBS = {"play", "swap", "give"}
 
 
-def card_name(card: dict, locale: str) -> str:
-    """``Rose 7 (Gift)``: suit, rank and ability name."""
+def card_name(card: Mapping[str, Any], locale: str) -> str:
+    """``Rose 7 (Gift)``: suit, rank and ability name (of a view's card, or one made by ``card_from_id``)."""
     suit = t(f"fox-duet.suit.{card['suit']}", locale)
     text = t("fox-duet.card", locale, suit=suit, rank=card["rank"])
     if card.get("ability"):
@@ -25,14 +31,14 @@ def seat_name(names: Sequence[str], seat: int, locale: str) -> str:
     return names[seat] if 0 <= seat < len(names) else t("player.fallback", locale, number=seat + 1)
 
 
-def card_from_id(card_id: str) -> dict:
+def card_from_id(card_id: str) -> dict[str, Any]:
     suit, _, rank = card_id.partition("-")
     abilities = {1: "musician", 3: "fox", 5: "gazelle", 7: "gift", 9: "royal"}
     number = int(rank) if rank.isdigit() else 0
     return {"id": card_id, "suit": suit, "rank": number, "ability": abilities.get(number)}
 
 
-class FoxDuetAdapter(GameAdapter):
+class FoxDuetAdapter(GameAdapter[FoxDuetPublic, Seen, Mine]):
     game_id = "fox-duet"
 
     def _end(self, seat: int, names: Sequence[str], locale: str) -> str:
@@ -40,7 +46,7 @@ class FoxDuetAdapter(GameAdapter):
             return t("fox-duet.end", locale, name=names[seat])
         return t("fox-duet.end", locale, name=t("player.fallback", locale, number=seat + 1))
 
-    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
+    def action_label(self, action: Action, view: Seen, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         public = view.get("public", {})
         if verb in ("play", "swap", "give") and args and args[0] != "none":
@@ -64,7 +70,7 @@ class FoxDuetAdapter(GameAdapter):
         del public
         return action.text
 
-    def action_description(self, action: Action, view: dict, locale: str) -> str | None:
+    def action_description(self, action: Action, view: Seen, locale: str) -> str | None:
         if action.verb in ("play", "swap", "give") and action.args and action.args[0] != "none":
             card = self._card_in_view(action.args[0], view)
             parts = [t("fox-duet.footprints", locale, count=card.get("footprints", 0))]
@@ -73,7 +79,7 @@ class FoxDuetAdapter(GameAdapter):
             return " · ".join(parts)[:100]
         return None
 
-    def action_emoji(self, action: Action, view: dict) -> str | None:
+    def action_emoji(self, action: Action, view: Seen) -> str | None:
         if action.verb in ("play", "swap", "give") and action.args and action.args[0] != "none":
             return SUIT_EMOJI.get(action.args[0].split("-")[0])
         return None
@@ -81,7 +87,7 @@ class FoxDuetAdapter(GameAdapter):
     def action_is_private(self, action: Action) -> bool:
         return action.verb in PRIVATE_VERBS
 
-    def _card_in_view(self, card_id: str, view: dict) -> dict:
+    def _card_in_view(self, card_id: str, view: Mapping[str, Any]) -> Mapping[str, Any]:
         for card in view.get("private", {}).get("hand", []):
             if card["id"] == card_id:
                 return card
@@ -183,7 +189,7 @@ class FoxDuetAdapter(GameAdapter):
             return t(f"fox-duet.event.lost.{event['reason']}", locale, name=name())
         return None
 
-    def status(self, public: dict, locale: str) -> str:
+    def status(self, public: FoxDuetPublic, locale: str) -> str:
         return t(
             "fox-duet.status",
             locale,
@@ -193,12 +199,12 @@ class FoxDuetAdapter(GameAdapter):
             tokens=public["forest_tokens_left"],
         )
 
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+    def prompt(self, public: FoxDuetPublic, mentions: list[str], locale: str) -> str:
         who = " ".join(mentions)
         phase = public.get("phase", "play")
         return self.status(public, locale) + "\n" + t(f"fox-duet.prompt.{phase}", locale, who=who)
 
-    def hand_text(self, view: dict, locale: str) -> str:
+    def hand_text(self, view: Mine, locale: str) -> str:
         private = view.get("private", {})
         hand = private.get("hand", [])
         public = view.get("public", {})
@@ -217,11 +223,11 @@ class FoxDuetAdapter(GameAdapter):
             )
         else:
             lines.append(t("fox-duet.hand.empty", locale))
-        if private.get("gift"):
-            lines.append(t("fox-duet.hand.gift", locale, card=card_name(private["gift"], locale)))
+        if gift := private.get("gift"):
+            lines.append(t("fox-duet.hand.gift", locale, card=card_name(gift, locale)))
         return "\n".join(lines)
 
-    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+    def board_facts(self, public: FoxDuetPublic, names: Sequence[str], locale: str) -> list[str]:
         facts = [
             t(
                 "fox-duet.alt.path",
@@ -273,7 +279,7 @@ class FoxDuetAdapter(GameAdapter):
             return t(f"fox-duet.option.{name}", locale)
         return name
 
-    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+    def turn_started(self, events: Sequence[Event], before: FoxDuetPublic, after: FoxDuetPublic) -> bool:
         """A new round (a new deal) is a new turn; a trick won and led by the same seat is not."""
         return before.get("round") != after.get("round")
 
@@ -282,7 +288,7 @@ class FoxDuetAdapter(GameAdapter):
 
     # -- earlier tricks stay hidden during a round (rules version 2, without the memory aid) ------
     @staticmethod
-    def _hiding(public: dict) -> bool:
+    def _hiding(public: FoxDuetPublic) -> bool:
         return not public.get("memory_aid", True) and public.get("phase") != "over"
 
     @staticmethod
@@ -291,7 +297,7 @@ class FoxDuetAdapter(GameAdapter):
         ends = [version for version, events in steps if any(e["type"] == "round ended" for e in events)]
         return ends[-1] if ends else 0
 
-    def log_events(self, steps: Sequence[tuple[int, list[Event]]], public: dict) -> list[list[Event]]:
+    def log_events(self, steps: Sequence[tuple[int, list[Event]]], public: FoxDuetPublic) -> list[list[Event]]:
         """「每輪遊戲進行時，玩家無法查看先前牌墩」: the log tells the round's tricks (who won, how far
         the tracker moved) but not their cards until the round ends."""
         if not self._hiding(public):
@@ -299,17 +305,17 @@ class FoxDuetAdapter(GameAdapter):
         start = self._round_start(steps)
         return [events if version < start else [hide_cards(e) for e in events] for version, events in steps]
 
-    def hidden_boards(self, steps: Sequence[tuple[int, list[Event]]], public: dict) -> range:
+    def hidden_boards(self, steps: Sequence[tuple[int, list[Event]]], public: FoxDuetPublic) -> range:
         """The past boards of the current round show its earlier tricks: hidden until it ends
         (the current board is always shown)."""
         if not self._hiding(public) or not steps:
             return range(0)
         return range(self._round_start(steps), steps[-1][0])
 
-    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+    def choice_help(self, view: Mine, seat: int, locale: str) -> str | None:
         public = view.get("public", {})
         step = public.get("phase", "play")
-        values: dict = {}
+        values: dict[str, object] = {}
         if step == "play":
             trick = public.get("trick_cards") or []
             if not trick:

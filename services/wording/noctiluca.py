@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from engine import Action, Event, Outcome
+from engine import Action, Event, Outcome, View
+from engine.noctiluca import DieView, NoctilucaPrivate, NoctilucaPublic
 from l10n.words import listing, t
-from services.wording import GameAdapter, help_line
+from services.wording import GameAdapter, SeenView, help_line
+
+# What choices are worded from (a seat's or a spectator's view), and a seat's own view.
+Seen = SeenView[NoctilucaPublic, NoctilucaPrivate]
+Mine = View[NoctilucaPublic, NoctilucaPrivate]
 
 COLOURS = ("orange", "green", "purple", "blue")
 COLOUR_EMOJI = {
@@ -38,11 +44,11 @@ def count_text(colours: list[str], locale: str) -> str:
     return listing(parts, locale) if parts else t("noctiluca.nothing", locale)
 
 
-def dice_text(dice: list[dict], locale: str) -> str:
+def dice_text(dice: list[DieView], locale: str) -> str:
     return count_text([d["colour"] for d in dice], locale)
 
 
-def jar_summary(jar: dict, locale: str) -> str:
+def jar_summary(jar: Mapping[str, Any], locale: str) -> str:
     """``Gold 3: 3 orange, 2 blue · 1 pt``."""
     return t(
         "noctiluca.jar-summary",
@@ -53,13 +59,15 @@ def jar_summary(jar: dict, locale: str) -> str:
     )
 
 
-def jar_progress(jar: dict, locale: str) -> str:
+def jar_progress(jar: Mapping[str, Any], locale: str) -> str:
     """``Gold 3 (needs 1 orange, 2 blue)``."""
     missing = [c for c, d in zip(jar["slots"], jar["dice"], strict=True) if d is None]
     return t("noctiluca.jar-progress", locale, jar=jar_name(jar["id"], locale), needs=count_text(missing, locale))
 
 
-def jar_from_id(jar_id: str, view: dict) -> dict | None:
+def jar_from_id(jar_id: str, view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The jar ``jar_id`` wherever ``view`` (a seat's or a spectator's) shows it: a ``JarCard``, or a
+    ``JarInPlay`` (with its dice) on a seat's shelf."""
     public, private = view.get("public", {}), view.get("private", {})
     for j in private.get("hand", []):
         if j["id"] == jar_id:
@@ -74,12 +82,12 @@ def jar_from_id(jar_id: str, view: dict) -> dict | None:
     return None
 
 
-def path_dice(public: dict, shore: int, kind: str, number: int | None = None) -> list[dict]:
+def path_dice(public: NoctilucaPublic, shore: int, kind: str, number: int | None = None) -> list[DieView]:
     spaces = public["shores"][shore - 1]["paths"][kind]
     return [d for sid in spaces for d in public["spaces"][sid]["dice"] if number is None or d["face"] == number]
 
 
-def fits(public: dict, seat: int, dice: list[dict]) -> int:
+def fits(public: NoctilucaPublic, seat: int, dice: list[DieView]) -> int:
     """How many of ``dice`` the seat's jars could hold."""
     free = Counter(
         c for j in public["seats"][seat]["jars"] for c, d in zip(j["slots"], j["dice"], strict=True) if d is None
@@ -88,11 +96,11 @@ def fits(public: dict, seat: int, dice: list[dict]) -> int:
     return sum(min(have[c], free[c]) for c in have)
 
 
-class NoctilucaAdapter(GameAdapter):
+class NoctilucaAdapter(GameAdapter[NoctilucaPublic, Seen, Mine]):
     game_id = "noctiluca"
 
     # -- choices ---------------------------------------------------------------------------
-    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
+    def action_label(self, action: Action, view: Seen, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         public = view.get("public", {})
         if verb == "keep":
@@ -134,7 +142,7 @@ class NoctilucaAdapter(GameAdapter):
             return t("noctiluca.action.take", locale, jar=jar_summary(jar, locale) if jar else args[0])[:80]
         return action.text
 
-    def action_description(self, action: Action, view: dict, locale: str) -> str | None:
+    def action_description(self, action: Action, view: Seen, locale: str) -> str | None:
         verb, args = action.verb, action.args
         public = view.get("public", {})
         if verb == "keep":
@@ -165,7 +173,7 @@ class NoctilucaAdapter(GameAdapter):
             return jar_summary(jar, locale)[:100] if jar else None
         return None
 
-    def action_emoji(self, action: Action, view: dict) -> str | None:
+    def action_emoji(self, action: Action, view: Seen) -> str | None:
         verb, args = action.verb, action.args
         if verb == "store" and args[0] in COLOUR_EMOJI:
             return COLOUR_EMOJI[args[0]]
@@ -318,7 +326,7 @@ class NoctilucaAdapter(GameAdapter):
         return None
 
     # -- prompts and private text ----------------------------------------------------------
-    def status(self, public: dict, locale: str) -> str:
+    def status(self, public: NoctilucaPublic, locale: str) -> str:
         return t(
             "noctiluca.status",
             locale,
@@ -327,12 +335,12 @@ class NoctilucaAdapter(GameAdapter):
             direction=t(f"noctiluca.direction.{public['direction']}", locale),
         )
 
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+    def prompt(self, public: NoctilucaPublic, mentions: list[str], locale: str) -> str:
         who = " ".join(mentions)
         phase = public.get("phase")
         pending = public.get("pending", {})
         status = self.status(public, locale)
-        values: dict = {"who": who}
+        values: dict[str, object] = {"who": who}
         if phase in ("path", "number"):
             values["shore"] = pending["shore"]
         if phase == "store":
@@ -346,7 +354,7 @@ class NoctilucaAdapter(GameAdapter):
             key = "noctiluca.prompt.shore-solo"
         return status + "\n" + t(key, locale, **values)
 
-    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+    def board_facts(self, public: NoctilucaPublic, names: Sequence[str], locale: str) -> list[str]:
         facts = []
         for seat, info in enumerate(public.get("seats", [])):
             parts = [
@@ -360,7 +368,7 @@ class NoctilucaAdapter(GameAdapter):
             facts.append(t("noctiluca.alt.seat", locale, name=name, parts=listing(parts, locale)))
         return facts
 
-    def hand_text(self, view: dict, locale: str) -> str:
+    def hand_text(self, view: Mine, locale: str) -> str:
         private = view.get("private", {})
         public = view.get("public", {})
         lines = []
@@ -370,8 +378,8 @@ class NoctilucaAdapter(GameAdapter):
         if public.get("phase") == "keep" and private.get("hand"):
             lines.append(t("noctiluca.hand.dealt", locale))
             lines += [f"- {jar_summary(j, locale)}" for j in private["hand"]]
-            if private.get("kept"):
-                kept = listing([jar_name(j, locale) for j in private["kept"]], locale)
+            if kept_ids := private.get("kept"):
+                kept = listing([jar_name(j, locale) for j in kept_ids], locale)
                 lines.append(t("noctiluca.hand.kept", locale, jars=kept))
         elif private.get("offer"):
             lines.append(t("noctiluca.hand.offer", locale))
@@ -385,7 +393,7 @@ class NoctilucaAdapter(GameAdapter):
         return "\n".join(lines)
 
     @staticmethod
-    def _seat_of(view: dict) -> int | None:
+    def _seat_of(view: Mapping[str, Any]) -> int | None:
         seat = view.get("private", {}).get("seat")
         return seat if isinstance(seat, int) else None
 
@@ -421,14 +429,14 @@ class NoctilucaAdapter(GameAdapter):
     # A turn is the diver's: the passing round and the deliveries of others are steps of it.
     turn_follows_movers = False
 
-    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+    def turn_started(self, events: Sequence[Event], before: NoctilucaPublic, after: NoctilucaPublic) -> bool:
         """The engine says when a diver's turn begins (event ``turn``; solo, every dive)."""
         return any(event.get("type") == "turn" for event in events)
 
     def push_events(self) -> set[str]:
         return {"jars drawn"}
 
-    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+    def choice_help(self, view: Mine, seat: int, locale: str) -> str | None:
         return help_line(self.game_id, view.get("public", {}).get("phase", ""), locale)
 
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from engine import Action, Event, Outcome
-from engine.tm_dice.content import BONUS_CARDS, CARDS, CORPORATIONS, FACE_COLOUR, MILESTONES
-from engine.tm_dice.dice import left_after, parse_plan
+from engine import Action, Event, Outcome, View
+from engine.tm_dice import CONTENT, TMDicePrivate, TMDicePublic, payment
 from l10n.words import clauses, content_name, listing, t
-from services.wording import GameAdapter, help_line
+from services.wording import GameAdapter, SeenView, help_line
+
+# What choices are worded from (a seat's or a spectator's view), and a seat's own view.
+Seen = SeenView[TMDicePublic, TMDicePrivate]
+Mine = View[TMDicePublic, TMDicePrivate]
 
 # Choices that name a hidden card: only shown in the player's private "My hand" answer.
 PRIVATE_VERBS = {"corporation", "play", "discard", "bonus"}
@@ -34,7 +37,7 @@ def colour(c: str, locale: str) -> str:
 
 def die(f: str, locale: str) -> str:
     """``heat (red)``: a die by its face and colour."""
-    return t("tm-dice.die", locale, face=face(f, locale), colour=colour(FACE_COLOUR[f], locale))
+    return t("tm-dice.die", locale, face=face(f, locale), colour=colour(CONTENT.face_colour[f], locale))
 
 
 def effect_text(effect: str, locale: str) -> str:
@@ -52,56 +55,58 @@ def effect_text(effect: str, locale: str) -> str:
     return t(f"tm-dice.effect.{kind}", locale)
 
 
-def cost_text(cost, locale: str) -> str:
+def cost_text(cost: Iterable[str], locale: str) -> str:
     return listing([face(f, locale) for f in cost], locale) or t("tm-dice.nothing", locale)
 
 
-def payment_text(action: Action, view: dict, locale: str, kept: bool = False) -> str:
+def payment_text(action: Action, public: TMDicePublic, locale: str, kept: bool = False) -> str:
     """A way to pay in words: ``2 heat + 1 wild token``; with ``kept``, the dice and tokens it keeps.
 
-    ``action`` is ``pay wild=...`` for the cost of the public step in ``view``.
+    ``action`` is ``pay wild=...`` for the cost of the step in the public view ``public``.
     """
-    public = view.get("public", view)
-    cost = (public.get("step") or {}).get("cost", {})
-    plan = parse_plan(action.args[0], cost)
+    step = public.get("step")
+    cost = step.get("cost", {}) if step else {}
+    seat = step["seat"] if step else None
+    held: dict[str, int] = {}
+    wild_held = 0
+    if kept and seat is not None:  # what the payer keeps: the dice and tokens of the seat paying
+        held, wild_held = public["seats"][seat]["dice"], public["seats"][seat]["wild"]
+    paid = payment(action.args[0], cost, held, wild_held)
     if kept:
-        seat = public["step"]["seat"]
-        player = public["seats"][seat]
-        held, wild = left_after({"dice": player["dice"], "wild": player["wild"]}, plan, cost)
-        parts = [t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in held.items()]
-        if wild:
-            parts.append(t("tm-dice.pay.wild", locale, n=wild))
+        parts = [t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in paid["kept"].items()]
+        if paid["kept_wild"]:
+            parts.append(t("tm-dice.pay.wild", locale, n=paid["kept_wild"]))
         return listing(parts, locale) or t("tm-dice.nothing", locale)
-    parts = [t("tm-dice.pay.dice", locale, n=n - plan[f], face=face(f, locale)) for f, n in cost.items() if n > plan[f]]
-    wild = sum(plan.values())
+    parts = [t("tm-dice.pay.dice", locale, n=n, face=face(f, locale)) for f, n in paid["dice"].items()]
+    wild = sum(paid["wild"].values())
     if wild:
         parts.append(t("tm-dice.pay.wild", locale, n=wild))
     return " + ".join(parts)
 
 
 def corp_name(corp_id: str, locale: str) -> str:
-    return content_name("tm-dice", "corporation", corp_id, CORPORATIONS[corp_id]["name"], locale)
+    return content_name("tm-dice", "corporation", corp_id, CONTENT.corporations[corp_id]["name"], locale)
 
 
 def card_title(card_id: str, locale: str) -> str:
-    return content_name("tm-dice", "card", card_id, CARDS[card_id].name, locale)
+    return content_name("tm-dice", "card", card_id, CONTENT.cards[card_id]["name"], locale)
 
 
 def bonus_name(bonus_id: str, locale: str) -> str:
-    return content_name("tm-dice", "bonus", bonus_id, BONUS_CARDS[bonus_id]["name"], locale)
+    return content_name("tm-dice", "bonus", bonus_id, CONTENT.bonus_cards[bonus_id]["name"], locale)
 
 
 def milestone_name(milestone_id: str, locale: str) -> str:
-    return content_name("tm-dice", "milestone", milestone_id, MILESTONES[milestone_id]["name"], locale)
+    return content_name("tm-dice", "milestone", milestone_id, CONTENT.milestones[milestone_id]["name"], locale)
 
 
 def card_summary(card_id: str, locale: str) -> str:
     """A project card in one line: name, colour, cost, what it does, VP."""
-    c = CARDS[card_id]
-    if c.colour == "red":
-        does = listing([effect_text(e, locale) for e in c.effects], locale)
-    elif c.colour == "blue":
-        a = c.blue_action()
+    c = CONTENT.cards[card_id]
+    if c["colour"] == "red":
+        does = listing([effect_text(e, locale) for e in c.get("effects", [])], locale)
+    elif "action" in c:
+        a = c["action"]
         does = t(
             f"tm-dice.card.action.{a['type']}",
             locale,
@@ -109,24 +114,26 @@ def card_summary(card_id: str, locale: str) -> str:
             effects=listing([effect_text(e, locale) for e in a["effects"]], locale),
         )
     else:
-        does = t("tm-dice.card.produces", locale, dice=listing([colour(x, locale) for x in c.production], locale))
+        does = t(
+            "tm-dice.card.produces", locale, dice=listing([colour(x, locale) for x in c.get("production", [])], locale)
+        )
     text = t(
         "tm-dice.card.line",
         locale,
         name=card_title(card_id, locale),
-        colour=t(f"tm-dice.card-colour.{c.colour}", locale),
-        cost=cost_text(c.cost, locale),
+        colour=t(f"tm-dice.card-colour.{c['colour']}", locale),
+        cost=cost_text(c["cost"], locale),
         does=does,
     )
-    if c.vp:
-        text += " " + t("tm-dice.card.vp", locale, n=c.vp)
-    if c.end_vp:
-        text += " " + t("tm-dice.card.end-vp", locale, n=c.end_vp)
+    if c["vp"]:
+        text += " " + t("tm-dice.card.vp", locale, n=c["vp"])
+    if c["end_vp"]:
+        text += " " + t("tm-dice.card.end-vp", locale, n=c["end_vp"])
     return text
 
 
 def corp_summary(corp_id: str, locale: str) -> str:
-    c = CORPORATIONS[corp_id]
+    c = CONTENT.corporations[corp_id]
     return t(
         "tm-dice.corporation.line",
         locale,
@@ -137,7 +144,7 @@ def corp_summary(corp_id: str, locale: str) -> str:
 
 
 def bonus_summary(bonus_id: str, locale: str) -> str:
-    b = BONUS_CARDS[bonus_id]
+    b = CONTENT.bonus_cards[bonus_id]
     parts = [effect_text(e, locale) for e in b["effects"]]
     if b["end_vp"]:
         parts.append(t("tm-dice.card.end-vp", locale, n=b["end_vp"]))
@@ -147,11 +154,11 @@ def bonus_summary(bonus_id: str, locale: str) -> str:
     return t("tm-dice.bonus.line", locale, name=bonus_name(bonus_id, locale), does=listing(parts, locale))
 
 
-class TMDiceAdapter(GameAdapter):
+class TMDiceAdapter(GameAdapter[TMDicePublic, Seen, Mine]):
     game_id = "tm-dice"
 
     # -- choices ---------------------------------------------------------------------------
-    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
+    def action_label(self, action: Action, view: Seen, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         if verb in GENERAL or verb in ("production", "action", "support", "skip", "end", "more"):
             return t(f"tm-dice.action.{verb}", locale)[:80]
@@ -176,7 +183,7 @@ class TMDiceAdapter(GameAdapter):
             return t(f"tm-dice.action.{verb}", locale)[:80]
         if verb == "pay":
             key = "tm-dice.action.pay-proposed" if self.action_is_suggested(action, view) else "tm-dice.action.pay"
-            return t(key, locale, what=payment_text(action, view, locale))[:80]
+            return t(key, locale, what=payment_text(action, view["public"], locale))[:80]
         if verb == "resolve":
             return t("tm-dice.action.resolve", locale, effect=effect_text(args[0], locale))[:80]
         if verb == "hex":
@@ -188,9 +195,9 @@ class TMDiceAdapter(GameAdapter):
             return t(f"tm-dice.category.{what}", locale)[:80]
         return action.text[:80]
 
-    def action_description(self, action: Action, view: dict, locale: str) -> str | None:
+    def action_description(self, action: Action, view: Seen, locale: str) -> str | None:
         verb, args = action.verb, action.args
-        if verb in ("play", "discard", "use", "free") and args[0] in CARDS:
+        if verb in ("play", "discard", "use", "free") and args[0] in CONTENT.cards:
             return card_summary(args[0], locale)[:100]
         if verb == "corporation":
             return corp_summary(args[0], locale)[:100]
@@ -199,23 +206,23 @@ class TMDiceAdapter(GameAdapter):
         if verb in GENERAL:
             return t(f"tm-dice.describe.{verb}", locale)[:100]
         if verb == "pay":
-            return t("tm-dice.describe.pay", locale, what=payment_text(action, view, locale, kept=True))[:100]
+            return t("tm-dice.describe.pay", locale, what=payment_text(action, view["public"], locale, kept=True))[:100]
         return None
 
-    def action_is_suggested(self, action: Action, view: dict) -> bool:
-        step = view.get("public", view).get("step") or {}
-        return action.verb == "pay" and step.get("proposal") == action.text
+    def action_is_suggested(self, action: Action, view: Seen) -> bool:
+        step = view["public"].get("step")
+        return action.verb == "pay" and step is not None and step.get("proposal") == action.text
 
-    def action_emoji(self, action: Action, view: dict) -> str | None:
+    def action_emoji(self, action: Action, view: Seen) -> str | None:
         args = action.args
         if action.verb in ("roll", "colour") and args and args[0] in COLOUR_EMOJI:
             return COLOUR_EMOJI[args[0]]
         if (
             action.verb in ("keep", "drop", "turn", "lose", "give", "take", "to", "return")
             and args
-            and args[0] in FACE_COLOUR
+            and args[0] in CONTENT.face_colour
         ):
-            return COLOUR_EMOJI[FACE_COLOUR[args[0]]]
+            return COLOUR_EMOJI[CONTENT.face_colour[args[0]]]
         return None
 
     def action_is_private(self, action: Action) -> bool:
@@ -252,7 +259,7 @@ class TMDiceAdapter(GameAdapter):
                 f"tm-dice.event.{kind.replace(' ', '-')}",
                 locale,
                 name=name(),
-                colour=colour(FACE_COLOUR[event["face"]], locale),
+                colour=colour(CONTENT.face_colour[event["face"]], locale),
                 face=face(event["face"], locale),
             )
         if kind == "turn started":
@@ -354,7 +361,7 @@ class TMDiceAdapter(GameAdapter):
         return lines
 
     # -- prompts and private text ----------------------------------------------------------
-    def status(self, public: dict, locale: str) -> str:
+    def status(self, public: TMDicePublic, locale: str) -> str:
         params = public["parameters"]
         return t(
             "tm-dice.status",
@@ -365,14 +372,16 @@ class TMDiceAdapter(GameAdapter):
             oceans=params["oceans"]["position"],
         )
 
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+    def prompt(self, public: TMDicePublic, mentions: list[str], locale: str) -> str:
         who = " ".join(mentions)
         status = self.status(public, locale)
         if public["stage"] == "corp":
             return status + "\n" + t("tm-dice.prompt.corp", locale, who=who)
-        step = public.get("step") or {}
-        kind = step.get("kind", "turn")
-        values: dict = {"who": who}
+        step = public.get("step")
+        if step is None:
+            return status + "\n" + t("tm-dice.prompt.turn", locale, who=who)
+        kind = step["kind"]
+        values: dict[str, object] = {"who": who}
         if kind == "place":
             values["tile"] = t(f"tm-dice.tile.{step['tile']}", locale)
         if kind == "lose":
@@ -385,12 +394,12 @@ class TMDiceAdapter(GameAdapter):
             values["effects"] = listing([effect_text(e, locale) for e in step["effects"]], locale)
         return status + "\n" + t(f"tm-dice.prompt.{kind}", locale, **values)
 
-    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+    def board_facts(self, public: TMDicePublic, names: Sequence[str], locale: str) -> list[str]:
         facts = []
         for seat, info in enumerate(public.get("seats", [])):
             parts = [
                 t("tm-dice.alt.vp", locale, points=info.get("vp", 0)),
-                t("tm-dice.alt.played", locale, count=sum(len(info.get(c, [])) for c in ("red", "blue", "green"))),
+                t("tm-dice.alt.played", locale, count=len(info["red"]) + len(info["blue"]) + len(info["green"])),
                 t("tm-dice.alt.hand", locale, count=info.get("hand", 0)),
             ]
             dice = [
@@ -405,8 +414,8 @@ class TMDiceAdapter(GameAdapter):
             facts.append(t("tm-dice.alt.seat", locale, name=name, parts=listing(parts, locale)))
         return facts
 
-    def hand_text(self, view: dict, locale: str) -> str:
-        private = view.get("private", {})
+    def hand_text(self, view: Mine, locale: str) -> str:
+        private = view["private"]
         lines = []
         if private.get("corporations"):
             lines.append(t("tm-dice.hand.corporations", locale))
@@ -443,18 +452,19 @@ class TMDiceAdapter(GameAdapter):
             lines.append(t(key, locale, names=winners))
         return lines
 
-    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+    def turn_started(self, events: Sequence[Event], before: TMDicePublic, after: TMDicePublic) -> bool:
         """A new turn by the engine's count (``turn started``; solo, the same seat again)."""
         return any(event.get("type") == "turn started" for event in events)
 
     def push_events(self) -> set[str]:
         return {"dealt", "cards drawn", "bonus cards shown"}
 
-    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
-        public = view.get("public", {})
+    def choice_help(self, view: Mine, seat: int, locale: str) -> str | None:
+        public = view["public"]
         if public.get("stage") == "corp":
             return help_line(self.game_id, "corp", locale)
-        return help_line(self.game_id, (public.get("step") or {}).get("kind", ""), locale)
+        step = public.get("step")
+        return help_line(self.game_id, step["kind"] if step else "", locale)
 
 
 ADAPTER = TMDiceAdapter()

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from engine import Action, Event, Outcome
+from engine import Action, Event, Outcome, View
+from engine.vivarium import CardView, PriorityView, VivariumPrivate, VivariumPublic
 from l10n.words import listing, t
 from render.vivarium.cards import name_of
-from services.wording import GameAdapter, help_line
+from services.wording import GameAdapter, SeenView, help_line
+
+# What choices are worded from (a seat's or a spectator's view), and a seat's own view.
+Seen = SeenView[VivariumPublic, VivariumPrivate]
+Mine = View[VivariumPublic, VivariumPrivate]
 
 TYPE_EMOJI = {"animal": "\N{PAW PRINTS}", "plant": "\N{HERB}", "mineral": "\N{ROCK}", "dragon": "\N{DRAGON}"}
 GEM = "\N{GEM STONE}"
@@ -22,7 +28,7 @@ def domino(numbers: list[int]) -> str:
     return f"[{numbers[0]}|{numbers[1]}]"
 
 
-def filter_text(flt: dict, locale: str) -> str:
+def filter_text(flt: Mapping[str, Any], locale: str) -> str:
     """``forest animal``, ``lamp``, ``3-point creature``: what a filter counts, in the locale's word order."""
     habitat = t(f"vivarium.habitat.{flt['habitat']}", locale) if "habitat" in flt else None
     kind = t(f"vivarium.type.{flt['type']}", locale) if "type" in flt else None
@@ -35,7 +41,7 @@ def filter_text(flt: dict, locale: str) -> str:
     return habitat or kind or ""
 
 
-def goal_text(goal: dict, locale: str) -> str:
+def goal_text(goal: Mapping[str, Any], locale: str) -> str:
     kind = goal["kind"]
     if kind in ("count", "total"):
         what = filter_text(goal["filter"], locale) if kind == "count" else t("vivarium.goal.creature-points", locale)
@@ -49,7 +55,7 @@ def goal_text(goal: dict, locale: str) -> str:
     return t("vivarium.goal.pairs", locale, points=goal["points"], first=first, second=second)
 
 
-def ability_text(ability: dict, locale: str) -> str:
+def ability_text(ability: Mapping[str, Any], locale: str) -> str:
     kind = ability["kind"]
     values = {k: v for k, v in ability.items() if k in ("points", "every")}
     if "filter" in ability:
@@ -57,7 +63,7 @@ def ability_text(ability: dict, locale: str) -> str:
     return t(f"vivarium.ability.{kind}", locale, **values)
 
 
-def card_name(card: dict, locale: str) -> str:
+def card_name(card: CardView, locale: str) -> str:
     """``Shadow Stag (forest animal, 3 pts)``, ``Spyglass (lens equipment)``, ``Herd Permit (contract)``."""
     if card["kind"] == "creature":
         return t(
@@ -78,7 +84,7 @@ def card_name(card: dict, locale: str) -> str:
     return t("vivarium.card.contract", locale, name=name_of(card, locale, "contract"))
 
 
-def card_detail(card: dict, locale: str) -> str:
+def card_detail(card: CardView, locale: str) -> str:
     if card["kind"] == "equipment":
         return t("vivarium.detail.equipment", locale, gems=card["gems"], ability=ability_text(card["ability"], locale))
     if card["kind"] == "contract":
@@ -86,7 +92,7 @@ def card_detail(card: dict, locale: str) -> str:
     return t("vivarium.detail.creature", locale, points=card["points"])
 
 
-def priority_name(token: dict | None, locale: str) -> str:
+def priority_name(token: PriorityView | None, locale: str) -> str:
     if token is None:
         return t("vivarium.priority.none", locale)
     icon = token.get("icon")
@@ -95,17 +101,17 @@ def priority_name(token: dict | None, locale: str) -> str:
     return filter_text(icon, locale)
 
 
-class VivariumAdapter(GameAdapter):
+class VivariumAdapter(GameAdapter[VivariumPublic, Seen, Mine]):
     game_id = "vivarium"
 
     # -- choices ----------------------------------------------------------------------------
-    def _me(self, view: dict) -> dict:
+    def _me(self, view: Mapping[str, Any]) -> Mapping[str, Any]:
         public = view.get("public", {})
         current = public.get("current")
         players = public.get("players_info", [])
         return players[current] if isinstance(current, int) and 0 <= current < len(players) else {}
 
-    def _token(self, token_id: str, view: dict) -> list[int]:
+    def _token(self, token_id: str, view: Mapping[str, Any]) -> list[int]:
         public = view.get("public", {})
         tokens = [*public.get("middle", []), *([public["facedown"]] if public.get("facedown") else [])]
         for player in public.get("players_info", []):
@@ -115,13 +121,13 @@ class VivariumAdapter(GameAdapter):
                 return list(token.get("now", token["numbers"]))
         return [0, 0]
 
-    def _cell(self, action: Action, view: dict) -> tuple[int, int, dict | None]:
+    def _cell(self, action: Action, view: Mapping[str, Any]) -> tuple[int, int, CardView | None]:
         row, col = (int(a.split("=")[1]) for a in action.args)
         grid = view.get("public", {}).get("grid", [])
         card = grid[row - 1][col - 1] if len(grid) >= row and len(grid[row - 1]) >= col else None
         return row, col, card
 
-    def action_label(self, action: Action, view: dict, locale: str, names: Sequence[str] = ()) -> str:
+    def action_label(self, action: Action, view: Seen, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         if verb == "swap":
             mine, theirs = (a.split("=")[1] for a in args)
@@ -156,7 +162,7 @@ class VivariumAdapter(GameAdapter):
             label = action.text
         return label[:80]
 
-    def action_description(self, action: Action, view: dict, locale: str) -> str | None:
+    def action_description(self, action: Action, view: Seen, locale: str) -> str | None:
         if action.verb == "take":
             _, _, card = self._cell(action, view)
             return card_detail(card, locale)[:100] if card else None
@@ -164,13 +170,13 @@ class VivariumAdapter(GameAdapter):
             return t("vivarium.action.adjust.cost", locale, gems=self._me(view).get("gems", 0))[:100]
         return None
 
-    def action_emoji(self, action: Action, view: dict) -> str | None:
+    def action_emoji(self, action: Action, view: Seen) -> str | None:
         if action.verb == "take":
             _, _, card = self._cell(action, view)
             if card is None:
                 return None
             if card["kind"] == "creature":
-                return TYPE_EMOJI.get(card["type"])
+                return TYPE_EMOJI.get(card.get("type") or "")
             return EQUIPMENT if card["kind"] == "equipment" else CONTRACT
         if action.verb in ("gems", "adjust"):
             return GEM
@@ -181,7 +187,7 @@ class VivariumAdapter(GameAdapter):
     def action_is_private(self, action: Action) -> bool:
         return False  # every choice is made in the open: tokens, grid and gems are public
 
-    def choice_groups(self, actions: list[Action], view: dict, locale: str) -> list[tuple[str, list[Action]]]:
+    def choice_groups(self, actions: list[Action], view: Seen, locale: str) -> list[tuple[str, list[Action]]]:
         """Step 2 offers up to 8 cards, 7 shifts of a number and the gems: the cards in one menu
         (each with its details), the shifts in another, the rest as buttons; 3 rows, not 4 of
         long buttons that a phone shows one per line."""
@@ -296,7 +302,7 @@ class VivariumAdapter(GameAdapter):
             return t(key, locale)
         return None
 
-    def status(self, public: dict, locale: str) -> str:
+    def status(self, public: VivariumPublic, locale: str) -> str:
         priority = public.get("priority", {})
         return t(
             "vivarium.status",
@@ -308,7 +314,7 @@ class VivariumAdapter(GameAdapter):
             next=priority_name(priority.get("next"), locale),
         )
 
-    def prompt(self, public: dict, mentions: list[str], locale: str) -> str:
+    def prompt(self, public: VivariumPublic, mentions: list[str], locale: str) -> str:
         who = " ".join(mentions)
         status = self.status(public, locale)
         phase = public.get("phase", "swap")
@@ -327,7 +333,7 @@ class VivariumAdapter(GameAdapter):
             )
         return status + "\n" + t(f"vivarium.prompt.{phase}", locale, who=who)
 
-    def hand_text(self, view: dict, locale: str) -> str:
+    def hand_text(self, view: Mine, locale: str) -> str:
         private = view.get("private", {})
         lines = [t("vivarium.hand.title", locale)]
         for contract in private.get("contracts", []):
@@ -373,7 +379,7 @@ class VivariumAdapter(GameAdapter):
         lines.append(t(key, locale, names=winners))
         return lines
 
-    def board_facts(self, public: dict, names: Sequence[str], locale: str) -> list[str]:
+    def board_facts(self, public: VivariumPublic, names: Sequence[str], locale: str) -> list[str]:
         facts = []
         for seat, player in enumerate(public.get("players_info", [])):
             parts = [
@@ -402,14 +408,14 @@ class VivariumAdapter(GameAdapter):
                 facts.append(t("vivarium.alt.reachable", locale, cards=t("alt.list-separator", locale).join(cells)))
         return facts
 
-    def turn_started(self, events: Sequence[Event], before: dict, after: dict) -> bool:
+    def turn_started(self, events: Sequence[Event], before: VivariumPublic, after: VivariumPublic) -> bool:
         """Each turn of a round is a turn (the same seat may take two in a row)."""
         return (before.get("round"), before.get("turn")) != (after.get("round"), after.get("turn"))
 
     def push_events(self) -> set[str]:
         return {"starting contracts"}
 
-    def choice_help(self, view: dict, seat: int, locale: str) -> str | None:
+    def choice_help(self, view: Mine, seat: int, locale: str) -> str | None:
         return help_line(self.game_id, view.get("public", {}).get("phase", ""), locale)
 
 
