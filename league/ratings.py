@@ -3,7 +3,7 @@
 One rating (mu, sigma) per player per game per server. A finished game moves the ratings of its
 players in the same transaction that stores its results (``services.storage.ratings.rate_game``, from
 services/storage/async_play.record_results), and only once: rating_history holds one row per game and
-player. Ratings are derived data, so ``python -m services.storage.ratings rebuild [--db PATH]``
+player. Ratings are derived data, so ``python -m services.ratings_tool rebuild [--db PATH]``
 recomputes them from the stored results alone. This module holds what a rating is and how one
 game moves it; no storage, no awaits.
 

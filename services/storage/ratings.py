@@ -2,17 +2,13 @@
 the reads of leaderboards, profiles, score boards and tournament seeds (docs/RATINGS.md).
 
 What a rating is and how a game moves it is ``league.ratings`` (pure); this is its storage.
-``python -m services.storage.ratings rebuild [--db PATH]`` recomputes every rating.
+``python -m services.ratings_tool rebuild [--db PATH]`` recomputes every rating (``rebuild``).
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from league.ratings import (
@@ -179,37 +175,3 @@ async def seeding_ratings(conn: Connection, guild_id: int, game: str, user_ids: 
         (guild_id, game, *user_ids),
     ) as cursor:
         return {row[0]: ordinal(row[1], row[2]) for row in await cursor.fetchall()}
-
-
-async def _rebuild_file(path: Path | str) -> int:
-    from services.storage import Database
-
-    db = await Database.open(path)
-    try:
-        async with db.transaction() as conn:
-            return await rebuild(conn)
-    finally:
-        await db.close()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m services.storage.ratings", description="Skill ratings of Meeple Post."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    again = commands.add_parser("rebuild", help="recompute every rating from the stored results")
-    again.add_argument("--db", help="the database file or postgresql:// URL (default: MEEPLE_DB, as the bot uses)")
-    args = parser.parse_args(argv)
-    from services.config import database_setting, load_config, redact_url
-
-    path = database_setting(args.db) if args.db else load_config().database
-    if isinstance(path, Path) and not path.exists():
-        print(f"No database at {path}.", file=sys.stderr)
-        return 1
-    games = asyncio.run(_rebuild_file(path))
-    print(f"Ratings rebuilt from {games} rated game(s) in {redact_url(str(path))}.")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

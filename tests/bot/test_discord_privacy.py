@@ -102,7 +102,7 @@ def traces(path: Path, user_id: int, name: str) -> list[str]:
 
 
 async def rebuilt_others(path: Path, user_ids: set[int]) -> list[tuple]:
-    """The ratings ``python -m services.storage.ratings rebuild`` gives, for ``user_ids``."""
+    """The ratings ``python -m services.ratings_tool rebuild`` gives, for ``user_ids``."""
     async with await Database.open(path) as db:
         async with db.transaction() as conn:
             await ratings.rebuild(conn)

@@ -115,14 +115,14 @@ def test_the_rebuild_script_works_on_a_database_file(db_target: str | Path, tmp_
 
     asyncio.run(prepare())
     done = subprocess.run(
-        [sys.executable, "-m", "services.storage.ratings", "rebuild", "--db", str(path)],
+        [sys.executable, "-m", "services.ratings_tool", "rebuild", "--db", str(path)],
         capture_output=True,
         text=True,
         check=True,
     )
     assert "1 rated game(s)" in done.stdout
     missing = subprocess.run(  # a missing SQLite file is reported, never created
-        [sys.executable, "-m", "services.storage.ratings", "rebuild", "--db", str(tmp_path / "none.db")],
+        [sys.executable, "-m", "services.ratings_tool", "rebuild", "--db", str(tmp_path / "none.db")],
         capture_output=True,
     )
     assert missing.returncode == 1 and not (tmp_path / "none.db").exists()
