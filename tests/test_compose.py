@@ -39,7 +39,7 @@ def substituted(value: str) -> str:
 
 
 def settings_read_by_the_bot() -> set[str]:
-    code = "".join((ROOT / "bot" / name).read_text(encoding="utf-8") for name in ("config.py", "__main__.py"))
+    code = "".join((ROOT / path).read_text(encoding="utf-8") for path in ("services/config.py", "bot/__main__.py"))
     return set(re.findall(r'"((?:MEEPLE|DISCORD)_[A-Z_]+)"', code))
 
 

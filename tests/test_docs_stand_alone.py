@@ -17,7 +17,7 @@ OUTSIDE = re.compile(
     r"\.\./shared|\bshared/(?:seeds|RULES-NOTES|STYLE|DISCORD|ENGINE)|RULES-NOTES|\b\d{3}_[0-9a-f]{16}\.txt"
 )
 FOLDERS = (
-    *("docs", "engine", "ai", "render", "bot", "l10n", "emulator", "sandbox", "data"),
+    *("docs", "engine", "ai", "render", "league", "services", "bot", "l10n", "emulator", "sandbox", "data"),
     *("tests", "bench", "scripts", "deploy"),
 )
 TOP = ("README.md", "pyproject.toml", "Dockerfile", ".ci/run")

@@ -91,9 +91,10 @@ def test_every_literal_key_used_in_code_exists() -> None:
 
 
 def literal_calls() -> dict[str, set[str]]:
-    """Keys passed as literal strings to t(...) in bot/ and render/, with the keyword names given."""
+    """Keys passed as literal strings to t(...) in bot/, services/, league/ and render/, with the keyword
+    names given."""
     keys: dict[str, set[str]] = {}
-    for folder in ("bot", "render"):
+    for folder in ("bot", "services", "league", "render"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args:

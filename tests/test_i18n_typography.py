@@ -208,7 +208,7 @@ def formatting_in_code() -> list[str]:
 
     root = Path(__file__).resolve().parent.parent
     found = []
-    for folder in ("bot", "render", "l10n"):
+    for folder in ("bot", "services", "league", "render", "l10n"):
         for path in sorted((root / folder).rglob("*.py")):
             if "storage" in path.relative_to(root).parts or path.relative_to(root).as_posix() in MACHINE_OUTPUT:
                 continue

@@ -30,7 +30,7 @@ import pytest
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "render", "bot", "emulator", "sandbox")
+PACKAGES = ("engine", "ai", "l10n", "render", "league", "services", "bot", "emulator", "sandbox")
 # What the build needs; tests, docs and the benchmarks are not part of the distribution.
 SKIPPED = ".git .venv var tests docs bench build dist *.egg-info __pycache__ .*_cache .env *.db*"
 NOT_SHIPPED = shutil.ignore_patterns(*SKIPPED.split())
