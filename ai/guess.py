@@ -1,7 +1,7 @@
 """A person's likely turns: which positions are worth searching a computer's answer for ahead.
 
 While a person is to move and a computer moves right after them, the bot searches that computer's
-turn in a few of the positions the person's turn will likely lead to (services/computers.py). The
+turn in a few of the positions the person's turn will likely lead to (services/computer_turns.py). The
 guess only picks those positions: a computer's turn is played from a search ahead only when the
 person's real moves lead to exactly the position searched, so a poor guess costs a search, never
 a different decision. It is a quick search from the person's own seat (their view, as a player

@@ -184,7 +184,7 @@ def search(
     chosen by visits is the same, the rest of the budget would only have confirmed it.
 
     ``stop``: asked every few iterations; when it says so the search raises ``Abandoned`` (a
-    search ahead nobody wants any more, services/computers.py). It can only end a search, never change
+    search ahead nobody wants any more, services/computer_turns.py). It can only end a search, never change
     what a search that ends chooses."""
     rng = random.Random(seed)
     players = _players(state)

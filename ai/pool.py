@@ -7,7 +7,7 @@ core but one, at least one) and awaits the answer. The pool starts on first use,
 Its workers leave by themselves when the bot is killed hard (``ai/workers.py``).
 
 Searches ahead (``speculate_turn``, ``likely_turns``: a computer's turn searched while a person
-thinks, services/computers.py) are worth less than any search a table waits for, and than any
+thinks, services/computer_turns.py) are worth less than any search a table waits for, and than any
 drawing. They run in a worker process of their own, at the lowest CPU priority (nice 19: the
 drawing workers, the decision workers and the bot all run first on a busy core), one at a time,
 and only while the decision workers are not all busy (``free``): a search that counts never

@@ -74,7 +74,7 @@ sys.path.insert(0, str(ROOT))
 from bench.stored_games import STAGES, StoredTable, seed  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
 from emulator.interactions import InteractionFailed, InteractionResult  # noqa: E402
-from emulator.state import Channel, Message, User  # noqa: E402
+from emulator.model import Channel, Message, User  # noqa: E402
 from l10n.words import t  # noqa: E402
 
 # (game, players) dealt round-robin to the tables after a seeded shuffle. ``played`` (the

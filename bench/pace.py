@@ -19,7 +19,7 @@ else the machine runs: read the load average printed with them.
     .venv/bin/python bench/pace.py [--game noctiluca] [--players 3] [--level hard] [--turns 5] [--json out.json]
     .venv/bin/python bench/pace.py --game noctiluca --players 2 --level hard --think 8 --alice search
 
-Thinking while Alice thinks (services/computers.py): with ``--think S`` Alice waits ``S`` seconds before
+Thinking while Alice thinks (services/computer_turns.py): with ``--think S`` Alice waits ``S`` seconds before
 each of her moves, as a person reading the board would (not counted in the times above, which
 start at her click), and the computers search their answers to her likely turns meanwhile. With
 ``--alice search`` she plays what a normal-level search from her own seat chooses (her seed, not
@@ -64,7 +64,7 @@ import bot.posting  # noqa: E402
 import services.game_service  # noqa: E402
 from bot.client import MeepleBot  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
-from emulator.state import Channel, Message, User  # noqa: E402
+from emulator.model import Channel, Message, User  # noqa: E402
 from emulator.testing import FAST, assert_clean, make_world, running  # noqa: E402
 from engine import GAMES, Action  # noqa: E402
 from services.config import Config  # noqa: E402
@@ -370,7 +370,7 @@ def cpu_measure(key: str, players: int, level: str, turns: int, seed: int) -> Me
     try:
         from ai.turn_budgets import move_seed
     except ImportError:  # older checkouts kept the seed with the bot
-        from services.computers import move_seed
+        from services.computer_turns import move_seed
 
     result = Measured(key, players, level)
     rng = random.Random(seed)
@@ -421,9 +421,9 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     if args.no_guess:
-        import services.computers
+        import services.computer_turns
 
-        services.computers.GUESSES = 0  # nothing guessed: every turn after Alice's is searched when due
+        services.computer_turns.GUESSES = 0  # nothing guessed: every turn after Alice's is searched when due
     print(f"load average before: {os.getloadavg()}", flush=True)
     results: list[Measured] = []
     with tempfile.TemporaryDirectory(prefix="meeple-pace-") as folder:

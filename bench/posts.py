@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 import services.game_service  # noqa: E402
 from bot.client import MeepleBot  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
-from emulator.state import Message  # noqa: E402
+from emulator.model import Message  # noqa: E402
 from emulator.testing import FAST, make_world, running  # noqa: E402
 from engine import GAMES, Action  # noqa: E402
 from services.config import Config  # noqa: E402

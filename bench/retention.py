@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import GAMES, Outcome  # noqa: E402
-from league.results import ranks  # noqa: E402
+from league.final_results import ranks  # noqa: E402
 from services.game_service import delivery_jobs  # noqa: E402
 from services.storage import Database, async_play, jobs, retention  # noqa: E402
 

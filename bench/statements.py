@@ -48,7 +48,7 @@ from prometheus_client import REGISTRY  # noqa: E402
 import services.game_service  # noqa: E402
 from bot.client import MeepleBot  # noqa: E402
 from emulator.emulator import Emulator  # noqa: E402
-from emulator.state import Channel, Message, User  # noqa: E402
+from emulator.model import Channel, Message, User  # noqa: E402
 from emulator.testing import FAST, assert_clean, make_world, running  # noqa: E402
 from engine import GAMES, Action, Game, State  # noqa: E402
 from services.config import Config  # noqa: E402

@@ -30,7 +30,7 @@ from league.refusal import Refusal
 from services import collector, metrics
 from services.backup_schedule import start_backups
 from services.compaction import Retention
-from services.computers import DELAY, LEVELS, ComputerTurns
+from services.computer_turns import DELAY, LEVELS, ComputerTurns
 from services.config import Config
 from services.delivery import Backoff, Delivery
 from services.follow_up import FollowUp

@@ -23,7 +23,7 @@ from bot.ui import ELSEWHERE, PREFIX, Answered, flow_of
 from engine import GAMES, State
 from l10n.words import listing, t
 from league.refusal import Refusal
-from services import computers
+from services import computer_turns as computers
 from services.storage import GameRow
 from services.wording import adapter_for
 

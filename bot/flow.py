@@ -28,7 +28,8 @@ from bot.ui import UndoButton
 from engine import Action, State
 from l10n.words import t
 from league.refusal import Refusal
-from services import alt_text, computers
+from services import alt_text
+from services import computer_turns as computers
 from services.follow_up import FollowUp
 from services.game_service import GameService, MoveResult
 from services.pictures import Pictures
@@ -41,7 +42,7 @@ from services.wording import adapter_for
 if TYPE_CHECKING:
     from discord.ext import commands
 
-    from services.computers import ComputerTurns
+    from services.computer_turns import ComputerTurns
     from services.delivery import Delivery
 
 log = logging.getLogger("meeple.flow")

@@ -36,10 +36,11 @@ from bot.ui import (
 )
 from engine import Action, State
 from l10n.words import game_title, resolve_locale, series, t
-from league import ratings
-from services import alt_text, computers
+from league import rating_maths as ratings
+from services import alt_text
 from services import board_turns as turns
-from services.computers import who
+from services import computer_turns as computers
+from services.computer_turns import who
 from services.game_service import GameService
 from services.pictures import Pictures
 from services.posting_port import Forbidden, Gone, PostFailed, Refused, RetryLater

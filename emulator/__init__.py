@@ -8,7 +8,7 @@ from emulator.emulator import Emulator
 from emulator.errors import ApiError
 from emulator.faults import ErrorRule, Faults, RateLimitRule
 from emulator.interactions import InteractionFailed, InteractionResponse, InteractionResult
-from emulator.state import ApplicationCommand, Attachment, Channel, Guild, Member, Message, Role, User
+from emulator.model import ApplicationCommand, Attachment, Channel, Guild, Member, Message, Role, User
 
 __all__ = [
     "ApiError",

@@ -10,7 +10,7 @@ import regex
 
 from emulator import payloads, spec
 from emulator.errors import form_error
-from emulator.state import ApplicationCommand, Attachment, Channel, Guild, Member, Role, State, User
+from emulator.model import ApplicationCommand, Attachment, Channel, Guild, Member, Role, State, User
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11

@@ -16,20 +16,9 @@ from emulator.faults import Faults
 from emulator.gateway import Gateway
 from emulator.http_api import RequestRecord, create_app
 from emulator.interactions import Interactions
+from emulator.model import ApplicationCommand, Channel, Guild, Member, Message, Overwrite, Role, State, User, now_iso
 from emulator.service import Service
 from emulator.spec import SpecStats
-from emulator.state import (
-    ApplicationCommand,
-    Channel,
-    Guild,
-    Member,
-    Message,
-    Overwrite,
-    Role,
-    State,
-    User,
-    now_iso,
-)
 from emulator.user_api import UserActions
 from emulator.waiting import PATIENCE, Signal
 

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 
 from emulator.errors import CANNOT_DM_USER, ApiError
-from emulator.state import User
+from emulator.model import User
 
 _METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 

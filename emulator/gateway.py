@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from emulator import payloads
-from emulator.state import State
+from emulator.model import State
 
 log = logging.getLogger("emulator.gateway")
 

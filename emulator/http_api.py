@@ -17,7 +17,7 @@ from emulator.errors import INVALID_FORM_BODY, UNKNOWN_MEMBER, ApiError, form_er
 
 if TYPE_CHECKING:
     from emulator.emulator import Emulator
-    from emulator.state import ApplicationCommand
+    from emulator.model import ApplicationCommand
 
 log = logging.getLogger("emulator.http")
 

@@ -20,8 +20,8 @@ from emulator.errors import (
     not_found,
 )
 from emulator.http_api import API, json_response, no_content
+from emulator.model import Channel, Message, now_iso
 from emulator.service import wants_private_thread
-from emulator.state import Channel, Message, now_iso
 from emulator.validation import validate_auto_archive
 
 if TYPE_CHECKING:

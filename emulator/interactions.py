@@ -21,8 +21,8 @@ from emulator.errors import (
     not_found,
 )
 from emulator.gateway import Gateway
+from emulator.model import EPHEMERAL, LOADING, Channel, Guild, Message, State, User
 from emulator.service import Service
-from emulator.state import EPHEMERAL, LOADING, Channel, Guild, Message, State, User
 from emulator.validation import validate_choices, validate_modal
 from emulator.waiting import PATIENCE, Signal
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.state import (
+from emulator.model import (
     Application,
     ApplicationCommand,
     Attachment,

@@ -25,7 +25,7 @@ from emulator.errors import (
 )
 from emulator.faults import Faults
 from emulator.gateway import Gateway
-from emulator.state import (
+from emulator.model import (
     COMPONENTS_V2,
     EPHEMERAL,
     LOADING,

@@ -20,7 +20,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from emulator.emulator import Emulator
-from emulator.state import Channel, Guild, User
+from emulator.model import Channel, Guild, User
 from emulator.waiting import PATIENCE
 
 ClientT = TypeVar("ClientT", bound=discord.Client)

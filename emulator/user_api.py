@@ -24,8 +24,8 @@ from emulator.interactions import (
     InteractionResult,
     Interactions,
 )
+from emulator.model import ApplicationCommand, Attachment, Channel, Member, Message, Role, State, User
 from emulator.service import Service
-from emulator.state import ApplicationCommand, Attachment, Channel, Member, Message, Role, State, User
 
 
 class UserActions:

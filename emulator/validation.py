@@ -7,7 +7,7 @@ from typing import Any
 
 from emulator import components as comp
 from emulator.errors import EMPTY_MESSAGE, ApiError, form_error
-from emulator.state import COMPONENTS_V2
+from emulator.model import COMPONENTS_V2
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10

@@ -32,7 +32,7 @@ class Challenge:
 
 @dataclass(frozen=True)
 class ChallengeMode:
-    """A challenge mode with its game (what ``league.challenge.MODES`` maps a key to)."""
+    """A challenge mode with its game (what ``league.weekly_challenge.MODES`` maps a key to)."""
 
     key: str
     game: str

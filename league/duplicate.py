@@ -2,7 +2,7 @@
 
 Each round, every team (a Fox Duet pair, or one player of a solo mode) plays the round's same
 seed on its own table, and the teams are ranked against each other, as the weekly challenge
-ranks its attempts (league/challenge.py ``board``). Pure functions over plain data.
+ranks its attempts (league/weekly_challenge.py ``board``). Pure functions over plain data.
 
 Teams: ``team_up`` keeps the partner pairs declared both ways (a declaration that is not
 returned, or names someone not entered, is ignored) and pairs the others at random with the

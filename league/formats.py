@@ -22,8 +22,8 @@ from typing import Any
 from engine import GAMES, AnyState, Outcome, registry
 from l10n.words import decimal, t, title_term
 from league import duplicate, elimination, pods, round_robin, swiss
-from league.records import Entrant, Pairing, Tournament
 from league.refusal import Refusal
+from league.tournament_records import Entrant, Pairing, Tournament
 
 CO_OPERATIVE = registry.co_operative_games()  # as each game declares (``Game.facts``), read live
 DUPLICATE_SIZES = registry.duplicate_sizes()

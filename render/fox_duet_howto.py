@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from render.common import Box
-from render.fox_duet.board import NODE_Y, PATH_X0, PATH_X1, TRACKER_SIZE, W
+from render.fox_duet.board_picture import NODE_Y, PATH_X0, PATH_X1, TRACKER_SIZE, W
 from render.scenes import Public, Scene, at_start
 
 PATH = (0, 120, W, 470)  # the path, its gems and its ends, under the header

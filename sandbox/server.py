@@ -18,8 +18,8 @@ from aiohttp import WSMsgType, web
 
 from emulator.errors import ApiError
 from emulator.interactions import InteractionFailed
-from emulator.state import Channel, Message, User
-from sandbox import views
+from emulator.model import Channel, Message, User
+from sandbox import pages as views
 from sandbox.world import LOCALES, SandboxEmulator, World
 
 log = logging.getLogger("sandbox")

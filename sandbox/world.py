@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from emulator import gateway as gw
 from emulator import payloads
 from emulator.emulator import Emulator
-from emulator.state import GUILD_TEXT, PRIVATE_THREAD, PUBLIC_THREAD, Channel, Guild, State, User
+from emulator.model import GUILD_TEXT, PRIVATE_THREAD, PUBLIC_THREAD, Channel, Guild, State, User
 
 PEOPLE = (("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave"))
 GUILD_NAME = "Meeple Hall"

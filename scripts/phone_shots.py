@@ -35,7 +35,7 @@ from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from engine import GAMES  # noqa: E402
-from render.vivarium.board import offered  # noqa: E402
+from render.vivarium.board_picture import offered  # noqa: E402
 from services.storage import Database  # noqa: E402
 from tests.sandbox.conftest import CHROMIUM_ARGS, Started, chromium_path, started_sandbox  # noqa: E402
 from tests.sandbox.test_sandbox_browser import BOARDS, HAND, Tab, play_one, run_command  # noqa: E402

@@ -35,7 +35,7 @@ from engine import Action, AnyState, Event
 from l10n.words import game_title, listing, t
 from services import board_turns as turns
 from services import history, metrics
-from services.computers import is_computer
+from services.computer_turns import is_computer
 from services.game_service import GameService
 from services.logs import LogContext, set_log_context
 from services.pictures import Superseded

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 
 from l10n.words import t
-from services import computers
-from services.computers import ComputerTurns
+from services import computer_turns as computers
+from services.computer_turns import ComputerTurns
 from services.delivery import Delivery
 from services.game_service import GameService, MoveResult
 from services.pictures import Pictures

@@ -20,12 +20,12 @@ from typing import Any
 
 from engine import GAMES, Action, AnyState, Event, Game, IllegalAction, Options, Outcome
 from l10n.words import Listed, OptionRef, Phrase, available_locales, title_term
-from league import results
+from league import final_results as results
+from league.final_results import ResultLine
 from league.refusal import Refusal
-from league.results import ResultLine
 from services import game_options, history, metrics
 from services.board_turns import turn_change
-from services.computers import is_computer, left_players
+from services.computer_turns import is_computer, left_players
 from services.storage import (
     AlreadySeated,
     ChannelBusy,
@@ -236,7 +236,7 @@ class GameService:
 
         ``language`` is the table's (its public posts'); None leaves it to the server's setting.
 
-        ``rated=False`` makes a casual table: its result never moves a rating (league/ratings.py).
+        ``rated=False`` makes a casual table: its result never moves a rating (league/rating_maths.py).
         ``seed`` deals a given deal (the weekly challenge) instead of a new random one; ``link``
         records the table in the same transaction (Database.create_game).
         """

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from l10n.words import DEFAULT_LOCALE, t
 from league.refusal import Refusal
-from services import computers
+from services import computer_turns as computers
 from services.game_service import GameService, MoveResult
 from services.storage import Database, GameRow, StorageError, jobs
 from services.storage import privacy as store

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from engine import Action, AnyState
 from l10n.words import t
 from league.refusal import Refusal
-from services.computers import is_computer, move_seed
+from services.computer_turns import is_computer, move_seed
 from services.follow_up import FollowUp
 from services.game_service import GameService
 from services.posting_port import Poster

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from l10n.words import aside, clauses, game_title, labelled, listing, series, t
 from league import formats
-from league.records import Entrant, Pairing, Tournament
+from league.tournament_records import Entrant, Pairing, Tournament
 from render.tournament_pictures import BracketMatch, BracketSlot, StandingRow, bracket_png, podium_png, standings_png
 from services import alt_text
 from services.pictures import Drawing, Pictures, drawing

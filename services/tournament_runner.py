@@ -38,9 +38,9 @@ from typing import TYPE_CHECKING, Any
 from engine import Outcome
 from l10n.words import t
 from league import formats
-from league.records import Pairing, Round, Tournament
+from league.final_results import ranks as outcome_ranks
 from league.refusal import Refusal
-from league.results import ranks as outcome_ranks
+from league.tournament_records import Pairing, Round, Tournament
 from services import tournament_reports as reports
 from services.game_service import Timing
 from services.shards import ALL as ALL_SHARDS

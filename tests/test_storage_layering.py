@@ -31,11 +31,11 @@ WAITING: dict[str, int] = {}
 # the pure values and rules they read).
 DISCORD_FREE = (
     "services.tournament_runner",
-    "services.tournaments",
+    "services.tournament_service",
     "services.tournament_posting_port",
-    "league.records",
+    "league.tournament_records",
 )
-PURE = ("league.records", "league.ratings", "league.challenge")
+PURE = ("league.tournament_records", "league.rating_maths", "league.weekly_challenge")
 DISCORD_LAYER = ("discord", "bot.flow", "services.delivery", "services.scheduler", "bot.client", "bot.cogs", "bot.ui")
 
 

@@ -28,9 +28,12 @@ from bot.howto_ui import show_page
 from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale, language_name
 from engine import GAMES
 from l10n.words import ago, game_title, iso_week, listing, percent, series, t
-from league import challenge, ratings
+from league import rating_maths as ratings
+from league import weekly_challenge as challenge
 from league.refusal import Refusal
-from services import alt_text, computers, profiles
+from services import alt_text
+from services import computer_turns as computers
+from services import player_profiles as profiles
 from services.storage import async_play as store
 from services.storage import challenge as challenge_store
 from services.storage import ratings as rating_store

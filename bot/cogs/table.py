@@ -21,7 +21,7 @@ from bot.ui import ActButton, GameButton
 from engine import GAMES
 from l10n.words import game_title, t, title_term
 from league.refusal import Refusal
-from services import computers as computer_seats
+from services import computer_turns as computer_seats
 from services import game_options
 from services.game_service import NO_OPTIONS, GameService, Timing
 from services.storage import async_play

@@ -1,7 +1,7 @@
 """The ``/tournament`` command group: sign-up, rounds that run themselves, and organiser tools.
 
 Each command turns its interaction into a call of the ``TournamentService``
-(services/tournaments.py, which holds every check: who may do what, when) and its result into
+(services/tournament_service.py, which holds every check: who may do what, when) and its result into
 an answer; the sign-up message and its buttons are drawn here. docs/TOURNAMENTS.md has the
 formats and every choice.
 """
@@ -25,10 +25,10 @@ from bot.languages import LANGUAGE_CHOICES, LANGUAGES, guild_locale
 from bot.ui import Answered
 from l10n.words import game_title, has, listing, series, t
 from league import formats
-from league.records import AuditLine, Tournament
 from league.refusal import Refusal
+from league.tournament_records import AuditLine, Tournament
 from services import tournament_reports as reports
-from services.tournaments import Member, Person, Settings, TournamentService
+from services.tournament_service import Member, Person, Settings, TournamentService
 
 if TYPE_CHECKING:
     from bot.client import MeepleBot

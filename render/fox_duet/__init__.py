@@ -8,8 +8,8 @@ forest tokens and the fox tracker with Pillow shapes (painted large and shrunk, 
 from __future__ import annotations
 
 from render.common import GameRenderer
-from render.fox_duet.board import draw_board, status_runs
-from render.fox_duet.cards import ABILITIES, ability_name, ability_reminder, card_image, card_key, paste_card
+from render.fox_duet.board_picture import draw_board, status_runs
+from render.fox_duet.card_pictures import ABILITIES, ability_name, ability_reminder, card_image, card_key, paste_card
 from render.fox_duet.hand import draw_hand, hand_layout
 from render.fox_duet.icons import SUITS, SuitStyle, icon, suit_label, suit_style
 

@@ -26,8 +26,8 @@ from render.common import (
     shadowed_box,
     wrap,
 )
-from render.fox_duet.board import BOARD_CARD, HEADER, MARGIN, PANEL_RADIUS, H, W, title
-from render.fox_duet.cards import ability_reminder, paste_card
+from render.fox_duet.board_picture import BOARD_CARD, HEADER, MARGIN, PANEL_RADIUS, H, W, title
+from render.fox_duet.card_pictures import ability_reminder, paste_card
 from render.fox_duet.icons import SUITS, icon, suit_label, suit_style
 
 HAND_AREA = (MARGIN, 140, 1290, H - 28)

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from render.common import GameRenderer
-from render.vivarium.board import draw_board, draw_hand
+from render.vivarium.board_picture import draw_board, draw_hand
 
 GAME_ID = "vivarium"
 BOARD_BUDGET = 500_000

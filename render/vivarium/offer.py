@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 from l10n import t
 from render.common import RGB, Palette, font, put_text, whole_lines, wrap
 from render.phone import KeyLine, cap_height
-from render.vivarium.cards import (
+from render.vivarium.card_pictures import (
     CONTRACT_EDGE,
     CONTRACT_FACE,
     EQUIPMENT_FACE,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from league.results import ResultLine
+from league.final_results import ResultLine
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
 from services.storage import ratings

@@ -1,6 +1,6 @@
 """The weekly challenge's rows: each week's seeds, the attempts, and the week's board.
 
-The rules (modes, weeks, ranking) are ``league.challenge``.
+The rules (modes, weeks, ranking) are ``league.weekly_challenge``.
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from league import challenge
-from league.challenge import Entry, ranked
+from league import weekly_challenge as challenge
+from league.weekly_challenge import Entry, ranked
 from services.storage.connection import Connection, Link
 
 if TYPE_CHECKING:

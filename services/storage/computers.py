@@ -1,5 +1,5 @@
 """Computer seats' rows (migration 0011): which seats are computers and at which level, the
-takeover option, and a computer taking a leaving player's seat (``services.computers`` plays them)."""
+takeover option, and a computer taking a leaving player's seat (``services.computer_turns`` plays them)."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ from services.storage.pg import PgBackend, is_postgres_url
 from services.storage.results import store_results
 
 if TYPE_CHECKING:
-    from league.results import ResultLine
+    from league.final_results import ResultLine
 
 GameStatus = Literal["lobby", "running", "finished", "abandoned"]
 MessageKind = Literal["lobby", "board"]
@@ -569,7 +569,7 @@ class Database:
         read), or None, changing nothing, when another move got there first or the game is not
         running. A non-None ``outcome`` finishes the game. ``jobs`` (the new board, the DMs) are
         enqueued in the same transaction, so a crash cannot keep a committed move unannounced.
-        ``results`` (each seat's, league.results.final_results) of a move that finishes the game are
+        ``results`` (each seat's, league.final_results.final_results) of a move that finishes the game are
         stored, and its ratings moved, in the same transaction too: only the move that finishes
         the game commits, so they are stored once.
         """

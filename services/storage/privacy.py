@@ -18,7 +18,7 @@ Forgetting a player (``forget``) deletes what is only theirs (ratings and their 
 vacations, the remembered language) and, in one transaction, gives everything else an
 anonymous id and label in their place: the other players' results, ranks and scores, and
 tournament standings stay whole. Anonymous ids are ``ANONYMOUS_BASE + n``: above the computer
-seats' ids (below 1000, services/computers.py) and below 2**22, which no Discord id can be (a
+seats' ids (below 1000, services/computer_turns.py) and below 2**22, which no Discord id can be (a
 snowflake that small would date from the very millisecond of Discord's epoch, 2015).
 """
 
@@ -353,7 +353,7 @@ async def forget(
     but the lines already shown of that game do).
 
     The other players' ratings are kept as they are: they are what the stored results give
-    (``python -m league.ratings rebuild`` gives the same numbers, the anonymous id in the
+    (``python -m league.rating_maths rebuild`` gives the same numbers, the anonymous id in the
     forgotten player's place).
     """
     uid = check_user_id(user_id)

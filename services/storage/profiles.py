@@ -1,5 +1,5 @@
 """What a profile and a leaderboard read: the names players sat down with, a player's finished
-games on a server, and the moves of their rating (``services.profiles`` words and draws them)."""
+games on a server, and the moves of their rating (``services.player_profiles`` words and draws them)."""
 
 from __future__ import annotations
 

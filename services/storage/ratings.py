@@ -1,7 +1,7 @@
 """The ratings' rows: one finished game moving ratings, a rebuild from the stored results, and
 the reads of leaderboards, profiles, score boards and tournament seeds (docs/RATINGS.md).
 
-What a rating is and how a game moves it is ``league.ratings`` (pure); this is its storage.
+What a rating is and how a game moves it is ``league.rating_maths`` (pure); this is its storage.
 ``python -m services.ratings_tool rebuild [--db PATH]`` recomputes every rating (``rebuild``).
 """
 
@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from league.ratings import (
+from league.rating_maths import (
     Rating,
     ScoreRecord,
     best_first,

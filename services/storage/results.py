@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from league.results import ResultLine
+from league.final_results import ResultLine
 from services.storage import ratings
 from services.storage.connection import Connection
 

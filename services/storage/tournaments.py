@@ -4,7 +4,7 @@ and the organisers' tools alike.
 Every write that the runner's restart safety depends on is one transaction here, or a function
 taking the caller's connection (``conn``) so that the runner makes one transaction of several: a
 round and its pairings together, a table and the pairing it belongs to together (``link``), a
-round's results together with the next round. The values are ``league.records``.
+round's results together with the next round. The values are ``league.tournament_records``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from league.records import AuditLine, Entrant, Pairing, Round, Tournament
+from league.tournament_records import AuditLine, Entrant, Pairing, Round, Tournament
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
 from services.storage.async_play import parse_stamp, stamp

@@ -8,7 +8,7 @@ from typing import Any
 from engine import Action, Event, Outcome, View
 from engine.vivarium import CardView, PriorityView, VivariumPrivate, VivariumPublic
 from l10n.words import listing, t
-from render.vivarium.cards import name_of
+from render.vivarium.card_pictures import name_of
 from services.wording import GameAdapter, SeenView, help_line
 
 # What choices are worded from (a seat's or a spectator's view), and a seat's own view.

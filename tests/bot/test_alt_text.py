@@ -11,7 +11,7 @@ import pytest
 
 from bot.client import MeepleBot
 from bot.howto_ui import labels, page_alt
-from emulator.state import Message
+from emulator.model import Message
 from emulator.testing import running
 from engine import GAMES, State
 from l10n.words import game_title, t

@@ -1,4 +1,4 @@
-"""ComputerTurns (services/computers.py) bounds how many tables' computers think at once: a restart
+"""ComputerTurns (services/computer_turns.py) bounds how many tables' computers think at once: a restart
 pokes every running table with a computer together, and they must not all load their states
 and queue their searches at the same moment. Only the first computer after a person pauses; a
 computer's turn searched ahead is played only in the very position it was searched for."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from engine import GAMES, State
-from services.computers import CONCURRENCY, ComputerTurns
+from services.computer_turns import CONCURRENCY, ComputerTurns
 
 
 async def test_at_most_the_limit_of_tables_think_at_once_and_every_poked_table_plays_on() -> None:

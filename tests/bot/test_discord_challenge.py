@@ -10,7 +10,7 @@ import pytest
 from bot.client import MeepleBot
 from emulator.permissions import MANAGE_THREADS
 from emulator.testing import running
-from league import challenge
+from league import weekly_challenge as challenge
 from tests.support.driver import is_board
 from tests.support.stored import stored
 

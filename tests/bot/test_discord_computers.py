@@ -9,7 +9,7 @@ import pytest
 from ai.ismcts import playable
 from bot.client import MeepleBot
 from emulator.testing import running
-from services.computers import is_computer
+from services.computer_turns import is_computer
 from tests.support.driver import Table, is_board, mentioned
 from tests.support.stored import stored
 

@@ -22,7 +22,9 @@ from bot.cogs import GAME_CHOICES, GUIDE_CHOICES
 from emulator.testing import running
 from engine import GAMES
 from l10n.words import has, listing, t
-from league import challenge, formats, ratings
+from league import formats
+from league import rating_maths as ratings
+from league import weekly_challenge as challenge
 from render import RENDERERS
 from render.howto import SCENES, pages
 from services.game_entry import GameEntry, register

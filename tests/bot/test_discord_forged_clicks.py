@@ -12,7 +12,7 @@ import pytest
 
 from bot.client import MeepleBot
 from emulator.bodies import Body
-from emulator.state import Message
+from emulator.model import Message
 from emulator.testing import running
 from tests.bot.test_discord_errors import started, tracebacks, unhandled
 from tests.bot.test_discord_table import join_and_start, open_table

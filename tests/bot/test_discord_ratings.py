@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot.client import MeepleBot
 from emulator.testing import running
-from league import ratings
+from league import rating_maths as ratings
 from tests.support.driver import concede_together, is_board
 from tests.support.stored import stored
 

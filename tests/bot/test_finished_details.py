@@ -11,8 +11,8 @@ import pytest
 from bot.cogs.table import THREAD_NAME_LIMIT, thread_name
 from engine import GAMES
 from l10n.words import t
-from services.computers import computer_user, name, turn_line
-from services.profiles import Played, standing, trend_text
+from services.computer_turns import computer_user, name, turn_line
+from services.player_profiles import Played, standing, trend_text
 from services.wording import adapter_for
 
 LOCALES = ("en", "zh-TW", "pt-BR")

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from league.final_results import ranks
 from league.refusal import Refusal
-from league.results import ranks
-from services import computers
+from services import computer_turns as computers
 from services.game_service import GameService, MoveResult
 from services.scheduler import automatic_action
 from services.storage import Database, async_play

@@ -21,9 +21,9 @@ from PIL import Image
 import render.rating_pictures
 from bot.client import MeepleBot
 from emulator.testing import running
-from league.ratings import Rating
+from league.rating_maths import Rating
 from services.pictures import Pictures, drawing, importable
-from services.profiles import ranked
+from services.player_profiles import ranked
 from tests.bot.test_discord_ratings import play_and_resign
 from tests.bot.test_discord_table import join_and_start, open_table
 from tests.support.driver import Table

@@ -16,7 +16,7 @@ SERVICES = (
     "services/posting_port.py",
     "services/delivery.py",
     "services/scheduler.py",
-    "services/computers.py",
+    "services/computer_turns.py",
     "services/follow_up.py",
 )
 # Whatever the import (top, in a function, or only for the type checker).
@@ -24,7 +24,7 @@ FORBIDDEN = ("discord", "aiohttp", "bot.flow", "bot.posting", "bot.ui", "bot.ans
 # The modules one move goes through: no circle among them, top-level or in a function.
 MOVE_PATH = (
     "bot.answers",
-    "services.computers",
+    "services.computer_turns",
     "services.delivery",
     "bot.flow",
     "services.follow_up",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import Outcome
-from league.results import final_results, ranks
+from league.final_results import final_results, ranks
 
 
 def test_winner_first_then_by_score() -> None:

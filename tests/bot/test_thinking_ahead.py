@@ -1,4 +1,4 @@
-"""Computers think while a person thinks (services/computers.py, ``Foresight``): the computer's turn
+"""Computers think while a person thinks (services/computer_turns.py, ``Foresight``): the computer's turn
 is searched, in the workers, for the positions a person's likely turns lead to; a person's move
 that leads to one of them is answered by that search, any other by a fresh one. Through the real
 bot, the emulator, a SQLite file and the real worker pools."""
@@ -16,7 +16,7 @@ from ai.turn_budgets import move_seed, play_turn
 from bot.client import MeepleBot
 from emulator.testing import running
 from engine import GAMES, State
-from services.computers import GUESSES, Ahead, ComputerTurns, Foresight
+from services.computer_turns import GUESSES, Ahead, ComputerTurns, Foresight
 from tests.bot.test_discord_computers import FAST, no_replays, open_with_computers  # noqa: F401
 from tests.support.stored import stored
 
@@ -193,7 +193,7 @@ class Pool:
 
 
 async def test_no_search_ahead_starts_while_a_drawing_is_under_way_or_waiting(monkeypatch) -> None:
-    monkeypatch.setattr("services.computers.FREE_POLL", 0.01)
+    monkeypatch.setattr("services.computer_turns.FREE_POLL", 0.01)
     pictures = Busy()
     pool = Pool()
     turns = ComputerTurns(service=None, after_move=None, computers=pool, pictures=pictures, delay=0)  # type: ignore[arg-type]
@@ -218,7 +218,7 @@ async def test_the_turns_kept_per_table_and_the_tables_are_bounded() -> None:
     state = GAMES["vivarium"].new(2, 3, {})
     turns._foreseeing = asyncio.Future()  # a search ahead under way: none started here
     try:
-        from services.computers import FORESEEN
+        from services.computer_turns import FORESEEN
 
         for game_id in range(FORESEEN + 5):
             turns._want(game_id, state)

@@ -13,10 +13,10 @@ from bot.history_ui import LogPage, PastBoard, pager
 from bot.howto_ui import page_png
 from l10n.words import t
 from league import formats
-from league.records import Entrant, Pairing, Tournament
-from services import computers
-from services.computers import computer_user, reworded
-from services.profiles import display_names
+from league.tournament_records import Entrant, Pairing, Tournament
+from services import computer_turns as computers
+from services.computer_turns import computer_user, reworded
+from services.player_profiles import display_names
 from services.storage import Database
 from services.storage.db import SeatRow
 

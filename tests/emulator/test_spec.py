@@ -15,7 +15,7 @@ import pytest
 from emulator import Emulator, payloads, spec
 from emulator.commands import command_size
 from emulator.errors import ApiError
-from emulator.state import Message
+from emulator.model import Message
 from emulator.testing import CLIENT_OPTIONS, World, running
 from tests.emulator.sample_bot import SampleBot, channel_of
 

@@ -12,7 +12,7 @@ from PIL import Image
 
 import render
 from render.fox_duet import BOARD_BUDGET, HAND_BUDGET
-from render.fox_duet.board import suit_label
+from render.fox_duet.board_picture import suit_label
 from render.phone import key_lines
 from tests.render.fits_common import played as played_game
 

@@ -80,7 +80,7 @@ def longest(names: dict[str, str], count: int) -> list[str]:
 def crowded_vivarium(public: dict[str, Any], locale: str) -> dict[str, Any]:
     """``public`` with every player holding the contracts of the longest names, far along."""
     from engine.vivarium.content import CARDS, shared_card_view
-    from render.vivarium.cards import name_of
+    from render.vivarium.card_pictures import name_of
 
     contracts = {c: name_of(shared_card_view(c), locale, "contract") for c, card in CARDS.items()}
     contracts = {c: name for c, name in contracts.items() if CARDS[c].kind == "contract"}

@@ -20,9 +20,9 @@ from PIL import ImageDraw
 
 from render import RENDERERS
 from render.phone import INLINE_WIDTH, cap_height, key_lines
-from render.vivarium import cards as vivarium_cards
-from render.vivarium.board import W, offered
-from render.vivarium.cards import ability_text, goal_lines, name_of
+from render.vivarium import card_pictures as vivarium_cards
+from render.vivarium.board_picture import W, offered
+from render.vivarium.card_pictures import ability_text, goal_lines, name_of
 from render.vivarium.offer import described, laid_out, tile_width
 from tests.render.fits_common import LOCALES, NAMES, played
 

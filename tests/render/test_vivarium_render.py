@@ -12,7 +12,7 @@ from PIL import Image
 import render
 from engine import GAMES
 from render.vivarium import BOARD_BUDGET, HAND_BUDGET
-from render.vivarium.cards import ability_text, goal_lines
+from render.vivarium.card_pictures import ability_text, goal_lines
 from tests.support.render_checks import check_landscape_png, without_private
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
@@ -70,7 +70,7 @@ def test_reachable_cards_are_highlighted() -> None:
     public = state.view(None)["public"]
     assert public["phase"] == "take" and public["reachable"]
     board = render.RENDERERS["vivarium"].board(public, NAMES[:3])
-    from render.vivarium.board import CARD_H, CARD_W, GAP, GRID_X, GRID_Y, HIGHLIGHT
+    from render.vivarium.board_picture import CARD_H, CARD_W, GAP, GRID_X, GRID_Y, HIGHLIGHT
 
     row, col = public["reachable"][0]
     down = board.info["board_offset"]  # the band of key lines above the board

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from openskill.models import PlackettLuce
 
-from league import ratings as rules
+from league import rating_maths as rules
 from services.storage import Database, ratings
 
 STAMP = "2026-11-24T10:00:00.000Z"

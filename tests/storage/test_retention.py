@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from services import profiles
+from services import player_profiles as profiles
 from services.storage import Database, GameRow, ratings, retention
 from services.storage import async_play as store
 from services.storage import jobs as job_store

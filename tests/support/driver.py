@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from emulator.emulator import Emulator
-from emulator.state import Channel, Message, User
+from emulator.model import Channel, Message, User
 
 MENTION = re.compile(r"<@!?(\d+)>")
 

@@ -10,7 +10,7 @@ import pytest
 from bot.cogs.tournament import audit_line
 from bot.languages import LANGUAGES
 from l10n.words import t
-from league.records import AuditLine
+from league.tournament_records import AuditLine
 from tests.support.languages import other_languages
 
 WHEN = "2026-11-26T18:02:03.000Z"

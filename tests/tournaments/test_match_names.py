@@ -9,7 +9,7 @@ import pytest
 from l10n.words import t
 from league import formats
 from league.elimination import Bracket, MatchName, PodBracket, bracket_rounds, match_name
-from league.records import Pairing, Tournament
+from league.tournament_records import Pairing, Tournament
 
 CUP = Tournament(
     id=1, guild_id=1, channel_id=1, organiser_id=1, name="Cup", game="vivarium", options={}, format="single",

@@ -19,7 +19,7 @@ from services.storage import Database, GameRow, async_play
 from services.storage import tournaments as store
 from services.tournament_posting_port import Attachment, ChannelGone
 from services.tournament_runner import Runner
-from services.tournaments import Member, Person, Settings, TournamentService
+from services.tournament_service import Member, Person, Settings, TournamentService
 
 GUILD, CHANNEL = 7, 500
 ORGANISER = Member(1, "Olga", manages_server=True)

@@ -13,7 +13,7 @@ import pytest
 
 from league import formats
 from league.ranking import shared_ranks
-from league.records import Entrant, Pairing, Tournament
+from league.tournament_records import Entrant, Pairing, Tournament
 
 
 def tournament(format_: str, table_size: int, game: str = "vivarium") -> Tournament:

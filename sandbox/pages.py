@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from emulator.emulator import Emulator
-from emulator.state import PRIVATE_THREAD, Channel, Message, User
+from emulator.model import PRIVATE_THREAD, Channel, Message, User
 from sandbox.world import World
 
 MENTION = re.compile(r"<@!?(\d+)>")

@@ -33,7 +33,7 @@ from render.common import (
     seat_name,
     shadowed_box,
 )
-from render.fox_duet.cards import CARD_BACK, paste_card
+from render.fox_duet.card_pictures import CARD_BACK, paste_card
 from render.fox_duet.icons import FOX_ORANGE, GEM_COLORS, SUITS, icon, suit_label, suit_style
 from render.phone import Key, with_band
 

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import render.rating_pictures as cards
 from engine import GAMES
 from l10n.words import day, game_title, listing, percent, t
-from league import ratings
-from services import computers
-from services.computers import is_computer
+from league import rating_maths as ratings
+from services import computer_turns as computers
+from services.computer_turns import is_computer
 from services.storage import profiles as profile_store
 from services.storage import ratings as rating_store
 

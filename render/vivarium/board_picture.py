@@ -22,7 +22,7 @@ from render.common import (
     wrap,
 )
 from render.phone import Key, KeyLine, key_size, with_band
-from render.vivarium.cards import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
+from render.vivarium.card_pictures import CONTRACT_EDGE, CONTRACT_FACE, INK, card_sprite, goal_lines, name_of, word
 from render.vivarium.icons import HABITAT_COLORS, HABITAT_TEXT, badge, icon
 from render.vivarium.offer import tiles_strip
 

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from engine import GAMES
 from l10n.words import OptionRef, t
 from league import formats
-from league.records import FORMATS, AuditLine, Entrant, Pairing, Round, Tournament
 from league.refusal import Refusal
+from league.tournament_records import FORMATS, AuditLine, Entrant, Pairing, Round, Tournament
 from services.game_service import check_timing
 from services.storage import async_play
 from services.storage import tournaments as store
