@@ -105,3 +105,23 @@ class AuditLine:
         except ValueError:
             return None
         return found if isinstance(found, dict) else None
+
+
+@dataclass(frozen=True)
+class Report:
+    """Standings (and a bracket) as posted: the text, the pictures drawn, their alt texts."""
+
+    text: str
+    standings_png: bytes
+    alt: str
+    bracket_png: bytes | None = None
+    bracket_alt: str = ""
+
+
+@dataclass(frozen=True)
+class Podium:
+    """The podium as posted: the text, the picture drawn, its alt text."""
+
+    text: str
+    png: bytes
+    alt: str

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from l10n.words import aside, clauses, game_title, labelled, listing, series, t
 from league import formats
-from league.tournament_records import Entrant, Pairing, Tournament
+from league.tournament_records import Entrant, Pairing, Podium, Report, Tournament
 from render.tournament_pictures import BracketMatch, BracketSlot, StandingRow, bracket_png, podium_png, standings_png
 from services import alt_text
 from services.pictures import Drawing, Pictures, drawing
@@ -24,22 +24,6 @@ if TYPE_CHECKING:
     from services.tournament_runner import Runner
 
 TEXT_LINES = 24  # lines of the standings written out in a message (the picture has them all)
-
-
-@dataclass(frozen=True)
-class Report:
-    text: str
-    standings_png: bytes
-    alt: str
-    bracket_png: bytes | None = None
-    bracket_alt: str = ""
-
-
-@dataclass(frozen=True)
-class Podium:
-    text: str
-    png: bytes
-    alt: str
 
 
 @dataclass(frozen=True)

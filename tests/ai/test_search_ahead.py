@@ -53,7 +53,18 @@ async def test_a_search_ahead_runs_in_a_worker_of_its_own_at_the_lowest_priority
         seat = state.to_move()[0]
         await computers.play_turn(state, seat, "easy", 1)
         ahead = asyncio.ensure_future(computers.speculate_turn(state, seat, "hard", 2))
-        await asyncio.sleep(0.5)
+
+        def started() -> bool:
+            """The search ahead has reached its worker (a new process, started on first use:
+            on a loaded machine that takes a while) and the worker has lowered its priority."""
+            pool = computers._ahead_pool
+            processes = list(pool._processes) if pool is not None else []  # type: ignore[attr-defined]
+            return len(processes) == 1 and os.getpriority(os.PRIO_PROCESS, processes[0]) == pool_module.LOWEST
+
+        for _ in range(300):
+            if started():
+                break
+            await asyncio.sleep(0.1)
         assert computers._ahead_pool is not None and computers._pool is not None
         (worker,) = list(computers._ahead_pool._processes)  # type: ignore[attr-defined]
         (decider,) = list(computers._pool._processes)  # type: ignore[attr-defined]
