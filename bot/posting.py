@@ -13,7 +13,7 @@ import contextlib
 import io
 import logging
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 
 import aiohttp
 import discord
@@ -409,38 +409,43 @@ class Poster:
     ) -> discord.Message:
         """Send a board, unarchiving its thread or shrinking its image when Discord asks; raise otherwise."""
         channel = self.channel(row)
-        png: bytes = payload["png"]
-        for attempt in range(3):
-            try:
-                return await channel.send(
-                    content=payload["content"],
-                    file=discord.File(io.BytesIO(png), filename="board.png", description=payload.get("alt")),
-                    view=payload["view"],
-                    allowed_mentions=allowed_mentions,
-                    nonce=nonce if nonce is not None else secrets.randbits(64),  # as discord.py does
-                )
-            except discord.HTTPException as exc:
-                if exc.code == 50083 and attempt == 0:
-                    await self.unarchive(row.channel_id)
-                elif (exc.code == 40005 or exc.status == 413) and attempt < 2:
-                    png = await self.pictures.draw(render.shrink_png, png, len(png) // 4)
-                else:
-                    raise
-        raise AssertionError("unreachable: the last attempt returns or raises")
+
+        async def send(picture: discord.File) -> discord.Message:
+            return await channel.send(
+                content=payload["content"],
+                file=picture,
+                view=payload["view"],
+                allowed_mentions=allowed_mentions,
+                nonce=nonce if nonce is not None else secrets.randbits(64),  # as discord.py does
+            )
+
+        return await self._with_picture(row, payload, send)
 
     async def edit_in_channel(self, row: GameRow, message_id: int, payload: dict) -> discord.Message:
         """Edit a board message to show ``payload`` (its picture replaced), unarchiving its thread
         or shrinking the image when Discord asks; raise otherwise. An edit notifies nobody."""
         message = self.channel(row).get_partial_message(message_id)  # type: ignore[attr-defined]
+
+        async def edit(picture: discord.File) -> discord.Message:
+            return await message.edit(
+                content=payload["content"],
+                attachments=[picture],
+                view=payload["view"],
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+        return await self._with_picture(row, payload, edit)
+
+    async def _with_picture(
+        self, row: GameRow, payload: dict, request: Callable[[discord.File], Awaitable[discord.Message]]
+    ) -> discord.Message:
+        """``request`` with the board's picture attached, tried again once its thread is
+        unarchived (50083) or its picture shrunk (40005, 413: too large); raise otherwise."""
         png: bytes = payload["png"]
+        alt = payload.get("alt")
         for attempt in range(3):
             try:
-                return await message.edit(
-                    content=payload["content"],
-                    attachments=[discord.File(io.BytesIO(png), filename="board.png", description=payload.get("alt"))],
-                    view=payload["view"],
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
+                return await request(discord.File(io.BytesIO(png), filename="board.png", description=alt))
             except discord.HTTPException as exc:
                 if exc.code == 50083 and attempt == 0:
                     await self.unarchive(row.channel_id)
