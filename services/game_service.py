@@ -473,6 +473,39 @@ class GameService:
             self._remember(game_id, before)
             return MoveResult(await self.get(game_id), before, seat, last.action, [])
 
+    async def _commit(
+        self,
+        row: GameRow,
+        seat: int,
+        action: str,
+        before: AnyState,
+        working: AnyState,
+        events: list[Event],
+        final: list[ResultLine],
+    ) -> GameRow:
+        """Store one move (``working`` is the state after it), its boards' jobs and, when it ends
+        the game, its results, in one transaction; refused if another move came first."""
+        outcome = working.outcome()
+        moved = await self.db.commit_move(
+            row.id,
+            row.version,
+            seat,
+            action,
+            working.to_dict(),
+            outcome.to_dict() if outcome else None,
+            delivery_jobs(
+                row.game,
+                working.version,
+                events,
+                recorded=bool(final),
+                turn=turn_change(row.game, before, working, events),
+            ),
+            final,
+        )
+        if moved is None:
+            raise Refusal("error.stale-board")
+        return moved
+
     async def resign(self, game_id: int, user_id: int) -> MoveResult:
         """The player leaves for good: the game ends with them last (the rules rank the others)."""
         async with self.lock(game_id):
@@ -483,24 +516,7 @@ class GameService:
             events = working.resign(seat)
             outcome = working.outcome()
             final = await self.final_results(game_id, outcome, seats, {seat})
-            moved = await self.db.commit_move(
-                game_id,
-                row.version,
-                seat,
-                "resign",
-                working.to_dict(),
-                outcome.to_dict() if outcome else None,
-                delivery_jobs(
-                    row.game,
-                    working.version,
-                    events,
-                    recorded=bool(final),
-                    turn=turn_change(row.game, state, working, events),
-                ),
-                final,
-            )
-            if moved is None:
-                raise Refusal("error.stale-board")
+            moved = await self._commit(row, seat, "resign", state, working, events, final)
             self._remember(game_id, working)
             return MoveResult(moved, working, seat, "resign", events, seats=seats, results_recorded=bool(final))
 
@@ -582,24 +598,7 @@ class GameService:
                 raise illegal_refusal(exc) from exc
             outcome = working.outcome()
             final = await self.final_results(game_id, outcome, seats, forfeited)
-            moved = await self.db.commit_move(
-                game_id,
-                row.version,
-                seat,
-                str(action),
-                working.to_dict(),
-                outcome.to_dict() if outcome else None,
-                delivery_jobs(
-                    row.game,
-                    working.version,
-                    events,
-                    recorded=bool(final),
-                    turn=turn_change(row.game, state, working, events),
-                ),
-                final,
-            )
-            if moved is None:
-                raise Refusal("error.stale-board")
+            moved = await self._commit(row, seat, str(action), state, working, events, final)
             metrics.MOVES.labels(game=row.game).inc()
             self._remember(game_id, working)
             return MoveResult(
