@@ -58,7 +58,7 @@ from services import collector  # noqa: E402
 from services.game_service import GameService  # noqa: E402
 from services.scheduler import BATCH_SIZE, PAGE_SIZE, POSTS_PER_SECOND, Pacer, Scheduler  # noqa: E402
 from services.storage import Database  # noqa: E402
-from services.storage.async_play import parse_stamp  # noqa: E402
+from services.storage.dialect import parse_stamp  # noqa: E402
 
 GUILDS = 40
 GUILD_BASE = 4_000_000_000_000_000

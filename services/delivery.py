@@ -43,7 +43,7 @@ from services.posting_port import Poster, PostFailed, Refused, RetryLater, messa
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards, shard_of
 from services.storage import GameRow, SeatRow, async_play, jobs
-from services.storage.async_play import parse_stamp
+from services.storage.dialect import parse_stamp
 from services.storage.jobs import Job, JobSpec
 from services.tasks import Tasks
 from services.wording import adapter_for

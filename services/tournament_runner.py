@@ -46,8 +46,8 @@ from services.game_service import Timing
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
 from services.storage import tournaments as store
-from services.storage.async_play import stamp
 from services.storage.connection import Connection
+from services.storage.dialect import stamp
 from services.storage.ratings import seeding_ratings
 from services.tasks import Tasks
 from services.tournament_posting_port import Attachment, TournamentPosting

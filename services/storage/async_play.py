@@ -16,10 +16,8 @@ from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
 from services.storage import ratings
 from services.storage.db import Database, GameRow
+from services.storage.dialect import parse_stamp, stamp
 from services.storage.results import insert_results
-from services.storage.results import parse_stamp as parse_stamp  # where callers have always read them
-from services.storage.results import stamp as stamp
-from services.storage.results import store_results as store_results  # the move's own transaction calls it here
 
 TIMEOUT_ACTIONS = ("auto", "skip", "forfeit")
 SETTING_FIELDS = (

@@ -14,11 +14,23 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 # SQLite's clock as every timestamp is written (see 0001_initial), and PostgreSQL's equivalent:
 # the same text, fixed for one statement (as SQLite's 'now' is), in UTC, to the millisecond.
 SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 POSTGRES_NOW = "to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+
+
+def stamp(moment: datetime) -> str:
+    """``2026-11-22T11:18:18.399Z``: the form of every timestamp in the database."""
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def parse_stamp(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
 
 # Literals, quoted names, comments and dollar-quoted bodies are copied as they are; only the
 # rest is rewritten.

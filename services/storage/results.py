@@ -13,19 +13,10 @@ from typing import TYPE_CHECKING
 from league.final_results import ResultLine
 from services.storage import ratings
 from services.storage.connection import Connection
+from services.storage.dialect import stamp
 
 if TYPE_CHECKING:
     from services.storage.db import GameRow
-
-
-def stamp(moment: datetime) -> str:
-    """``2026-11-22T11:18:18.399Z``: the form of every timestamp in the database."""
-    utc = moment.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
-
-
-def parse_stamp(text: str) -> datetime:
-    return datetime.fromisoformat(text)
 
 
 async def insert_results(conn: Connection, row: GameRow, results: Sequence[ResultLine], finished: str) -> None:

@@ -29,10 +29,9 @@ import aiosqlite
 
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
-from services.storage.async_play import stamp
 from services.storage.connection import Connection
 from services.storage.db import Database
-from services.storage.dialect import SQLITE_NOW
+from services.storage.dialect import SQLITE_NOW, stamp
 
 BATCH = 100  # games per transaction
 _NOW = SQLITE_NOW

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from services.storage.async_play import parse_stamp
 from services.storage.db import Database
+from services.storage.dialect import parse_stamp
 
 
 @dataclass

@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING, Any
 from league.tournament_records import AuditLine, Entrant, Pairing, Round, Tournament
 from services.shards import ALL as ALL_SHARDS
 from services.shards import Shards
-from services.storage.async_play import parse_stamp, stamp
 from services.storage.connection import Connection, Link
-from services.storage.dialect import SQLITE_NOW
+from services.storage.dialect import SQLITE_NOW, parse_stamp, stamp
 
 if TYPE_CHECKING:
     from services.storage import Database
