@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.languages import discord_locale
+from l10n.typography import shortened
 from l10n.words import resolve_locale, t
 from league.refusal import Refusal
 from services import metrics
@@ -35,8 +36,8 @@ MESSAGE_LIMIT = 2000  # characters of a Discord message
 
 
 def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` cut to fit a message, an ellipsis saying so."""
-    return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
+    """``text`` cut to fit a message (after a whole word), an ellipsis saying so."""
+    return shortened(text, limit)
 
 
 def locale_of(interaction: discord.Interaction) -> str:

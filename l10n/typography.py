@@ -34,6 +34,7 @@ __all__ = [
     "parenthesized",
     "percent",
     "series",
+    "shortened",
 ]
 
 
@@ -101,3 +102,29 @@ def clauses(parts: Iterable[object], locale: str | None = None, *, strong: bool 
     for word in reversed(words[:-1]):
         joined = t(key, locale, first=word, rest=joined)
     return joined
+
+
+ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
+_BREAKS = " \n,;:·/→、，；：（("  # a text may be cut after any of these
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters (a label's or a description's room on Discord): whole
+    when it fits, else cut after its last whole word that fits, with an ellipsis saying so.
+
+    A cut never leaves half a word ("raise the oxyg"), which reads as a word of its own, and in
+    another language at that ("rest" of "restantes"). Chinese, written without spaces, is cut
+    between two characters. When the last break is in the first half of the room (one very long
+    word), the text is cut at the room.
+    """
+    if len(text) <= limit:
+        return text
+    room = text[: limit - 1]
+    after = text[limit - 1]
+    between_words = after in _BREAKS or room[-1] in _BREAKS or bool(_CJK.match(after) and _CJK.match(room[-1]))
+    if not between_words:
+        last = max(room.rfind(mark) for mark in _BREAKS)
+        if last >= limit // 2:
+            room = room[: last + 1]
+    return room.rstrip(_BREAKS) + ELLIPSIS

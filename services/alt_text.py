@@ -15,11 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine import Outcome
+from l10n.typography import shortened
 from l10n.words import game_title, t
 from services.wording import adapter_for
 
 LIMIT = 1024  # Discord's limit on an attachment's description, in characters
-ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CUSTOM_EMOJI = re.compile(r"<a?:(\w+):\d+>")
@@ -45,9 +45,7 @@ def plain(text: str, names: Mapping[int, str] | None = None) -> str:
 def fit(parts: Iterable[str], names: Mapping[int, str] | None = None) -> str:
     """The parts as one description of at most ``LIMIT`` characters (cut with an ellipsis)."""
     text = plain("\n".join(p for p in parts if p), names)
-    if len(text) > LIMIT:
-        text = text[: LIMIT - 1].rstrip() + ELLIPSIS
-    return text
+    return shortened(text, LIMIT)
 
 
 def board(

@@ -13,7 +13,7 @@ import pytest
 from engine import GAMES
 from l10n import Listed, entries, game_title, listing, series, t
 from l10n import tools as i18n_tools
-from l10n.typography import ago, aside, clauses, day, decimal, labelled, parenthesized, percent
+from l10n.typography import ago, aside, clauses, day, decimal, labelled, parenthesized, percent, shortened
 from league.refusal import Refusal
 from tests.test_i18n import write_catalogue
 
@@ -235,3 +235,72 @@ def test_a_fractional_value_in_any_sentence_reads_as_its_language_writes_it() ->
     assert t("typography.label", EN, label="Avg", value=2.5) == "Avg: 2.5"
     assert t("typography.label", ZH, label="平均", value=Decimal("2.50")) == "平均：2.5"
     assert t("typography.label", PT, label="Mesa", value=1234) == "Mesa: 1234", "ids and counts are not grouped"
+
+
+# -- a text cut to fit Discord's room is cut between words -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        ("short", 20, "short"),
+        ("Take a plant (green die) and raise the oxygen", 30, "Take a plant (green die) and…"),
+        ("pegue 2 cartas e 1 dado; restantes ficam na mesa", 30, "pegue 2 cartas e 1 dado…"),
+        ("拿取第 2 列、第 1 欄的太陽巨蛇（沙漠龍，3 分）", 12, "拿取第 2 列、第 1…"),
+        ("拿取太陽巨蛇沙漠龍三分", 6, "拿取太陽巨…"),
+        ("x" * 50, 20, "x" * 19 + "…"),
+    ],
+)
+def test_a_shortened_text_ends_on_a_whole_word_and_says_it_was_cut(text: str, limit: int, expected: str) -> None:
+    assert shortened(text, limit) == expected
+    assert len(shortened(text, limit)) <= limit
+
+
+def test_every_choice_label_and_description_cut_to_discords_room_ends_on_a_whole_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cards and effects long enough to be cut in a menu (TM dice's, in every language) end on a
+    whole word and an ellipsis: never "raise the oxyg", which the one-language check reads as a word
+    (the "rest" of Portuguese "restantes" in an English list)."""
+    import importlib
+    import random
+
+    from engine import GAMES
+    from services.wording import adapter_for
+
+    def texts(adapter, action, view, locale: str) -> list[tuple[str | None, int]]:  # noqa: ANN001
+        return [
+            (adapter.action_description(action, view, locale), 100),
+            (adapter.action_label(action, view, locale), 80),
+        ]
+
+    cut = 0
+    for game_id, players in (("tm-dice", 3), ("noctiluca", 3), ("vivarium", 3), ("fox-duet", 2)):
+        adapter = adapter_for(game_id)
+        module = importlib.import_module(type(adapter).__module__)
+        state = GAMES[game_id].new(players, 1, None, None)
+        rng = random.Random(1)
+        for _ in range(150):
+            if state.outcome() is not None:
+                break
+            seat = state.to_move()[0]
+            actions = [a for a in state.legal_actions(seat) if a.verb not in ("concede", "resign")]
+            view = state.view(seat)
+            for locale in ("en", "zh-TW", "pt-BR"):
+                for action in actions:
+                    shown = texts(adapter, action, view, locale)
+                    with monkeypatch.context() as whole:
+                        whole.setattr(module, "shortened", lambda text, limit: text)
+                        full = texts(adapter, action, view, locale)
+                    for (text, room), (untouched, _) in zip(shown, full, strict=True):
+                        if text == untouched:
+                            continue
+                        cut += 1
+                        assert text and untouched and len(text) <= room and text.endswith("…"), text
+                        kept = text[:-1]
+                        assert untouched.startswith(kept), (text, untouched)
+                        rest = untouched[len(kept) :]
+                        chinese = "\u3400" <= kept[-1] <= "\u9fff" and "\u3400" <= rest[0] <= "\u9fff"
+                        assert chinese or not (kept[-1].isalnum() and rest[0].isalnum()), (text, untouched)
+            state.apply(seat, rng.choice(actions))
+    assert cut > 0  # TM dice's long effects are cut: the check above saw some

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine import Action, Event, Outcome, View
 from engine.fox_duet import FoxDuetPrivate, FoxDuetPublic
+from l10n.typography import shortened
 from l10n.words import aside, listing, t
 from services.wording import GameAdapter, SeenView, help_line
 
@@ -76,7 +77,7 @@ class FoxDuetAdapter(GameAdapter[FoxDuetPublic, Seen, Mine]):
             parts = [t("fox-duet.footprints", locale, count=card.get("footprints", 0))]
             if card.get("ability"):
                 parts.append(t(f"fox-duet.ability.{card['ability']}.summary", locale))
-            return " · ".join(parts)[:100]
+            return shortened(" · ".join(parts), 100)
         return None
 
     def action_emoji(self, action: Action, view: Seen) -> str | None:

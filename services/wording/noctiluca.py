@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import Action, Event, Outcome, View
 from engine.noctiluca import DieView, NoctilucaPrivate, NoctilucaPublic
+from l10n.typography import shortened
 from l10n.words import listing, t
 from services.wording import GameAdapter, SeenView, help_line
 
@@ -115,14 +116,16 @@ class NoctilucaAdapter(GameAdapter[NoctilucaPublic, Seen, Mine]):
             pending = public.get("pending", {})
             if public.get("shores") and "shore" in pending:
                 dice = dice_text(path_dice(public, pending["shore"], args[0]), locale)
-                return t(f"noctiluca.action.path-reach.{args[0]}", locale, dice=dice)[:80]
+                return shortened(t(f"noctiluca.action.path-reach.{args[0]}", locale, dice=dice), 80)
             return t(f"noctiluca.action.path.{args[0]}", locale)
         if verb == "number":
             number = int(args[0])
             pending = public.get("pending", {})
             if "shore" in pending and "path" in pending:
                 taken = path_dice(public, pending["shore"], pending["path"], number)
-                return t("noctiluca.action.number-takes", locale, number=number, dice=dice_text(taken, locale))[:80]
+                return shortened(
+                    t("noctiluca.action.number-takes", locale, number=number, dice=dice_text(taken, locale)), 80
+                )
             return t("noctiluca.action.number", locale, number=number)
         if verb == "store":
             if args[0] == "none":
@@ -135,11 +138,13 @@ class NoctilucaAdapter(GameAdapter[NoctilucaPublic, Seen, Mine]):
         if verb == "pile":
             pile = public.get("piles", [])[int(args[0]) - 1] if public.get("piles") else None
             if pile and pile["top"]:
-                return t("noctiluca.action.pile", locale, pile=args[0], jar=jar_summary(pile["top"], locale))[:80]
+                return shortened(
+                    t("noctiluca.action.pile", locale, pile=args[0], jar=jar_summary(pile["top"], locale)), 80
+                )
             return t("noctiluca.action.pile-plain", locale, pile=args[0])
         if verb == "take":
             jar = jar_from_id(args[0], view)
-            return t("noctiluca.action.take", locale, jar=jar_summary(jar, locale) if jar else args[0])[:80]
+            return shortened(t("noctiluca.action.take", locale, jar=jar_summary(jar, locale) if jar else args[0]), 80)
         return action.text
 
     def action_description(self, action: Action, view: Seen, locale: str) -> str | None:
@@ -147,30 +152,35 @@ class NoctilucaAdapter(GameAdapter[NoctilucaPublic, Seen, Mine]):
         public = view.get("public", {})
         if verb == "keep":
             parts = [jar_summary(j, locale) for a in args if (j := jar_from_id(a, view))]
-            return " / ".join(parts)[:100]
+            return shortened(" / ".join(parts), 100)
         if verb == "shore" and public.get("shores"):
             shore = int(args[0])
-            return t(
-                "noctiluca.describe.shore",
-                locale,
-                short=len(path_dice(public, shore, "short")),
-                long=len(path_dice(public, shore, "long")),
-            )[:100]
+            return shortened(
+                t(
+                    "noctiluca.describe.shore",
+                    locale,
+                    short=len(path_dice(public, shore, "short")),
+                    long=len(path_dice(public, shore, "long")),
+                ),
+                100,
+            )
         if verb == "path" and public.get("pending", {}).get("shore"):
             shore = public["pending"]["shore"]
-            return t("noctiluca.describe.path", locale, dice=dice_text(path_dice(public, shore, args[0]), locale))[:100]
+            return shortened(
+                t("noctiluca.describe.path", locale, dice=dice_text(path_dice(public, shore, args[0]), locale)), 100
+            )
         if verb == "number":
             pending = public.get("pending", {})
             if "path" in pending:
                 dice = path_dice(public, pending["shore"], pending["path"], int(args[0]))
                 fit = fits(public, public["current"], dice)
-                return t("noctiluca.describe.number", locale, dice=dice_text(dice, locale), fit=fit)[:100]
+                return shortened(t("noctiluca.describe.number", locale, dice=dice_text(dice, locale), fit=fit), 100)
         if verb == "store" and args[0] != "none":
             jar = jar_from_id(args[1], view)
-            return jar_progress(jar, locale)[:100] if jar and "dice" in jar else None
+            return shortened(jar_progress(jar, locale), 100) if jar and "dice" in jar else None
         if verb == "deliver" or verb == "take":
             jar = jar_from_id(args[0], view)
-            return jar_summary(jar, locale)[:100] if jar else None
+            return shortened(jar_summary(jar, locale), 100) if jar else None
         return None
 
     def action_emoji(self, action: Action, view: Seen) -> str | None:

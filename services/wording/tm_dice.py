@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from engine import Action, Event, Outcome, View
 from engine.tm_dice import CONTENT, TMDicePrivate, TMDicePublic, payment
+from l10n.typography import shortened
 from l10n.words import clauses, content_name, listing, t
 from services.wording import GameAdapter, SeenView, help_line
 
@@ -161,52 +162,56 @@ class TMDiceAdapter(GameAdapter[TMDicePublic, Seen, Mine]):
     def action_label(self, action: Action, view: Seen, locale: str, names: Sequence[str] = ()) -> str:
         verb, args = action.verb, action.args
         if verb in GENERAL or verb in ("production", "action", "support", "skip", "end", "more"):
-            return t(f"tm-dice.action.{verb}", locale)[:80]
+            return shortened(t(f"tm-dice.action.{verb}", locale), 80)
         if verb in ("keep-hand", "discard-cards", "return-rest", "keep-all", "leave-dice"):
-            return t(f"tm-dice.action.{verb}", locale)[:80]
+            return shortened(t(f"tm-dice.action.{verb}", locale), 80)
         if verb == "corporation":
-            return corp_name(args[0], locale)[:80]
+            return shortened(corp_name(args[0], locale), 80)
         if verb in ("play", "discard", "use", "free"):
-            return t(f"tm-dice.action.{verb}", locale, card=card_title(args[0], locale))[:80]
+            return shortened(t(f"tm-dice.action.{verb}", locale, card=card_title(args[0], locale)), 80)
         if verb == "bonus":
-            return bonus_name(args[0], locale)[:80]
+            return shortened(bonus_name(args[0], locale), 80)
         if verb == "roll" or verb == "colour":
-            return t(f"tm-dice.action.{verb}", locale, colour=colour(args[0], locale))[:80]
+            return shortened(t(f"tm-dice.action.{verb}", locale, colour=colour(args[0], locale)), 80)
         if verb == "turn" and len(args) == 3:  # turn <face> to <face>: die and face in one step
-            return t("tm-dice.action.turn-to", locale, die=die(args[0], locale), face=face(args[2], locale))[:80]
+            return shortened(
+                t("tm-dice.action.turn-to", locale, die=die(args[0], locale), face=face(args[2], locale)), 80
+            )
         if verb in ("keep", "drop", "turn", "lose", "give", "return"):
             what = t("tm-dice.wild", locale) if args[0] == "wild" else die(args[0], locale)
-            return t(f"tm-dice.action.{verb}", locale, die=what)[:80]
+            return shortened(t(f"tm-dice.action.{verb}", locale, die=what), 80)
         if verb in ("to", "take"):
-            return t(f"tm-dice.action.{verb}", locale, face=face(args[0], locale))[:80]
+            return shortened(t(f"tm-dice.action.{verb}", locale, face=face(args[0], locale)), 80)
         if verb in ("discard-to-turn", "discard-to-draw"):
-            return t(f"tm-dice.action.{verb}", locale)[:80]
+            return shortened(t(f"tm-dice.action.{verb}", locale), 80)
         if verb == "pay":
             key = "tm-dice.action.pay-proposed" if self.action_is_suggested(action, view) else "tm-dice.action.pay"
-            return t(key, locale, what=payment_text(action, view["public"], locale))[:80]
+            return shortened(t(key, locale, what=payment_text(action, view["public"], locale)), 80)
         if verb == "resolve":
-            return t("tm-dice.action.resolve", locale, effect=effect_text(args[0], locale))[:80]
+            return shortened(t("tm-dice.action.resolve", locale, effect=effect_text(args[0], locale)), 80)
         if verb == "hex":
-            return t("tm-dice.action.hex", locale, hex=args[0].upper())[:80]
+            return shortened(t("tm-dice.action.hex", locale, hex=args[0].upper()), 80)
         if verb == "open":
             what = " ".join(args)
             if what.startswith("row "):
-                return t("tm-dice.action.open-row", locale, row=what[4:].upper())[:80]
-            return t(f"tm-dice.category.{what}", locale)[:80]
-        return action.text[:80]
+                return shortened(t("tm-dice.action.open-row", locale, row=what[4:].upper()), 80)
+            return shortened(t(f"tm-dice.category.{what}", locale), 80)
+        return shortened(action.text, 80)
 
     def action_description(self, action: Action, view: Seen, locale: str) -> str | None:
         verb, args = action.verb, action.args
         if verb in ("play", "discard", "use", "free") and args[0] in CONTENT.cards:
-            return card_summary(args[0], locale)[:100]
+            return shortened(card_summary(args[0], locale), 100)
         if verb == "corporation":
-            return corp_summary(args[0], locale)[:100]
+            return shortened(corp_summary(args[0], locale), 100)
         if verb == "bonus":
-            return bonus_summary(args[0], locale)[:100]
+            return shortened(bonus_summary(args[0], locale), 100)
         if verb in GENERAL:
-            return t(f"tm-dice.describe.{verb}", locale)[:100]
+            return shortened(t(f"tm-dice.describe.{verb}", locale), 100)
         if verb == "pay":
-            return t("tm-dice.describe.pay", locale, what=payment_text(action, view["public"], locale, kept=True))[:100]
+            return shortened(
+                t("tm-dice.describe.pay", locale, what=payment_text(action, view["public"], locale, kept=True)), 100
+            )
         return None
 
     def action_is_suggested(self, action: Action, view: Seen) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine import Action, Event, Outcome, View
 from engine.vivarium import CardView, PriorityView, VivariumPrivate, VivariumPublic
+from l10n.typography import shortened
 from l10n.words import listing, t
 from render.vivarium.card_pictures import name_of
 from services.wording import GameAdapter, SeenView, help_line
@@ -160,14 +161,14 @@ class VivariumAdapter(GameAdapter[VivariumPublic, Seen, Mine]):
             label = t("vivarium.action.skip", locale)
         else:
             label = action.text
-        return label[:80]
+        return shortened(label, 80)
 
     def action_description(self, action: Action, view: Seen, locale: str) -> str | None:
         if action.verb == "take":
             _, _, card = self._cell(action, view)
-            return card_detail(card, locale)[:100] if card else None
+            return shortened(card_detail(card, locale), 100) if card else None
         if action.verb == "adjust":
-            return t("vivarium.action.adjust.cost", locale, gems=self._me(view).get("gems", 0))[:100]
+            return shortened(t("vivarium.action.adjust.cost", locale, gems=self._me(view).get("gems", 0)), 100)
         return None
 
     def action_emoji(self, action: Action, view: Seen) -> str | None:

@@ -100,7 +100,7 @@ class Seen:
         for (kind, ident, version), text in self.texts.items():
             wrong = other_languages(text, locale, allowed)
             if wrong:
-                found.append(f"{kind} {ident}/{version}: {', '.join(wrong)} in {text[:300]!r}")
+                found.append(f"{kind} {ident}/{version}: {', '.join(wrong)} in {text!r}")
         return found
 
 
