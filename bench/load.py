@@ -52,6 +52,7 @@ import asyncio
 import contextlib
 import json
 import os
+import pstats
 import random
 import re
 import signal
@@ -61,6 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -234,9 +236,11 @@ class BotProcess:
         log_level: str,
         shard: tuple[int, int] | None = None,
         edit_pace: float | None = None,
+        profile: Path | None = None,
     ) -> None:
         self.emu = emu
         self.edit_pace = edit_pace  # MEEPLE_EDIT_PACE for the bot; None: the bot's own (EDIT_PACE)
+        self.profile = profile  # cProfile the bot's main thread (its event loop) into this file
         self.database = database or str(workdir / "meeple.db")
         self.shard = shard  # (this process's shard id, the shard count): several processes share the load
         self.log_path = workdir / ("bot.log" if shard is None else f"bot-shard-{shard[0]}.log")
@@ -270,8 +274,9 @@ class BotProcess:
             env.update(MEEPLE_SHARD_IDS=str(self.shard[0]), MEEPLE_SHARD_COUNT=str(self.shard[1]))
         started = time.monotonic()
         with self.log_path.open("a") as log:
+            profiled = [] if self.profile is None else ["-m", "cProfile", "-o", str(self.profile)]
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+                [sys.executable, *profiled, "-m", "bot"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
             )
         process = self.process
         shard = self.shard
@@ -1003,19 +1008,54 @@ def describe_tables(tables: list[Table]) -> str:
     return f"{games}; {languages}; {where}"
 
 
+def print_profile(path: Path, top: int = 25) -> None:
+    """Where the bot's main thread (the event loop) spent its CPU: own time by area of the code
+    (the bot's packages, discord.py, aiohttp, aiosqlite, the standard library), then the functions
+    with the most own time. cProfile slows what it watches about twofold; read the shares."""
+    stats = pstats.Stats(str(path))
+    areas: Counter[str] = Counter()
+    total = 0.0
+    for (filename, _, _), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        total += own
+        areas[profile_area(filename)] += own
+    print(f"profile of the bot's main thread ({path}): {total:.1f} s of own time")
+    for area, seconds in areas.most_common(12):
+        print(f"  {area:<28} {seconds:7.2f} s {100 * seconds / (total or 1):5.1f} %")
+    rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]  # type: ignore[attr-defined]
+    print(f"  top {top} functions by own time:")
+    for (filename, line, name), (_, calls, own, cumulative, _) in rows:
+        where = filename.replace(str(ROOT) + "/", "")
+        print(f"    {own:6.2f} s {cumulative:7.2f} s cum {calls:9d} calls  {name} ({where}:{line})")
+
+
+def profile_area(filename: str) -> str:
+    """The part of the code a profiled function belongs to: a package of ours, or a library."""
+    if "site-packages/" in filename:
+        return filename.split("site-packages/", 1)[1].split("/", 1)[0]
+    if filename.startswith(str(ROOT)):
+        return filename[len(str(ROOT)) + 1 :].split("/", 1)[0]
+    if filename.startswith("~") or filename.startswith("<"):
+        return "built-in calls"
+    return "standard library"
+
+
 async def run_stage(args: argparse.Namespace, stage: str, workdir: Path, database: str | None) -> dict[str, Any]:
     """One run: a new emulator and bot on a new database, the tables fresh or seeded, every phase."""
+
+    def profile_of(shard: int) -> Path | None:
+        return None if args.profile is None else Path(args.profile) / f"bot-{stage}-{shard}.prof"
+
     print(f"-- {stage}: {uptime()}", flush=True)
     async with Emulator(interaction_deadline=3.0, shard_count=args.shards, check_spec=args.spec_checks) as emu:
         load = Load(emu, args, stage)
         load.build_world()
         if args.shards > 1:
             bots = [
-                BotProcess(emu, workdir, database, args.log_level, (i, args.shards), args.edit_pace)
+                BotProcess(emu, workdir, database, args.log_level, (i, args.shards), args.edit_pace, profile_of(i))
                 for i in range(args.shards)
             ]
         else:
-            bots = [BotProcess(emu, workdir, database, args.log_level, edit_pace=args.edit_pace)]
+            bots = [BotProcess(emu, workdir, database, args.log_level, edit_pace=args.edit_pace, profile=profile_of(0))]
         seeded_s = 0.0
         if stage == "stored":
             began = time.monotonic()
@@ -1055,6 +1095,9 @@ async def run_stage(args: argparse.Namespace, stage: str, workdir: Path, databas
     for row in rows:
         print_timeline(row, args.timeline)
     print(f"bot log: {tracebacks} tracebacks; {uptime()}")
+    for bot in bots:
+        if bot.profile is not None and bot.profile.exists():
+            print_profile(bot.profile)
     print()
     return {
         "stage": stage,
@@ -1165,6 +1208,12 @@ def main(argv: list[str] | None = None) -> None:
         metavar="S",
         help="MEEPLE_EDIT_PACE for the bot: seconds between two edits of boards in a channel (default:"
         " the bot's own, 1.5 s, part of what players see; 0 measures the bot without it)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="run the bot under cProfile (its main thread: the event loop), write bot-<stage>-<shard>.prof"
+        " into DIR and print where its CPU went; it slows the bot about twofold, so not for the figures",
     )
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--keep", metavar="DIR", help="keep the bot's log and database in DIR")
