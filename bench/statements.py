@@ -52,8 +52,8 @@ from emulator.model import Channel, Message, User  # noqa: E402
 from emulator.testing import FAST, assert_clean, make_world, running  # noqa: E402
 from engine import GAMES, Action, Game, State  # noqa: E402
 from services.config import Config  # noqa: E402
+from services.game_service import delivery_jobs  # noqa: E402
 from services.storage import db as storage_db  # noqa: E402
-from services.storage import jobs  # noqa: E402
 
 LIMIT = 20  # the issue's budget per ordinary move
 NAMES = ("carol", "dave", "erin")
@@ -238,7 +238,11 @@ class Player:
         return row is not None and row.status == "finished"
 
     async def fast_forward(self) -> str | None:
-        """Play all but the last move of a seeded random game through the service; the last move's text."""
+        """Store all but the last move of a seeded random game as the bot stores a move
+        (``Database.commit_move``: the action logged, the state written), the board of the move
+        before the last left for the outbox to post, as ``bench/stored_games.py`` seeds a game;
+        the last move's text. Through the service each stored move was also worded, queued and
+        drawn: most of the time of the finishing-move tests, for boards nobody reads."""
         flow = self.bot.flow
         assert flow is not None and self.bot.db is not None
         game, state, users = await self.current()
@@ -251,21 +255,32 @@ class Player:
             action = chooser.choice([a for a in legal if game.action_kind(a) not in ("concede", "resign")] or legal)
             probe.apply(seat, action)
             planned.append((seat, action.text))
-        for seat, text in planned[:-1]:
-            await flow.service.act(self.game_id, users[seat], None, text)
-        # Those moves' boards and DMs count as delivered; only the newest board is posted.
-        pending = await jobs.pending(self.bot.db, self.game_id)
-        boards = [job for job in pending if job.kind == "board"]
-        for job in pending:
-            if not boards or job.id != boards[-1].id:
-                await jobs.complete(self.bot.db, job.id)
-        board = self.board()
-        shown = (board.id, board.edit_count)
-        flow.delivery.kick(self.game_id)
-        await self.emu.wait_until(
-            lambda: (self.board().id, self.board().edit_count) != shown, what="the fast-forwarded board"
-        )
-        await self.settle()
+        replay = game.load(state.to_dict())
+        for number, (seat, text) in enumerate(planned[:-1], start=1):
+            events = replay.apply(seat, Action(text))
+            board = []
+            if number == len(planned) - 1:
+                key = (await flow.service.get(self.game_id)).game
+                board = [spec for spec in delivery_jobs(key, replay.version, events) if spec.kind == "board"]
+            outcome = replay.outcome()
+            committed = await self.bot.db.commit_move(
+                self.game_id,
+                replay.version - 1,
+                seat,
+                text,
+                replay.to_dict(),
+                outcome.to_dict() if outcome is not None else None,
+                board,
+            )
+            assert committed is not None, f"move {number} was not stored"
+        if len(planned) > 1:  # the newest board, showing the stored moves' position
+            board_message = self.board()
+            shown = (board_message.id, board_message.edit_count)
+            flow.delivery.kick(self.game_id)
+            await self.emu.wait_until(
+                lambda: (self.board().id, self.board().edit_count) != shown, what="the fast-forwarded board"
+            )
+            await self.settle()
         return planned[-1][1] if planned else None
 
 
