@@ -52,7 +52,7 @@ async def test_a_search_ahead_runs_in_a_worker_of_its_own_at_the_lowest_priority
         state = position("noctiluca", 3, 72, 3)
         seat = state.to_move()[0]
         await computers.play_turn(state, seat, "easy", 1)
-        ahead = asyncio.ensure_future(computers.speculate_turn(state, seat, "hard", 2))
+        ahead = asyncio.ensure_future(computers.speculate_turn(state, seat, "normal", 2))
 
         def started() -> bool:
             """The search ahead has reached its worker (a new process, started on first use:
@@ -73,7 +73,7 @@ async def test_a_search_ahead_runs_in_a_worker_of_its_own_at_the_lowest_priority
         assert os.getpriority(os.PRIO_PROCESS, decider) == os.getpriority(os.PRIO_PROCESS, 0)
         if computers.hurry():  # allowed here (root, or CAP_SYS_NICE): its answer comes at full speed
             assert os.getpriority(os.PRIO_PROCESS, worker) == 0
-        assert await ahead == await computers.play_turn(state, seat, "hard", 2)
+        assert await ahead == await computers.play_turn(state, seat, "normal", 2)
         await computers.likely_turns(state, seat, 1, 3)  # the next search ahead lowers itself again
         assert os.getpriority(os.PRIO_PROCESS, worker) == pool_module.LOWEST
     finally:
