@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,7 @@ async def play(key: str, games: int, max_moves: int, db: Database, sample: int, 
     return times, boards
 
 
-def encoders() -> list[tuple[str, Callable[[Image.Image], bytes]]]:
+def encoders(webp_methods: Sequence[int] = range(7)) -> list[tuple[str, Callable[[Image.Image], bytes]]]:
     def png(image: Image.Image, level: int) -> bytes:
         buf = io.BytesIO()
         image.save(buf, format="PNG", compress_level=level)
@@ -171,13 +171,13 @@ def encoders() -> list[tuple[str, Callable[[Image.Image], bytes]]]:
         ("PNG 256 colours (fast octree) zlib 1", palette(Image.Quantize.FASTOCTREE)),
     ]
     if features.check("webp"):
-        found += [(f"WebP lossless method {m}", webp(m)) for m in range(7)]
+        found += [(f"WebP lossless method {m}", webp(m)) for m in webp_methods]
     return found
 
 
-def compare(images: list[Image.Image]) -> list[tuple[str, float, float, float]]:
+def compare(images: list[Image.Image], webp_methods: Sequence[int]) -> list[tuple[str, float, float, float]]:
     rows = []
-    for name, encode in encoders():
+    for name, encode in encoders(webp_methods):
         ms, sizes = [], []
         for image in images:
             took, data = cpu_ms(encode, image)
@@ -187,7 +187,9 @@ def compare(images: list[Image.Image]) -> list[tuple[str, float, float, float]]:
     return rows
 
 
-def report(key: str, times: dict[str, list[float]], images: list[Image.Image]) -> dict[str, Any]:
+def report(
+    key: str, times: dict[str, list[float]], images: list[Image.Image], webp_methods: Sequence[int]
+) -> dict[str, Any]:
     moves = len(times["apply"])
     w, h = images[0].size if images else (0, 0)
     print(f"\n{key}: {moves} moves (CPU ms per move)")
@@ -196,7 +198,7 @@ def report(key: str, times: dict[str, list[float]], images: list[Image.Image]) -
         print(f"  {phase:<10}{statistics.mean(times[phase]):>9.2f}{percentile(times[phase], 99):>9.2f}")
     wall = times["commit wall"]
     print(f"  (commit wall time: mean {statistics.mean(wall):.2f}, p99 {percentile(wall, 99):.2f})")
-    compared = compare(images)
+    compared = compare(images, webp_methods)
     today = compared[0][3]
     print(f"  encodings of {len(images)} boards ({w}x{h}):")
     print(f"  {'encoder':<38}{'ms mean':>9}{'ms p99':>9}{'KB mean':>9}{'bytes':>8}")
@@ -223,8 +225,20 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-moves", type=int, default=150, help="moves at most per game (default 150)")
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="only this game (repeatable)")
     parser.add_argument("--encode-sample", type=int, default=12, help="boards per game to compare encodings on")
+    parser.add_argument(
+        "--webp-methods",
+        default="0,1,2,3,4,5,6",
+        help="lossless WebP methods to compare, comma-separated (default all, 0-6; '' for none): the slow ones"
+        " take about a second a board",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
+    try:
+        webp_methods = [int(m) for m in args.webp_methods.split(",") if m.strip()]
+    except ValueError:
+        parser.error("--webp-methods takes numbers 0-6, comma-separated")
+    if any(not 0 <= m <= 6 for m in webp_methods):
+        parser.error("--webp-methods takes numbers 0-6, comma-separated")
     if args.games < 1 or args.max_moves < 1 or args.encode_sample < 1:
         parser.error("--games, --max-moves and --encode-sample must be positive")
     with open("/proc/loadavg") as fh:
@@ -236,7 +250,7 @@ async def main(argv: list[str] | None = None) -> None:
             for n, key in enumerate(args.game or sorted(GAMES)):
                 channel = 10_000 * (n + 1)
                 times, images = await play(key, args.games, args.max_moves, db, args.encode_sample, channel)
-                results[key] = report(key, times, images)
+                results[key] = report(key, times, images, webp_methods)
         finally:
             await db.close()
     with open("/proc/loadavg") as fh:
