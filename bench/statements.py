@@ -245,7 +245,7 @@ class Player:
         drawn: most of the time of the finishing-move tests, for boards nobody reads."""
         flow = self.bot.flow
         assert flow is not None and self.bot.db is not None
-        game, state, users = await self.current()
+        game, state, _ = await self.current()
         probe = game.load(state.to_dict())
         planned: list[tuple[int, str]] = []
         chooser = random.Random(self.rng.random())
@@ -260,8 +260,7 @@ class Player:
             events = replay.apply(seat, Action(text))
             board = []
             if number == len(planned) - 1:
-                key = (await flow.service.get(self.game_id)).game
-                board = [spec for spec in delivery_jobs(key, replay.version, events) if spec.kind == "board"]
+                board = [spec for spec in delivery_jobs(game.id, replay.version, events) if spec.kind == "board"]
             outcome = replay.outcome()
             committed = await self.bot.db.commit_move(
                 self.game_id,

@@ -3,6 +3,8 @@ and the catalogue check that keeps ASCII punctuation out of Chinese sentences.""
 
 from __future__ import annotations
 
+import importlib
+import random
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
@@ -15,6 +17,7 @@ from l10n import Listed, entries, game_title, listing, series, t
 from l10n import tools as i18n_tools
 from l10n.typography import ago, aside, clauses, day, decimal, labelled, parenthesized, percent, shortened
 from league.refusal import Refusal
+from services.wording import adapter_for
 from tests.test_i18n import write_catalogue
 
 ZH, PT, EN = "zh-TW", "pt-BR", "en"
@@ -262,11 +265,6 @@ def test_every_choice_label_and_description_cut_to_discords_room_ends_on_a_whole
     """Cards and effects long enough to be cut in a menu (TM dice's, in every language) end on a
     whole word and an ellipsis: never "raise the oxyg", which the one-language check reads as a word
     (the "rest" of Portuguese "restantes" in an English list)."""
-    import importlib
-    import random
-
-    from engine import GAMES
-    from services.wording import adapter_for
 
     def texts(adapter, action, view, locale: str) -> list[tuple[str | None, int]]:  # noqa: ANN001
         return [
